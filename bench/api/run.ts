@@ -1,0 +1,464 @@
+/**
+ * API benchmark: the real service serving one cached dataset document vs a bare Fastify 5 route answering the
+ * same bytes. Both servers run in child processes (`node --import tsx`), so the load generator (autocannon, in
+ * this process) does not share their event loop. Runs alternate between the two, after a warm-up of each.
+ *
+ *   npm run bench:api -- [--duration 10] [--rounds 2] [--warmup 3] [--connections 50] [--pipelining 1]
+ *                        [--pin] [--cpu-prof] [--log-level info]
+ *
+ * --pin        pins this process (load generator) to CPU 0 and the server children to CPU 1 (Linux `taskset`)
+ * --cpu-prof   writes a V8 CPU profile of the service child to .bench/ (node --cpu-prof)
+ * --log-level  the service's LOG_LEVEL (default info, as in production; `silent` shows what logging costs)
+ *
+ * Prints a table, a Markdown snippet for docs/benchmarks.md, and writes the JSON results to .bench/api-<ts>.json.
+ * Exits non-zero when any response is not a 200 (or on connection errors / timeouts).
+ */
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const OUT_DIR = path.join(ROOT, '.bench');
+/** The URL shape the service registers for the document (its route table names parameters by position). */
+const ROUTE_SHAPE = '/data/liquidity/dex/pool-analytics/:p0';
+
+// ---------------------------------------------------------------------------------------------- arguments
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    pipelining: { type: 'string', default: '1' },
+    pin: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'info' },
+  },
+  strict: true,
+});
+
+function positiveInt(name: string, value: string, min = 1): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name}: expected an integer ≥ ${min}, got ${value}`);
+  return n;
+}
+
+const opts = {
+  duration: positiveInt('duration', flags.duration),
+  rounds: positiveInt('rounds', flags.rounds),
+  warmup: positiveInt('warmup', flags.warmup, 0),
+  connections: positiveInt('connections', flags.connections),
+  pipelining: positiveInt('pipelining', flags.pipelining),
+  pin: flags.pin,
+  cpuProf: flags['cpu-prof'],
+  logLevel: flags['log-level'],
+};
+
+// ---------------------------------------------------------------------------------------------- children
+
+const children = new Set<ChildProcess>();
+let tmpDir: string | undefined;
+let current: autocannon.Instance | undefined;
+
+function alive(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** Last resort (process exit, however it happens): nothing survives us. */
+function killAllSync(): void {
+  for (const child of children) if (alive(child)) child.kill('SIGKILL');
+  if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+  tmpDir = undefined;
+}
+process.on('exit', killAllSync);
+
+async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (!alive(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    if (alive(child)) child.kill('SIGKILL');
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all([...children].map((c) => stopChild(c)));
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the load and the servers\n`);
+    current?.stop();
+    stopAll().finally(() => process.exit(130));
+  });
+}
+
+interface Ready {
+  readonly type: 'ready';
+  readonly port: number;
+  readonly token?: string;
+  readonly path?: string;
+}
+
+/** Forks a TypeScript child under tsx and waits for its `ready` message. */
+function startChild(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  stdout: number | 'ignore',
+  execArgv: string[] = [],
+): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(path.join(HERE, script), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx', ...execArgv],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+  });
+  children.add(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: not ready after 60 s`)), 60_000);
+    child.once('message', (msg: Ready) => {
+      clearTimeout(timer);
+      if (msg?.type === 'ready') resolve({ child, ready: msg });
+      else reject(new Error(`${name}: unexpected message ${JSON.stringify(msg)}`));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- measuring
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU seconds of a process, all threads (Linux /proc). */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 (utime) and 15 (stime) of proc(5); `fields` starts at field 3.
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+function pin(pid: number, cpu: number): void {
+  execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+interface Target {
+  readonly name: 'service' | 'bare';
+  readonly url: string;
+  readonly pid: number;
+}
+
+interface Run {
+  readonly target: Target['name'];
+  readonly round: number;
+  readonly requestsPerSecMean: number;
+  readonly requests2xx: number;
+  readonly durationSeconds: number;
+  readonly latencyMeanMs: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly latencyMaxMs: number;
+  readonly bytesPerSecMean: number;
+  readonly serverCpuSeconds: number;
+  /** Server CPU time per answered request (all threads): the cost of one request, independent of the load. */
+  readonly serverCpuUsPerRequest: number;
+  /** Share of one core the server used (1 = one core saturated). */
+  readonly serverCpuUtilisation: number;
+  /** Share of one core this process (the load generator) used. */
+  readonly loadGenCpuUtilisation: number;
+  readonly statusCodes: Record<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function load(target: Target, seconds: number, headers: Record<string, string>): Promise<autocannon.Result> {
+  const instance = autocannon({
+    url: target.url,
+    connections: opts.connections,
+    pipelining: opts.pipelining,
+    duration: seconds,
+    headers,
+    title: target.name,
+  });
+  current = instance;
+  try {
+    return await instance;
+  } finally {
+    current = undefined;
+  }
+}
+
+function checkResult(target: Target, result: autocannon.Result, phase: string): void {
+  const codes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, Number(v.count)]));
+  const bad = Object.entries(codes).filter(([code]) => code !== '200');
+  if (result.non2xx > 0 || bad.length > 0 || result.errors > 0 || result.timeouts > 0 || result['2xx'] === 0) {
+    throw new Error(
+      `${target.name} (${phase}): ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts, ` +
+        `${result['2xx']} 2xx; status codes ${JSON.stringify(codes)}`,
+    );
+  }
+}
+
+async function measure(
+  target: Target,
+  round: number,
+  seconds: number,
+  headers: Record<string, string>,
+): Promise<Run> {
+  const cpu0 = cpuSecondsOf(target.pid);
+  const self0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const result = await load(target, seconds, headers);
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const self = process.cpuUsage(self0);
+  const cpu = cpuSecondsOf(target.pid) - cpu0;
+  checkResult(target, result, `round ${round}`);
+  const ok = result['2xx'];
+  return {
+    target: target.name,
+    round,
+    requestsPerSecMean: result.requests.average,
+    requests2xx: ok,
+    durationSeconds: result.duration,
+    latencyMeanMs: result.latency.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyMaxMs: result.latency.max,
+    bytesPerSecMean: result.throughput.average,
+    serverCpuSeconds: cpu,
+    serverCpuUsPerRequest: (cpu / ok) * 1e6,
+    serverCpuUtilisation: cpu / wall,
+    loadGenCpuUtilisation: (self.user + self.system) / 1e6 / wall,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, Number(v.count)])),
+  };
+}
+
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  for await (const chunk of createReadStream(file)) {
+    const buf = chunk as Buffer;
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+interface Summary {
+  readonly target: Target['name'];
+  readonly requestsPerSecMean: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly serverCpuUsPerRequest: number;
+  readonly serverCpuUtilisation: number;
+  readonly loadGenCpuUtilisation: number;
+}
+
+function summarise(name: Target['name'], runs: readonly Run[]): Summary {
+  const mine = runs.filter((r) => r.target === name);
+  return {
+    target: name,
+    requestsPerSecMean: mean(mine.map((r) => r.requestsPerSecMean)),
+    latencyP50Ms: mean(mine.map((r) => r.latencyP50Ms)),
+    latencyP99Ms: mean(mine.map((r) => r.latencyP99Ms)),
+    serverCpuUsPerRequest: mean(mine.map((r) => r.serverCpuUsPerRequest)),
+    serverCpuUtilisation: mean(mine.map((r) => r.serverCpuUtilisation)),
+    loadGenCpuUtilisation: mean(mine.map((r) => r.loadGenCpuUtilisation)),
+  };
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+
+function table(rows: readonly string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  tmpDir = mkdtempSync(path.join(os.tmpdir(), 'protoscore-bench-api-'));
+  mkdirSync(OUT_DIR, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-');
+  const logFile = path.join(tmpDir, 'service.log');
+  const logFd = openSync(logFile, 'w');
+
+  process.stderr.write('starting the service…\n');
+  const profArgs = opts.cpuProf
+    ? ['--cpu-prof', '--cpu-prof-dir', OUT_DIR, '--cpu-prof-name', `api-${stamp}-service.cpuprofile`]
+    : [];
+  const service = await startChild(
+    'service',
+    'server.ts',
+    { BENCH_DATA_DIR: path.join(tmpDir, 'data'), BENCH_LOG_LEVEL: opts.logLevel },
+    logFd,
+    profArgs,
+  );
+  closeSync(logFd);
+  const { port, token, path: docPath } = service.ready;
+  if (!token || !docPath) throw new Error('service: ready message without token or path');
+  const headers = { authorization: `Bearer ${token}` };
+  const serviceUrl = `http://127.0.0.1:${port}${docPath}`;
+
+  // The exact bytes the service answers, and proof that the token check is on.
+  const res = await fetch(serviceUrl, { headers });
+  if (res.status !== 200) throw new Error(`service: GET ${docPath} answered ${res.status}: ${await res.text()}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const contentType = res.headers.get('content-type') ?? 'application/json; charset=utf-8';
+  const serviceHeaders = Object.fromEntries(res.headers);
+  const anonymous = await fetch(serviceUrl);
+  await anonymous.arrayBuffer();
+  if (anonymous.status !== 401) throw new Error(`service: GET without a token answered ${anonymous.status}, not 401`);
+  const bodyFile = path.join(tmpDir, 'body.json');
+  writeFileSync(bodyFile, body);
+  process.stderr.write(`service on :${port}, body ${body.length} bytes\n`);
+
+  process.stderr.write('starting the bare Fastify server…\n');
+  const bare = await startChild(
+    'bare',
+    'bare.ts',
+    { BENCH_BODY_FILE: bodyFile, BENCH_CONTENT_TYPE: contentType, BENCH_ROUTE: ROUTE_SHAPE },
+    'ignore',
+  );
+  const bareUrl = `http://127.0.0.1:${bare.ready.port}${docPath}`;
+  const bareRes = await fetch(bareUrl, { headers });
+  const bareBody = Buffer.from(await bareRes.arrayBuffer());
+  if (bareRes.status !== 200 || !bareBody.equals(body)) {
+    throw new Error(`bare: answered ${bareRes.status} with ${bareBody.length} bytes, not the service's body`);
+  }
+  const bareHeaders = Object.fromEntries(bareRes.headers);
+
+  const targets: Record<Target['name'], Target> = {
+    service: { name: 'service', url: serviceUrl, pid: service.child.pid! },
+    bare: { name: 'bare', url: bareUrl, pid: bare.child.pid! },
+  };
+  if (opts.pin) {
+    pin(process.pid, 0);
+    pin(targets.service.pid, 1);
+    pin(targets.bare.pid, 1);
+  }
+
+  if (opts.warmup > 0) {
+    for (const target of [targets.service, targets.bare]) {
+      process.stderr.write(`warm-up ${target.name} ${opts.warmup} s\n`);
+      checkResult(target, await load(target, opts.warmup, headers), 'warm-up');
+      await sleep(500);
+    }
+  }
+
+  const runs: Run[] = [];
+  for (let round = 1; round <= opts.rounds; round++) {
+    const order = round % 2 === 1 ? [targets.service, targets.bare] : [targets.bare, targets.service];
+    for (const target of order) {
+      process.stderr.write(`round ${round}/${opts.rounds}: ${target.name} ${opts.duration} s… `);
+      const run = await measure(target, round, opts.duration, headers);
+      runs.push(run);
+      process.stderr.write(
+        `${int(run.requestsPerSecMean)} req/s, p99 ${ms(run.latencyP99Ms)}, server CPU ${pct(run.serverCpuUtilisation)}\n`,
+      );
+      await sleep(1000);
+    }
+  }
+
+  await stopAll();
+  // One access-log line per request, plus start-up lines: logging was really on.
+  const logLines = await countLines(logFile);
+
+  const svc = summarise('service', runs);
+  const bar = summarise('bare', runs);
+  const ratio = svc.requestsPerSecMean / bar.requestsPerSecMean;
+  const cpuRatio = bar.serverCpuUsPerRequest / svc.serverCpuUsPerRequest;
+
+  const machine = {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+  const command = `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+  const report = {
+    benchmark: 'api: served dataset vs bare Fastify',
+    date: startedAt.toISOString(),
+    command,
+    options: opts,
+    machine,
+    document: { path: docPath, bytes: body.length, contentType },
+    responseHeaders: { service: serviceHeaders, bare: bareHeaders },
+    serviceLogLines: logLines,
+    runs,
+    summary: { service: svc, bare: bar, throughputRatio: ratio, cpuPerRequestRatio: cpuRatio, goal: 0.85 },
+  };
+  const outFile = path.join(OUT_DIR, `api-${stamp}.json`);
+  writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+
+  const rows = [
+    ['target', 'req/s (mean)', 'p50', 'p99', 'server CPU/req', 'server CPU', 'load gen CPU'],
+    ...[svc, bar].map((s) => [
+      s.target,
+      int(s.requestsPerSecMean),
+      ms(s.latencyP50Ms),
+      ms(s.latencyP99Ms),
+      `${s.serverCpuUsPerRequest.toFixed(1)} µs`,
+      pct(s.serverCpuUtilisation),
+      pct(s.loadGenCpuUtilisation),
+    ]),
+  ];
+  const verdict = ratio >= 0.85 ? 'meets the goal of ≥ 0.85' : 'BELOW the goal of ≥ 0.85';
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  process.stdout.write(`throughput ratio service/bare: ${ratio.toFixed(3)} (${verdict})\n`);
+  process.stdout.write(`CPU-per-request ratio bare/service: ${cpuRatio.toFixed(3)}\n`);
+  process.stdout.write(`service log lines: ${int(logLines)}\n`);
+  process.stdout.write(`results: ${path.relative(ROOT, outFile)}\n`);
+  if (opts.cpuProf) process.stdout.write(`CPU profile: .bench/api-${stamp}-service.cpuprofile\n`);
+
+  const md = [
+    `Measured ${startedAt.toISOString().slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, ` +
+      `${machine.memoryGiB} GiB RAM, Node ${machine.node}; \`${command}\` ` +
+      `(${opts.connections} connections, pipelining ${opts.pipelining}, ${opts.rounds} × ${opts.duration} s per ` +
+      `target, alternating, after ${opts.warmup} s warm-up; document ${body.length} bytes).`,
+    '',
+    '| Target | Requests/s (mean) | p50 latency | p99 latency | Server CPU per request |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    `| service: \`GET ${docPath.replace(/0x[0-9a-f]{40}/, '0x88e6…5640')}\` | ${int(svc.requestsPerSecMean)} | ${ms(svc.latencyP50Ms)} | ${ms(svc.latencyP99Ms)} | ${svc.serverCpuUsPerRequest.toFixed(1)} µs |`,
+    `| bare Fastify, same bytes | ${int(bar.requestsPerSecMean)} | ${ms(bar.latencyP50Ms)} | ${ms(bar.latencyP99Ms)} | ${bar.serverCpuUsPerRequest.toFixed(1)} µs |`,
+    '',
+    `Throughput ratio service/bare: **${ratio.toFixed(2)}** (goal ≥ 0.85).`,
+  ].join('\n');
+  process.stdout.write(`\n--- Markdown ---\n${md}\n`);
+}
+
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`\nbench:api failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+  killAllSync();
+}

@@ -1,0 +1,38 @@
+import type { Registry } from '../../registry/index.js';
+import { oneOf, seeListing } from '../entity.js';
+import type { PathDef, PathParams } from '../types.js';
+
+const channel = (p: PathParams, r: Registry) =>
+  oneOf(
+    'community channel',
+    p.channel!,
+    r.channels.map((c) => c.id),
+  );
+
+const subject = (p: PathParams, r: Registry) => {
+  const unknownChannel = channel(p, r);
+  if (unknownChannel) return unknownChannel;
+  return r.socialSubjects(p.channel!).some((s) => s.protocolId === p.protocol)
+    ? undefined
+    : seeListing(`protocol on ${p.channel}`, p.protocol!, `/scores/social/protocols/${p.channel}`);
+};
+
+export const communityPaths: PathDef[] = [
+  {
+    id: 'community.protocols',
+    area: 'community',
+    template: '/scores/social/protocols/<channel>',
+    shape: 'listing',
+    summary: 'Protocol identifiers usable in the social endpoints of a channel',
+    entity: channel,
+  },
+  {
+    id: 'community.social',
+    area: 'community',
+    template: '/scores/social/<channel>/<protocol>',
+    shape: 'daily-7',
+    summary: 'Social score and daily channel metrics of a protocol, past 7 days',
+    methodology: 'community.social',
+    entity: subject,
+  },
+];

@@ -1,0 +1,45 @@
+import type { Registry } from '../../registry/index.js';
+import { oneOf, seeListing } from '../entity.js';
+import type { PathDef, PathParams } from '../types.js';
+
+const protocol = (p: PathParams, r: Registry) =>
+  oneOf(
+    'derivatives protocol',
+    p.protocol!,
+    r.derivativesProtocols().map((x) => x.id),
+  );
+
+const pair = (p: PathParams, r: Registry) => {
+  const unknownProtocol = protocol(p, r);
+  if (unknownProtocol) return unknownProtocol;
+  return r.protocol(p.protocol!)!.derivatives!.pairs.includes(p.pair!)
+    ? undefined
+    : seeListing(`pair on ${p.protocol}`, p.pair!, `/data/derivatives/${p.protocol}/pairs`);
+};
+
+export const derivativesPaths: PathDef[] = [
+  {
+    id: 'derivatives.pairs',
+    area: 'derivatives',
+    template: '/data/derivatives/<protocol>/pairs',
+    shape: 'listing',
+    summary: 'Trading pairs of a derivatives protocol',
+    entity: protocol,
+  },
+  {
+    id: 'derivatives.protocol',
+    area: 'derivatives',
+    template: '/data/derivatives/<protocol>',
+    shape: 'daily-7',
+    summary: 'Analytics of a derivatives protocol, past 7 days',
+    entity: protocol,
+  },
+  {
+    id: 'derivatives.pair',
+    area: 'derivatives',
+    template: '/data/derivatives/<protocol>/<pair>',
+    shape: 'daily-7',
+    summary: 'Analytics of one trading pair, past 7 days',
+    entity: pair,
+  },
+];

@@ -1,0 +1,35 @@
+import type { Registry } from '../../registry/index.js';
+import { oneOf, seeListing } from '../entity.js';
+import type { PathDef, PathParams } from '../types.js';
+
+const oracle = (p: PathParams, r: Registry) =>
+  oneOf(
+    'oracle',
+    p.oracle!,
+    r.oracles().map((o) => o.id),
+  );
+
+const pair = (p: PathParams, r: Registry) =>
+  oracle(p, r) ??
+  (r.oracleFeed(p.oracle!, p.pair!)
+    ? undefined
+    : seeListing(`${p.oracle} feed`, p.pair!, `/data/oracle/${p.oracle}/pairs`));
+
+export const oraclesPaths: PathDef[] = [
+  {
+    id: 'oracles.pairs',
+    area: 'oracles',
+    template: '/data/oracle/<oracle>/pairs',
+    shape: 'listing',
+    summary: 'Price feed pairs of the oracle',
+    entity: oracle,
+  },
+  {
+    id: 'oracles.pair',
+    area: 'oracles',
+    template: '/data/oracle/<oracle>/<pair>',
+    shape: 'daily-7',
+    summary: 'Weekly dynamic parameters of a price feed pair, one record per day of the past 7',
+    entity: pair,
+  },
+];

@@ -1,0 +1,53 @@
+import type { Registry } from '../../registry/index.js';
+import { oneOf } from '../entity.js';
+import type { PathDef, PathParams } from '../types.js';
+
+const protocol = (p: PathParams, r: Registry) =>
+  oneOf(
+    'stablecoin protocol',
+    p.protocol!,
+    r.stablecoinProtocols().map((x) => x.id),
+  );
+
+const market = (p: PathParams, r: Registry) => {
+  const unknownProtocol = protocol(p, r);
+  if (unknownProtocol) return unknownProtocol;
+  return oneOf(`chain for ${p.protocol}`, p.chain!, r.protocol(p.protocol!)!.stablecoin!.chains);
+};
+
+export const stablecoinPaths: PathDef[] = [
+  {
+    id: 'stablecoin.weekly',
+    area: 'stablecoin',
+    template: '/data/stablecoin/<protocol>',
+    shape: 'daily-7',
+    summary: 'Weekly analytics of key liquidity metrics of a stablecoin',
+    entity: protocol,
+  },
+  {
+    id: 'stablecoin.collaterals',
+    area: 'stablecoin',
+    template: '/data/stablecoin/<protocol>/collaterals',
+    shape: 'snapshot',
+    summary: 'Collateral analytics of a stablecoin',
+    entity: protocol,
+  },
+  {
+    id: 'stablecoin.score',
+    area: 'stablecoin',
+    template: '/scores/liquidity-stablecoin/<chain>/<protocol>',
+    shape: 'score-history',
+    summary: 'Liquidity score of a stablecoin on a chain',
+    methodology: 'stablecoin.liquidity',
+    entity: market,
+  },
+  {
+    id: 'stablecoin.all-markets',
+    area: 'stablecoin',
+    template: '/scores/liquidity-stablecoin-all-markets',
+    shape: 'all-scores',
+    summary: 'Current liquidity scores of all stablecoins on all chains',
+    methodology: 'stablecoin.liquidity',
+    entity: () => undefined,
+  },
+];

@@ -1,0 +1,252 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { Logger } from 'pino';
+import pino from 'pino';
+import { type Config, ConfigError, loadConfig } from '../config/index.js';
+import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
+import { JobRunner } from '../jobs/runner.js';
+import { closeOnSignals, createLogger, enabledJobs, type Role, startService, storeFor } from '../runtime.js';
+import { JobRepository } from '../store/jobs.js';
+import { TokenRepository } from '../store/tokens.js';
+
+const QUICKSTART_TOKEN = 'quickstart';
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`protoscore: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+/** Short commands log warnings only, to stderr, so stdout carries just their output. */
+function quietLogger(cfg: Config): Logger {
+  return createLogger({ ...cfg, logLevel: cfg.logLevel === 'info' ? 'warn' : cfg.logLevel }, pino.destination(2));
+}
+
+export function parseRate(text: string): { limit: number; windowSeconds: number } {
+  const m = /^(\d{1,7})(?:\/(s|sec|second|m|min|minute|h|hour))?$/.exec(text.trim());
+  if (!m || Number(m[1]) < 1) throw new InvalidArgumentError('expected N/min, N/s or N/hour (e.g. 600/min)');
+  const unit = m[2] ?? 'min';
+  const windowSeconds = unit.startsWith('s') ? 1 : unit.startsWith('h') ? 3600 : 60;
+  return { limit: Number(m[1]), windowSeconds };
+}
+
+function parseExpiry(text: string): number {
+  const seconds = parseDuration(text);
+  if (seconds === undefined) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 45m or 2w');
+  return seconds;
+}
+
+async function withStore<T>(fn: (cfg: Config, store: ReturnType<typeof storeFor>) => Promise<T>): Promise<T> {
+  const cfg = config();
+  const store = storeFor(cfg);
+  try {
+    await store.migrate();
+    return await fn(cfg, store);
+  } finally {
+    await store.close();
+  }
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
+  const cfg = config();
+  const logger = createLogger(cfg);
+  const service = await startService({ role, config: cfg, logger });
+  closeOnSignals(service);
+  if (role === 'worker') return;
+  const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
+  const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
+  const lines = [`protoscore ${role}: API on ${base} (${where})`];
+  if (opts.token) {
+    const tokens = new TokenRepository(service.store.db);
+    const now = nowSeconds(systemClock);
+    for (const t of await tokens.list()) {
+      if (t.name === QUICKSTART_TOKEN && t.revoked_at === null) await tokens.revoke(t.id, now);
+    }
+    const { token } = await tokens.create(
+      {
+        name: QUICKSTART_TOKEN,
+        expiresAt: now + 30 * 86_400,
+        rateLimit: cfg.defaultRatePerMinute,
+        rateWindowSeconds: 60,
+      },
+      now,
+    );
+    lines.push(
+      `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
+      `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
+      `API reference: ${base}/docs   status: ${base}/status`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export function buildCli(): Command {
+  const program = new Command('protoscore')
+    .description('Analytics and risk scores for crypto protocols, computed from primary sources')
+    .showHelpAfterError();
+
+  program
+    .command('start')
+    .description('API and worker in one process (the embedded default: SQLite in DATA_DIR)')
+    .option('--no-token', 'do not create the quickstart token')
+    .action((opts: { token: boolean }) => runRole('start', opts));
+  program
+    .command('serve')
+    .description('API only (scale out: several behind a load balancer, one PostgreSQL)')
+    .action(() => runRole('serve', { token: false }));
+  program
+    .command('worker')
+    .description('Ingest and compute jobs only (several may share one PostgreSQL)')
+    .action(() => runRole('worker', { token: false }));
+  program
+    .command('migrate')
+    .description('Apply database migrations')
+    .action(() =>
+      withStore(async (_cfg, store) => {
+        process.stdout.write(`migrations up to date (${store.dialect}: ${store.location})\n`);
+      }),
+    );
+
+  const keys = program.command('keys').description('Manage API tokens');
+  keys
+    .command('create')
+    .description('Create a token; prints it once, as the last line of stdout')
+    .requiredOption('--name <name>', 'who or what the token is for')
+    .option('--expires <duration>', 'lifetime such as 30d, 12h, 2w (default: never)', parseExpiry)
+    .option(
+      '--rate <rate>',
+      'rate limit such as 600/min, 10/s, 5000/hour (default RATE_LIMIT_PER_MINUTE/min)',
+      parseRate,
+    )
+    .action((opts: { name: string; expires?: number; rate?: { limit: number; windowSeconds: number } }) =>
+      withStore(async (cfg, store) => {
+        const now = nowSeconds(systemClock);
+        const rate = opts.rate ?? { limit: cfg.defaultRatePerMinute, windowSeconds: 60 };
+        const { id, token } = await new TokenRepository(store.db).create(
+          {
+            name: opts.name,
+            expiresAt: opts.expires ? now + opts.expires : null,
+            rateLimit: rate.limit,
+            rateWindowSeconds: rate.windowSeconds,
+          },
+          now,
+        );
+        process.stdout.write(
+          `created token ${id} (${opts.name}), ${rate.limit} requests per ${rate.windowSeconds}s, ` +
+            `${opts.expires ? `expires ${isoSeconds(now + opts.expires)}` : 'no expiry'}; it is shown only now:\n${token}\n`,
+        );
+      }),
+    );
+  keys
+    .command('list')
+    .description('List tokens (never the tokens themselves)')
+    .option('--json', 'one JSON array')
+    .action((opts: { json?: boolean }) =>
+      withStore(async (_cfg, store) => {
+        const now = nowSeconds(systemClock);
+        const rows = (await new TokenRepository(store.db).list()).map((t) => ({
+          id: t.id,
+          name: t.name,
+          created: isoSeconds(t.created_at),
+          expires: t.expires_at === null ? null : isoSeconds(t.expires_at),
+          last_used: t.last_used_at === null ? null : isoSeconds(t.last_used_at),
+          rate: `${t.rate_limit}/${t.rate_window_seconds}s`,
+          state:
+            t.revoked_at !== null ? 'revoked' : t.expires_at !== null && t.expires_at <= now ? 'expired' : 'active',
+        }));
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          return;
+        }
+        const header = ['ID', 'NAME', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'RATE'];
+        const table = [
+          header,
+          ...rows.map((r) => [r.id, r.name, r.state, r.created, r.expires ?? '-', r.last_used ?? '-', r.rate]),
+        ];
+        const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+        for (const row of table)
+          process.stdout.write(
+            `${row
+              .map((c, i) => c.padEnd(widths[i]!))
+              .join('  ')
+              .trimEnd()}\n`,
+          );
+      }),
+    );
+  keys
+    .command('revoke')
+    .description('Revoke a token by id (takes effect within SYNC_INTERVAL_MS)')
+    .argument('<id>', 'token id from keys list')
+    .action((id: string) =>
+      withStore(async (_cfg, store) => {
+        const done = await new TokenRepository(store.db).revoke(id, nowSeconds(systemClock));
+        if (!done) {
+          process.stderr.write(`protoscore: no active token ${JSON.stringify(id)}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(`revoked ${id}\n`);
+      }),
+    );
+
+  const jobs = program.command('jobs').description('Inspect and run jobs');
+  jobs
+    .command('list')
+    .description('Jobs with their schedule and last result')
+    .action(() =>
+      withStore(async (cfg, store) => {
+        const repo = new JobRepository(store.db);
+        for (const job of enabledJobs(cfg)) {
+          const state = await repo.state(job.name);
+          const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
+          const next = state ? isoSeconds(state.next_run_at) : 'not scheduled yet';
+          const result = last ? `${last.status} at ${isoSeconds(Number(last.started_at_ms) / 1000)}` : 'never run';
+          process.stdout.write(
+            `${job.name}  every ${job.everySeconds}s  next ${next}  last ${result}\n  ${job.description}\n`,
+          );
+        }
+      }),
+    );
+  jobs
+    .command('run')
+    .description('Run one job now (waits for it; fails if another worker is running it)')
+    .argument('<name>', 'job name from jobs list')
+    .action((name: string) =>
+      withStore(async (cfg, store) => {
+        const all = enabledJobs(cfg);
+        if (!all.some((j) => j.name === name)) {
+          process.stderr.write(
+            `protoscore: unknown job ${JSON.stringify(name)}; known: ${all.map((j) => j.name).join(', ')}\n`,
+          );
+          process.exitCode = 2;
+          return;
+        }
+        const runner = new JobRunner({ store, clock: systemClock, log: quietLogger(cfg), jobs: all });
+        const outcome = await runner.runOnce(name);
+        if (outcome.status === 'busy') {
+          process.stderr.write(`protoscore: ${name} is running in another worker\n`);
+          process.exitCode = 75;
+        } else if (outcome.status === 'failed') {
+          process.stderr.write(`protoscore: ${name} failed: ${outcome.error}\n`);
+          process.exitCode = 1;
+        } else {
+          process.stdout.write(`${name}: ok${outcome.summary ? ` — ${outcome.summary}` : ''}\n`);
+        }
+      }),
+    );
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  await buildCli().parseAsync(argv as string[]);
+}

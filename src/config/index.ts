@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AREA_IDS, type AreaId } from '../core/areas.js';
+
+/**
+ * The service's configuration, parsed once from the environment and an optional JSON file
+ * (`CONFIG_FILE`). This module is the only reader of `process.env`. Environment values win over the file.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** PostgreSQL connection string; absent means the embedded SQLite file in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Redis URL; present means shared rate-limit counters and cache invalidation across replicas. */
+  readonly redisUrl: string | undefined;
+  readonly logLevel: LogLevel;
+  /** Requests per minute for a token created without `--rate`. */
+  readonly defaultRatePerMinute: number;
+  /** How often an API process checks the store for a newly published dataset version or token change. */
+  readonly syncIntervalMs: number;
+  /** Areas whose datasets, jobs and paths are switched off (the paths answer 404 no_data). */
+  readonly disabledAreas: ReadonlySet<AreaId>;
+  /** Where the config came from, for `/status` and start-up logs (never secrets). */
+  readonly configFile: string | undefined;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`invalid configuration ${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Raw = Record<string, string | undefined>;
+
+interface KeySpec<T> {
+  readonly key: string;
+  readonly doc: string;
+  readonly default: string | undefined;
+  parse(value: string, key: string): T;
+}
+
+function integer(min: number, max: number) {
+  return (value: string, key: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new ConfigError(key, `expected an integer, got ${JSON.stringify(value)}`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new ConfigError(key, `expected ${min}…${max}, got ${n}`);
+    return n;
+  };
+}
+
+function url(protocols: readonly string[]) {
+  return (value: string, key: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(key, 'expected a URL');
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(key, `expected a ${protocols.join(' or ')} URL, got ${parsed.protocol}`);
+    }
+    return value;
+  };
+}
+
+/** Every key the service reads, with its default and documentation (the README's table is generated from this). */
+export const CONFIG_KEYS = {
+  PORT: { key: 'PORT', doc: 'HTTP port of the API', default: '8080', parse: integer(0, 65535) },
+  HOST: {
+    key: 'HOST',
+    doc: 'Interface the API listens on (`0.0.0.0` to accept remote clients)',
+    default: '127.0.0.1',
+    parse: (v: string, k: string) => {
+      if (!/^[0-9A-Za-z.:\-[\]]+$/.test(v)) throw new ConfigError(k, 'expected a host name or IP address');
+      return v;
+    },
+  },
+  DATA_DIR: {
+    key: 'DATA_DIR',
+    doc: 'Directory for the embedded database and the sandbox world',
+    default: './data',
+    parse: (v: string, k: string) => {
+      if (v.trim() === '') throw new ConfigError(k, 'must not be empty');
+      return path.resolve(v);
+    },
+  },
+  DATABASE_URL: {
+    key: 'DATABASE_URL',
+    doc: 'PostgreSQL connection string; unset means SQLite in `DATA_DIR`',
+    default: undefined,
+    parse: url(['postgres:', 'postgresql:']),
+  },
+  REDIS_URL: {
+    key: 'REDIS_URL',
+    doc: 'Redis URL for shared rate limits and cache invalidation across replicas',
+    default: undefined,
+    parse: url(['redis:', 'rediss:']),
+  },
+  LOG_LEVEL: {
+    key: 'LOG_LEVEL',
+    doc: `Log level: ${LOG_LEVELS.join(', ')}`,
+    default: 'info',
+    parse: (v: string, k: string): LogLevel => {
+      const level = v.trim().toLowerCase();
+      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+        throw new ConfigError(k, `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(v)}`);
+      }
+      return level as LogLevel;
+    },
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    key: 'RATE_LIMIT_PER_MINUTE',
+    doc: 'Default requests per minute of a token created without `--rate`',
+    default: '600',
+    parse: integer(1, 1_000_000),
+  },
+  SYNC_INTERVAL_MS: {
+    key: 'SYNC_INTERVAL_MS',
+    doc: 'How often an API process checks for newly published datasets and token changes',
+    default: '1000',
+    parse: integer(50, 600_000),
+  },
+  DISABLED_AREAS: {
+    key: 'DISABLED_AREAS',
+    doc: `Comma-separated areas to switch off: ${AREA_IDS.join(', ')}`,
+    default: '',
+    parse: (v: string, k: string): ReadonlySet<AreaId> => {
+      const items = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const item of items) {
+        if (!(AREA_IDS as readonly string[]).includes(item)) {
+          throw new ConfigError(k, `unknown area ${JSON.stringify(item)}; known: ${AREA_IDS.join(', ')}`);
+        }
+      }
+      return new Set(items as AreaId[]);
+    },
+  },
+} as const satisfies Record<string, KeySpec<unknown>>;
+
+type Keys = typeof CONFIG_KEYS;
+type Parsed = { [K in keyof Keys]: ReturnType<Keys[K]['parse']> | undefined };
+
+function readConfigFile(file: string): Raw {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('CONFIG_FILE', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError('CONFIG_FILE', `${file} is not valid JSON`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError('CONFIG_FILE', `${file} must hold a JSON object of KEY: value`);
+  }
+  const out: Raw = {};
+  for (const [key, value] of Object.entries(json)) {
+    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, `unknown key in ${file}`);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new ConfigError(key, `expected a string or number in ${file}`);
+    }
+    out[key] = String(value);
+  }
+  return out;
+}
+
+/** Parses and freezes the configuration. Throws ConfigError naming the first bad key. */
+export function loadConfig(env: Raw = process.env): Config {
+  const configFile = env.CONFIG_FILE?.trim() ? path.resolve(env.CONFIG_FILE) : undefined;
+  const fromFile = configFile ? readConfigFile(configFile) : {};
+  const parsed = {} as Record<string, unknown>;
+  for (const spec of Object.values(CONFIG_KEYS) as KeySpec<unknown>[]) {
+    const envValue = env[spec.key];
+    const raw = envValue !== undefined && envValue !== '' ? envValue : (fromFile[spec.key] ?? spec.default);
+    parsed[spec.key] = raw === undefined ? undefined : spec.parse(raw, spec.key);
+  }
+  const p = parsed as Parsed;
+  return Object.freeze({
+    port: p.PORT ?? 8080,
+    host: p.HOST ?? '127.0.0.1',
+    dataDir: p.DATA_DIR ?? path.resolve('./data'),
+    databaseUrl: p.DATABASE_URL,
+    redisUrl: p.REDIS_URL,
+    logLevel: p.LOG_LEVEL ?? 'info',
+    defaultRatePerMinute: p.RATE_LIMIT_PER_MINUTE ?? 600,
+    syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
+    disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
+    configFile,
+  });
+}

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import underPressure from '@fastify/under-pressure';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { PATHS } from '../areas/index.js';
+import type { PathDef } from '../areas/types.js';
+import type { Config } from '../config/index.js';
+import { ApiError } from '../core/errors.js';
+import type { Clock } from '../core/time.js';
+import type { Registry } from '../registry/index.js';
+import type { Principal, TokenVerifier } from './auth.js';
+import type { DatasetCache, Rendered } from './datasets.js';
+import { sendError, toApiError } from './errors.js';
+import type { Metrics } from './metrics.js';
+import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
+import { documentPath, groupRoutes, type RouteGroup, resolveParams } from './route-table.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** The route needs a bearer token. */
+    auth?: boolean;
+    /** Label for metrics and logs: the spec template or the system path. */
+    label?: string;
+  }
+}
+
+export interface ReadyState {
+  readonly ready: boolean;
+  /** What is still missing (computations never published). */
+  readonly waiting: readonly string[];
+}
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly registry: Registry;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly tokens: TokenVerifier;
+  readonly datasets: DatasetCache;
+  /** Shared rate-limit counters; absent means in-memory counters per process. */
+  readonly redis?: Redis;
+  readonly status: () => Promise<unknown>;
+  readonly ready: () => Promise<ReadyState>;
+  readonly paths?: readonly PathDef[];
+}
+
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+function sendRendered(request: FastifyRequest, reply: FastifyReply, rendered: Rendered): FastifyReply {
+  reply.header('etag', rendered.etag);
+  reply.header('cache-control', `private, max-age=${rendered.maxAge}, must-revalidate`);
+  if (ifNoneMatchHits(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(rendered.body);
+}
+
+function queryOf(url: string): string {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i);
+}
+
+/** The handler of one URL shape of the path table. */
+function specHandler(group: RouteGroup, deps: AppDeps) {
+  const positional = group.paths[0]!.params.map((_, i) => `p${i}`);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as Record<string, string>;
+    const raw = positional.map((name) => params[name] ?? '');
+    const first = resolveParams(group.paths[0]!, raw, group.labels);
+    if (first.redirectTo) {
+      const location = first.redirectTo + queryOf(request.url);
+      return reply
+        .code(308)
+        .header('location', location)
+        .header('cache-control', 'no-store')
+        .type(JSON_TYPE)
+        .send(JSON.stringify({ status: true, redirect: location }));
+    }
+    const candidates = group.paths.map((path, i) => ({
+      path,
+      values: i === 0 ? first.values : resolveParams(path, raw).values,
+    }));
+    for (const { path, values } of candidates) {
+      if (deps.config.disabledAreas.has(path.def.area)) continue;
+      const docPath = documentPath(path, values);
+      const page =
+        path.def.shape === 'paged'
+          ? { size: Number(values.page_size), skip: Number(values.page_skip), base: docPath }
+          : undefined;
+      const rendered = await deps.datasets.render(docPath, page);
+      if (rendered) return sendRendered(request, reply, rendered);
+    }
+    const unknown = candidates.map(({ path, values }) => path.def.entity(values, deps.registry));
+    if (unknown.every((u) => u !== undefined)) {
+      throw new ApiError('unknown_entity', unknown.map((u) => u!.message).join('; '));
+    }
+    const known = candidates[unknown.indexOf(undefined)]!;
+    if (deps.config.disabledAreas.has(known.path.def.area)) {
+      throw new ApiError('no_data', `the ${known.path.def.area} area is switched off on this server`);
+    }
+    throw new ApiError('no_data', `no data has been computed yet for ${documentPath(known.path, known.values)}`);
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One log line per request is written in onResponse (with the route template), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { maxParamLength: 1024 },
+    return503OnClosing: true,
+    frameworkErrors: (err, request, reply) => {
+      sendError(request, reply, toApiError(err));
+    },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.routeOptions.config.auth) {
+      request.principal = deps.tokens.verify(request.headers.authorization);
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route =
+      request.routeOptions.config.label ?? (request.routeOptions.url ? request.routeOptions.url : 'unknown');
+    const labels = { route, method: request.method, status: String(reply.statusCode) };
+    const seconds = reply.elapsedTime / 1000;
+    deps.metrics.httpRequests.inc(labels);
+    deps.metrics.httpDuration.observe(labels, seconds);
+    // One line per request: no headers, no query string (tokens never appear in either log field).
+    request.log.info(
+      {
+        method: request.method,
+        route,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const limit = reply.getHeader('x-ratelimit-limit');
+    if (limit !== undefined) {
+      const remaining = reply.getHeader('x-ratelimit-remaining');
+      const reset = reply.getHeader('x-ratelimit-reset');
+      reply.header('ratelimit', `limit=${limit}, remaining=${remaining}, reset=${reset}`);
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new ApiError('unknown_route', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  await app.register(underPressure, {
+    maxEventLoopDelay: 2000,
+    retryAfter: 10,
+    exposeStatusRoute: false,
+    pressureHandler: (request, reply) => {
+      sendError(
+        request,
+        reply,
+        new ApiError('overloaded', 'the service is overloaded; retry shortly', { 'retry-after': '10' }),
+      );
+    },
+  });
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { 1: 4 } },
+  });
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    ...(deps.redis ? { redis: deps.redis, nameSpace: 'protoscore:ratelimit:' } : {}),
+    allowList: (request) => request.principal === undefined,
+    // Called before allowList: routes without a token get a placeholder key and are then allowed through.
+    keyGenerator: (request) => request.principal?.tokenId ?? '',
+    max: (request) => request.principal?.rateLimit ?? 0,
+    timeWindow: (request) => request.principal?.rateWindowMs ?? 60_000,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError('rate_limited', `rate limit of ${context.max} requests exceeded; retry in ${context.after}`),
+  });
+  await app.register(swagger, { openapi: openApiInfo(), hideUntagged: false });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+
+  const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    await sendError(
+      request,
+      reply,
+      new ApiError('method_not_allowed', `${request.method} is not allowed; use GET or HEAD`, { allow: 'GET, HEAD' }),
+    );
+  };
+  const registerOthers = (url: string) =>
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      schema: { hide: true },
+      config: { label: url },
+      onRequest: methodNotAllowed,
+      handler: async () => undefined,
+    });
+
+  for (const group of groupRoutes(deps.paths ?? PATHS)) {
+    app.route({
+      method: 'GET',
+      url: group.url,
+      config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | ') },
+      schema: routeSchema(group),
+      validatorCompiler: () => () => true,
+      handler: specHandler(group, deps),
+    });
+    registerOthers(group.url);
+  }
+
+  app.route({
+    method: 'GET',
+    url: '/authorization',
+    config: { auth: true, label: '/authorization' },
+    schema: SYSTEM_SCHEMAS.authorization,
+    handler: async (_request, reply) =>
+      reply
+        .type(JSON_TYPE)
+        .header('cache-control', 'no-store')
+        .send('{"status":true,"data":"Authorization token is valid"}'),
+  });
+  registerOthers('/authorization');
+
+  app.route({
+    method: 'GET',
+    url: '/health',
+    config: { label: '/health' },
+    schema: SYSTEM_SCHEMAS.health,
+    handler: async (_request, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .send({ status: true, data: { status: 'ok', uptime_seconds: Math.round(process.uptime()) } }),
+  });
+  registerOthers('/health');
+
+  app.route({
+    method: 'GET',
+    url: '/ready',
+    config: { label: '/ready' },
+    schema: SYSTEM_SCHEMAS.ready,
+    handler: async (_request, reply) => {
+      const state = await deps.ready();
+      if (!state.ready) {
+        throw new ApiError('not_ready', `waiting for the first computation of: ${state.waiting.join(', ')}`, {
+          'retry-after': '5',
+        });
+      }
+      return reply.header('cache-control', 'no-store').send({ status: true, data: { ready: true } });
+    },
+  });
+  registerOthers('/ready');
+
+  app.route({
+    method: 'GET',
+    url: '/status',
+    config: { label: '/status' },
+    schema: SYSTEM_SCHEMAS.status,
+    handler: async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ status: true, data: await deps.status() }),
+  });
+  registerOthers('/status');
+
+  app.route({
+    method: 'GET',
+    url: '/metrics',
+    config: { label: '/metrics' },
+    schema: SYSTEM_SCHEMAS.metrics,
+    handler: async (_request, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .type(deps.metrics.registry.contentType)
+        .send(await deps.metrics.registry.metrics()),
+  });
+  registerOthers('/metrics');
+
+  app.route({
+    method: 'GET',
+    url: '/openapi.json',
+    config: { label: '/openapi.json' },
+    schema: { hide: true },
+    handler: async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+  });
+  registerOthers('/openapi.json');
+
+  await app.ready();
+  return app;
+}

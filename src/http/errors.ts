@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorCode, STATUS_OF } from '../core/errors.js';
+
+/**
+ * The one place where errors become wire responses: `{status:false,error:{code,message,request_id}}`.
+ * ApiErrors keep their code and message; framework errors map to the nearest code; anything else is an
+ * `internal` 500 whose message reveals nothing (the details go to the log).
+ */
+export function errorBody(code: ApiErrorCode, message: string, requestId: string): string {
+  return JSON.stringify({ status: false, error: { code, message, request_id: requestId } });
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status === 404) return new ApiError('unknown_route', 'no such route');
+  if (status === 405) return new ApiError('method_not_allowed', 'method not allowed');
+  if (status === 503) return new ApiError('overloaded', 'the service is overloaded; retry shortly');
+  if (status === 429) return new ApiError('rate_limited', 'rate limit exceeded');
+  if (status >= 400 && status < 500) {
+    // Bad URL encoding, oversize or unparseable requests: say what is wrong without echoing internals.
+    const message = e.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoded UTF-8' : 'malformed request';
+    return new ApiError('invalid_request', message);
+  }
+  return new ApiError('internal', 'internal error');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  // Errors must never be cached by clients or proxies.
+  reply.header('cache-control', 'no-store');
+  return reply
+    .code(STATUS_OF[err.code])
+    .type('application/json; charset=utf-8')
+    .send(errorBody(err.code, err.message, request.id));
+}

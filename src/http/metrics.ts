@@ -1,0 +1,36 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of one process. Route labels are templates, never concrete paths or tokens. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests = new Counter({
+    name: 'protoscore_http_requests_total',
+    help: 'HTTP requests by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'protoscore_http_request_duration_seconds',
+    help: 'HTTP request latency by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly jobRuns = new Counter({
+    name: 'protoscore_job_runs_total',
+    help: 'Job runs by job and result',
+    labelNames: ['job', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly jobDuration = new Histogram({
+    name: 'protoscore_job_duration_seconds',
+    help: 'Job run duration by job and result',
+    labelNames: ['job', 'result'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900],
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaults?: boolean } = {}) {
+    if (options.defaults ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'protoscore_' });
+  }
+}

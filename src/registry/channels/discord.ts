@@ -1,0 +1,3 @@
+import type { ChannelEntry } from '../types.js';
+
+export const discord: ChannelEntry = { id: 'discord', name: 'Discord' };

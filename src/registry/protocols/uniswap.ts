@@ -1,0 +1,58 @@
+import { ethereumTokens as T } from '../tokens.js';
+import type { ProtocolEntry } from '../types.js';
+
+export const uniswap: ProtocolEntry = {
+  id: 'uniswap',
+  name: 'Uniswap',
+  website: 'https://uniswap.org',
+  token: T.UNI,
+  dex: [
+    {
+      chain: 'ethereum',
+      version: 'V3',
+      exchangeName: 'Uniswap',
+      design: 'uniswap-v3',
+      factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
+      startBlock: 12369621,
+      pools: [
+        { address: '0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640', tokens: ['USDC', 'WETH'], feeTier: 500 },
+        { address: '0x8ad599c3A0ff1De082011EFDDc58f1908eb6e6D8', tokens: ['USDC', 'WETH'], feeTier: 3000 },
+        { address: '0xCBCdF9626bC03E24f779434178A73a0B4bad62eD', tokens: ['WBTC', 'WETH'], feeTier: 3000 },
+        { address: '0x4e68Ccd3E89f51C3074ca5072bbAC773960dFa36', tokens: ['WETH', 'USDT'], feeTier: 3000 },
+        { address: '0x3416cF6C708Da44DB2624D63ea0AAef7113527C6', tokens: ['USDC', 'USDT'], feeTier: 100 },
+        { address: '0x5777d92f208679DB4b9778590Fa3CAB3aC9e2168', tokens: ['DAI', 'USDC'], feeTier: 100 },
+        { address: '0x109830a1AAaD605BbF02a9dFA7B0B92EC2FB7dAa', tokens: ['wstETH', 'WETH'], feeTier: 100 },
+      ],
+    },
+    {
+      chain: 'ethereum',
+      version: 'V2',
+      exchangeName: 'Uniswap',
+      design: 'uniswap-v2',
+      factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+      startBlock: 10000835,
+      pools: [
+        { address: '0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc', tokens: ['USDC', 'WETH'], feeTier: 3000 },
+        { address: '0xA478c2975Ab1Ea89e8196811F51A7B7Ade33eB11', tokens: ['DAI', 'WETH'], feeTier: 3000 },
+        { address: '0x0d4a11d5EEaaC28EC3F61d100daF4d40471f1852', tokens: ['WETH', 'USDT'], feeTier: 3000 },
+      ],
+    },
+  ],
+  security: {
+    chains: ['ethereum'],
+    contracts: [
+      { chain: 'ethereum', name: 'UniswapV3Factory', address: '0x1F98431c8aD98523631AE4a59f267346ea31F984' },
+      { chain: 'ethereum', name: 'UniswapV2Factory', address: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f' },
+      {
+        chain: 'ethereum',
+        name: 'NonfungiblePositionManager',
+        address: '0xC36442b4a4522E871399CD717aBDD847Ab11FE88',
+      },
+      { chain: 'ethereum', name: 'SwapRouter02', address: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45' },
+      { chain: 'ethereum', name: 'UniversalRouter', address: '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD' },
+      { chain: 'ethereum', name: 'Permit2', address: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
+    ],
+  },
+  github: { orgs: ['Uniswap'], repos: [] },
+  social: { discord: 'uniswap', reddit: 'uniswap' },
+};

@@ -1,0 +1,167 @@
+/**
+ * Supported entities as typed data. One file per protocol (`protocols/`), chain (`chains/`) and community
+ * channel (`channels/`). Areas query the registry through `registry/index.ts`; logic never hard-codes lists.
+ *
+ * Conventions (checked by `registry.test.ts`):
+ * - ids are canonical path forms: protocol ids are `[a-z0-9]+` (multi-word names joined), chain ids lowercase.
+ * - addresses are written in EIP-55 checksum form in these files (so a typo fails the checksum test) and are
+ *   lowercased by the registry for lookups and output.
+ * - versions are `V<n>`, base assets and pair symbols uppercase.
+ */
+
+/** An EVM address as written in the registry files (EIP-55 checksummed). */
+export type Address = `0x${string}`;
+
+export type ChainFamily = 'evm' | 'bitcoin' | 'near';
+
+export interface ChainEntry {
+  /** Canonical chain id used in paths: `ethereum`, `arbitrum`, … */
+  readonly id: string;
+  readonly name: string;
+  readonly family: ChainFamily;
+  /** EIP-155 chain id for EVM chains. */
+  readonly evmChainId?: number;
+  /** Which blockchain analytics path serves it, if any: layer 1 or layer 2. */
+  readonly layer?: 'l1' | 'l2';
+  /** For an L2, the L1 it settles on. */
+  readonly settlesOn?: string;
+  /** Blocks below the head after which a block is treated as final (reorg safety for ingestion). */
+  readonly finalityDepth: number;
+  /** Typical block interval in seconds (used to size block ranges). */
+  readonly blockTimeSeconds: number;
+  /** GitHub repositories of the chain's clients and specs (development area). */
+  readonly github?: GithubRefs;
+  /** Social ids per community channel, when the chain is tracked there. */
+  readonly social?: SocialIds;
+}
+
+export interface TokenRef {
+  readonly chain: string;
+  readonly symbol: string;
+  readonly address: Address;
+  readonly decimals: number;
+  readonly name?: string;
+}
+
+export interface GithubRefs {
+  /** Organisations whose public, non-fork repositories are tracked. */
+  readonly orgs: readonly string[];
+  /** Individual repositories `owner/name` tracked in addition (or instead). */
+  readonly repos: readonly string[];
+}
+
+export interface SocialIds {
+  readonly discord?: string;
+  readonly reddit?: string;
+}
+
+/** The AMM design, which decides how the DEX area reads events and state. */
+export type DexDesign = 'uniswap-v2' | 'uniswap-v3' | 'curve' | 'balancer-v2' | 'gmx-v2' | 'swaap-v2';
+
+export interface DexPoolRef {
+  readonly address: Address;
+  readonly tokens: readonly string[];
+  /** Fee in hundredths of a basis point (Uniswap V3 convention: 3000 = 0.30 %), when fixed. */
+  readonly feeTier?: number;
+}
+
+export interface DexDeployment {
+  readonly chain: string;
+  /** `V2`, `V3`, … */
+  readonly version: string;
+  readonly exchangeName: string;
+  readonly design: DexDesign;
+  /** Factory (or vault / registry) that creates the pools, when pools are discovered from it. */
+  readonly factory?: Address;
+  /** Block from which to index. */
+  readonly startBlock?: number;
+  /** Well-known pools (discovered pools are added by ingestion). */
+  readonly pools: readonly DexPoolRef[];
+}
+
+export type LendingDesign = 'aave-v3' | 'compound-v3' | 'morpho-blue';
+
+export interface LendingMarket {
+  readonly chain: string;
+  readonly version: string;
+  /** The market's base asset symbol (uppercase): Aave's Ethereum market is USDC-based in the legacy API. */
+  readonly baseAsset: string;
+  readonly marketName: string;
+  readonly design: LendingDesign;
+  /** The market's main contract: Aave Pool, Compound Comet, Morpho singleton. */
+  readonly poolAddress: Address;
+  /** Listed assets (reserves or collaterals); the base asset is one of them. */
+  readonly assets: readonly TokenRef[];
+  readonly startBlock?: number;
+}
+
+export interface LiquidStakingEntry {
+  readonly token: TokenRef;
+  /** The asset it stakes (ETH → WETH on chain). */
+  readonly underlying: TokenRef;
+  /** Lending markets `(chain, protocol, version, base asset)` in which its exposure is tracked. */
+  readonly lendingExposure: readonly { chain: string; protocol: string; version: string; baseAsset: string }[];
+  /** DEX pools in which its exposure is tracked. */
+  readonly dexExposure: readonly { chain: string; protocol: string; version: string; pools: readonly Address[] }[];
+}
+
+export interface DerivativesEntry {
+  readonly chain: string;
+  readonly version: string;
+  /** Trading pairs `BASE-QUOTE` (uppercase). */
+  readonly pairs: readonly string[];
+}
+
+export interface StablecoinEntry {
+  readonly token: TokenRef;
+  /** Chains on which the stablecoin is scored (`/scores/liquidity-stablecoin/<chain>/<protocol>`). */
+  readonly chains: readonly string[];
+  /** The collateral assets accepted by the issuer. */
+  readonly collaterals: readonly TokenRef[];
+}
+
+export interface SecurityEntry {
+  /** Chains on which the security score is served (`/score/security/<chain>/<protocol>`). */
+  readonly chains: readonly string[];
+  /** Core contracts analysed (proxies or immutable contracts). */
+  readonly contracts: readonly { chain: string; name: string; address: Address }[];
+}
+
+export interface OracleFeed {
+  /** `BASE-QUOTE`, uppercase. */
+  readonly pair: string;
+  readonly chain: string;
+  /** The aggregator proxy address. */
+  readonly address: Address;
+  readonly heartbeatSeconds: number;
+  /** Deviation threshold in percent. */
+  readonly deviationThresholdPct: number;
+}
+
+export interface OracleEntry {
+  readonly feeds: readonly OracleFeed[];
+}
+
+export interface ProtocolEntry {
+  /** Canonical id: lowercase, multi-word names joined (`fraxfinance`, `radiantcapital`). */
+  readonly id: string;
+  readonly name: string;
+  readonly website?: string;
+  /** Governance or protocol token, for tokenomics. */
+  readonly token?: TokenRef;
+  readonly dex?: readonly DexDeployment[];
+  readonly lending?: readonly LendingMarket[];
+  readonly liquidStaking?: LiquidStakingEntry;
+  readonly derivatives?: DerivativesEntry;
+  readonly stablecoin?: StablecoinEntry;
+  readonly security?: SecurityEntry;
+  readonly oracle?: OracleEntry;
+  readonly github?: GithubRefs;
+  readonly social?: SocialIds;
+}
+
+export interface ChannelEntry {
+  /** `discord`, `reddit`. */
+  readonly id: string;
+  readonly name: string;
+}

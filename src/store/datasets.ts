@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely';
+import { bumpCounter } from './counters.js';
+import type { Database, DatasetTable } from './schema.js';
+
+/** One document to publish: the payload of one concrete path. */
+export interface DatasetDocument {
+  /** Canonical path (lowercase addresses; a paged listing without its page segments). */
+  readonly path: string;
+  readonly data: unknown;
+  /** Newest source observation behind the payload (Unix seconds). */
+  readonly asOf: number;
+  readonly methodology?: string;
+  readonly source: string;
+  /** Seconds after `asOf` within which the document counts as fresh. */
+  readonly freshFor: number;
+  /** Extra meta fields, merged into the envelope's meta. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface Publication {
+  readonly computation: string;
+  readonly area: string;
+  readonly computedAt: number;
+  readonly documents: readonly DatasetDocument[];
+}
+
+export type StoredDataset = DatasetTable;
+
+const INSERT_CHUNK = 200;
+
+export class DatasetRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Publishes the whole set of one computation atomically: in one transaction the computation's previous
+   * documents are replaced by these, under a new version. Readers see the old set or the new one, never half.
+   */
+  async publish(pub: Publication): Promise<number> {
+    const paths = new Set<string>();
+    for (const d of pub.documents) {
+      if (paths.has(d.path)) throw new Error(`publication ${pub.computation} names ${d.path} twice`);
+      paths.add(d.path);
+    }
+    const asOf = pub.documents.reduce((m, d) => Math.max(m, d.asOf), 0);
+    return this.db.transaction().execute(async (trx) => {
+      const version = await bumpCounter(trx, 'datasets');
+      await trx.deleteFrom('datasets').where('computation', '=', pub.computation).execute();
+      const rows = pub.documents.map((d) => ({
+        path: d.path,
+        area: pub.area,
+        computation: pub.computation,
+        payload: JSON.stringify(d.data),
+        meta: JSON.stringify({
+          ...(d.meta ?? {}),
+          ...(d.methodology ? { methodology: d.methodology } : {}),
+          source: d.source,
+        }),
+        as_of: d.asOf,
+        computed_at: pub.computedAt,
+        fresh_for: d.freshFor,
+        version,
+      }));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('datasets')
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .onConflict((oc) =>
+            oc.column('path').doUpdateSet((eb) => ({
+              area: eb.ref('excluded.area'),
+              computation: eb.ref('excluded.computation'),
+              payload: eb.ref('excluded.payload'),
+              meta: eb.ref('excluded.meta'),
+              as_of: eb.ref('excluded.as_of'),
+              computed_at: eb.ref('excluded.computed_at'),
+              fresh_for: eb.ref('excluded.fresh_for'),
+              version: eb.ref('excluded.version'),
+            })),
+          )
+          .execute();
+      }
+      await trx
+        .insertInto('publications')
+        .values({
+          version,
+          computation: pub.computation,
+          area: pub.area,
+          published_at: pub.computedAt,
+          documents: rows.length,
+          as_of: asOf,
+        })
+        .execute();
+      return version;
+    });
+  }
+
+  get(path: string): Promise<StoredDataset | undefined> {
+    return this.db.selectFrom('datasets').selectAll().where('path', '=', path).executeTakeFirst();
+  }
+
+  /** Per computation: the latest publication and the freshness of its documents (for `/status` and `/ready`). */
+  async summary(): Promise<
+    {
+      computation: string;
+      area: string;
+      version: number;
+      published_at: number;
+      documents: number;
+      oldest_as_of: number | null;
+      newest_as_of: number | null;
+      min_fresh_until: number | null;
+    }[]
+  > {
+    const latest = await this.db
+      .selectFrom('publications')
+      .select(['computation', 'area', (eb) => eb.fn.max('version').as('version')])
+      .groupBy(['computation', 'area'])
+      .execute();
+    const docs = await this.db
+      .selectFrom('datasets')
+      .select((eb) => [
+        'computation',
+        eb.fn.min('as_of').as('oldest_as_of'),
+        eb.fn.max('as_of').as('newest_as_of'),
+        eb.fn.min(eb('as_of', '+', eb.ref('fresh_for'))).as('min_fresh_until'),
+      ])
+      .groupBy('computation')
+      .execute();
+    const pubs = await this.db
+      .selectFrom('publications')
+      .selectAll()
+      .where('version', 'in', latest.length ? latest.map((l) => Number(l.version)) : [-1])
+      .execute();
+    const pubByComputation = new Map(pubs.map((p) => [p.computation, p]));
+    const docsByComputation = new Map(docs.map((d) => [d.computation, d]));
+    return latest
+      .map((l) => {
+        const p = pubByComputation.get(l.computation);
+        const d = docsByComputation.get(l.computation);
+        return {
+          computation: l.computation,
+          area: l.area,
+          version: Number(l.version),
+          published_at: Number(p?.published_at ?? 0),
+          documents: Number(p?.documents ?? 0),
+          oldest_as_of: d ? Number(d.oldest_as_of) : null,
+          newest_as_of: d ? Number(d.newest_as_of) : null,
+          min_fresh_until: d ? Number(d.min_fresh_until) : null,
+        };
+      })
+      .sort((a, b) => a.computation.localeCompare(b.computation));
+  }
+}

@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Where the data lives, for logs and `/status` (no credentials). */
+  readonly location: string;
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; when absent, SQLite at `sqliteFile`. */
+  readonly databaseUrl?: string | undefined;
+  readonly sqliteFile?: string;
+  /** PostgreSQL schema to use (tests isolate themselves in one); created if missing. */
+  readonly pgSchema?: string;
+  readonly pgPoolSize?: number;
+}
+
+// int8 (bigint) columns hold Unix seconds/milliseconds and counters, all far below 2^53: read them as numbers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres';
+  }
+}
+
+export function defaultSqliteFile(dataDir: string): string {
+  return path.join(dataDir, 'protoscore.sqlite');
+}
+
+export function openStore(options: StoreOptions): Store {
+  if (options.databaseUrl) {
+    const schema = options.pgSchema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.pgPoolSize ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      location: redact(options.databaseUrl) + (schema ? ` (schema ${schema})` : ''),
+      async migrate() {
+        if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+        return migrateToLatest(db as Kysely<unknown>);
+      },
+      close: () => db.destroy(),
+    };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    migrate: () => migrateToLatest(db as Kysely<unknown>),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import type { Database, JobRunTable, JobStateTable } from './schema.js';
+
+/**
+ * Job bookkeeping: leases (so that several workers on one database never run the same job at once), the
+ * shared schedule (`job_state.next_run_at`) and the run history.
+ */
+export class JobRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Takes the lease of `job` for `owner` until `nowMs + ttlMs` when it is free, expired or already ours.
+   * One atomic upsert: of two workers racing, exactly one row update wins.
+   */
+  async acquireLease(job: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const expires = nowMs + ttlMs;
+    await this.db
+      .insertInto('job_leases')
+      .values({ job, owner, expires_at_ms: expires })
+      .onConflict((oc) =>
+        oc
+          .column('job')
+          .doUpdateSet({ owner, expires_at_ms: expires })
+          .where((eb) => eb.or([eb('job_leases.expires_at_ms', '<', nowMs), eb('job_leases.owner', '=', owner)])),
+      )
+      .execute();
+    const row = await this.db.selectFrom('job_leases').select(['owner']).where('job', '=', job).executeTakeFirst();
+    return row?.owner === owner;
+  }
+
+  /** Extends a lease we hold; false when it was lost (expired and taken by another worker). */
+  async renewLease(job: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('job_leases')
+      .set({ expires_at_ms: nowMs + ttlMs })
+      .where('job', '=', job)
+      .where('owner', '=', owner)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async releaseLease(job: string, owner: string): Promise<void> {
+    await this.db.deleteFrom('job_leases').where('job', '=', job).where('owner', '=', owner).execute();
+  }
+
+  async leases(): Promise<{ job: string; owner: string; expires_at_ms: number }[]> {
+    return this.db.selectFrom('job_leases').selectAll().execute();
+  }
+
+  async state(job: string): Promise<JobStateTable | undefined> {
+    return this.db.selectFrom('job_state').selectAll().where('job', '=', job).executeTakeFirst();
+  }
+
+  async states(): Promise<JobStateTable[]> {
+    return this.db.selectFrom('job_state').selectAll().execute();
+  }
+
+  async ensureState(job: string, nextRunAt: number): Promise<void> {
+    await this.db
+      .insertInto('job_state')
+      .values({ job, next_run_at: nextRunAt, last_run_id: null, consecutive_failures: 0 })
+      .onConflict((oc) => oc.column('job').doNothing())
+      .execute();
+  }
+
+  async startRun(run: Pick<JobRunTable, 'id' | 'job' | 'owner' | 'started_at_ms'>): Promise<void> {
+    await this.db
+      .insertInto('job_runs')
+      .values({ ...run, finished_at_ms: null, status: 'running', attempts: 0, error: null, summary: null })
+      .execute();
+  }
+
+  async finishRun(
+    run: Pick<JobRunTable, 'id' | 'job' | 'finished_at_ms' | 'status' | 'attempts' | 'error' | 'summary'>,
+    nextRunAt: number,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('job_runs')
+        .set({
+          finished_at_ms: run.finished_at_ms,
+          status: run.status,
+          attempts: run.attempts,
+          error: run.error,
+          summary: run.summary,
+        })
+        .where('id', '=', run.id)
+        .execute();
+      await trx
+        .updateTable('job_state')
+        .set((eb) => ({
+          next_run_at: nextRunAt,
+          last_run_id: run.id,
+          consecutive_failures: run.status === 'ok' ? 0 : eb('consecutive_failures', '+', 1),
+        }))
+        .where('job', '=', run.job)
+        .execute();
+    });
+  }
+
+  async run(id: string): Promise<JobRunTable | undefined> {
+    return this.db.selectFrom('job_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async recentRuns(job: string, limit: number): Promise<JobRunTable[]> {
+    return this.db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('job', '=', job)
+      .orderBy('started_at_ms', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Latest finished successful run per job (for `/ready`). */
+  async lastSuccess(job: string): Promise<JobRunTable | undefined> {
+    return this.db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('job', '=', job)
+      .where('status', '=', 'ok')
+      .orderBy('started_at_ms', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async pruneRuns(beforeMs: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('job_runs')
+      .where('started_at_ms', '<', beforeMs)
+      .where('status', '!=', 'running')
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

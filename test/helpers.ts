@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { type Config, loadConfig } from '../src/config/index.js';
+import type { Clock } from '../src/core/time.js';
+import { createLogger, type Role, startService } from '../src/runtime.js';
+import { type DatasetDocument, DatasetRepository } from '../src/store/datasets.js';
+import { openStore, type Store } from '../src/store/db.js';
+import { TokenRepository } from '../src/store/tokens.js';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
+
+/** A settable clock for tests. */
+export class TestClock implements Clock {
+  constructor(public ms = Date.UTC(2026, 10, 20, 14, 0, 0)) {}
+  nowMs(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+/** Collects log lines in memory. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: string, cb: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    cb();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+let schemaSeq = 0;
+
+/** A fresh store: SQLite in a temp dir, or (dialect 'postgres') a new schema in the test database. */
+export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
+  store: Store;
+  dir: string;
+  cleanup: () => Promise<void>;
+} {
+  const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-test-'));
+  if (dialect === 'postgres') {
+    if (!PG_URL) throw new Error('no PostgreSQL URL');
+    const schema = `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}`;
+    const store = openStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
+    return {
+      store,
+      dir,
+      cleanup: async () => {
+        const admin = openStore({ databaseUrl: PG_URL, pgPoolSize: 1 });
+        await store.close();
+        const { sql } = await import('kysely');
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin.db);
+        await admin.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const store = openStore({ sqliteFile: path.join(dir, 'test.sqlite') });
+  return {
+    store,
+    dir,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly config: Config;
+  readonly clock: TestClock;
+  readonly logs: LogCapture;
+  /** A valid token (600/min). */
+  readonly token: string;
+  createToken(opts?: {
+    expiresAt?: number | null;
+    rateLimit?: number;
+    rateWindowSeconds?: number;
+  }): Promise<{ id: string; token: string }>;
+  publish(computation: string, area: string, documents: DatasetDocument[]): Promise<number>;
+  /** Makes the API see store changes now (instead of waiting for the sync interval). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function testApp(
+  options: { env?: Record<string, string>; role?: Role; dialect?: 'sqlite' | 'postgres' } = {},
+): Promise<TestApp> {
+  const { store, dir, cleanup } = testStore(options.dialect);
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'info', SYNC_INTERVAL_MS: '600000', ...options.env });
+  const logs = new LogCapture();
+  const logger = createLogger(config, logs);
+  const clock = new TestClock();
+  const service = await startService({ role: options.role ?? 'serve', config, logger, clock, store, listen: false });
+  const tokens = new TokenRepository(store.db);
+  const createToken: TestApp['createToken'] = (opts = {}) =>
+    tokens.create(
+      {
+        name: 'test',
+        expiresAt: opts.expiresAt ?? null,
+        rateLimit: opts.rateLimit ?? 600,
+        rateWindowSeconds: opts.rateWindowSeconds ?? 60,
+      },
+      Math.floor(clock.nowMs() / 1000),
+    );
+  const app = service.app!;
+  const sync = () => service.syncNow();
+  const { token } = await createToken();
+  await sync();
+  return {
+    app,
+    store,
+    config,
+    clock,
+    logs,
+    token,
+    createToken: async (opts) => {
+      const t = await createToken(opts);
+      await sync();
+      return t;
+    },
+    publish: async (computation, area, documents) => {
+      const v = await new DatasetRepository(store.db).publish({
+        computation,
+        area,
+        computedAt: Math.floor(clock.nowMs() / 1000),
+        documents,
+      });
+      await sync();
+      return v;
+    },
+    sync,
+    close: async () => {
+      await service.close();
+      await cleanup();
+    },
+  };
+}
