@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../src/areas/index.js';
-import { compilePath, fillTemplate } from '../src/http/route-table.js';
 import type { ParamKind } from '../src/http/params.js';
+import { compilePath, fillTemplate } from '../src/http/route-table.js';
 import { EXAMPLES } from './examples.js';
 import { type TestApp, testApp } from './helpers.js';
 
@@ -115,10 +115,20 @@ describe.each(EXAMPLES.map((e) => [e.def.template, e] as const))('%s', (_templat
     expect(before.statusCode).toBe(404);
     expect(before.json().error.code).toBe('no_data');
 
-    const data = example.def.shape === 'snapshot' ? { marker: example.def.id } : [{ marker: example.def.id }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }];
+    const data =
+      example.def.shape === 'snapshot'
+        ? { marker: example.def.id }
+        : [{ marker: example.def.id }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }];
     const asOf = Math.floor(t.clock.nowMs() / 1000) - 60;
     await t.publish(`test.${example.def.id}`, example.def.area, [
-      { path: example.documentPath, data, asOf, source: 'test', freshFor: 3600, methodology: example.def.methodology ? `${example.def.methodology}@1` : undefined },
+      {
+        path: example.documentPath,
+        data,
+        asOf,
+        source: 'test',
+        freshFor: 3600,
+        methodology: example.def.methodology ? `${example.def.methodology}@1` : undefined,
+      },
     ]);
     const res = await t.app.inject({ url: example.path, headers: auth });
     expect(res.statusCode).toBe(200);
@@ -184,11 +194,21 @@ describe('paging', () => {
     const example = EXAMPLES.find((e) => e.def.shape === 'paged')!;
     const items = Array.from({ length: 7 }, (_, i) => ({ i }));
     await t.publish('test.paging', 'dex', [
-      { path: example.documentPath, data: items, asOf: Math.floor(t.clock.nowMs() / 1000), source: 'test', freshFor: 3600 },
+      {
+        path: example.documentPath,
+        data: items,
+        asOf: Math.floor(t.clock.nowMs() / 1000),
+        source: 'test',
+        freshFor: 3600,
+      },
     ]);
     const page = (size: number, skip: number) =>
       t.app.inject({
-        url: fillTemplate(example.def.template, { ...example.values, page_size: String(size), page_skip: String(skip) }),
+        url: fillTemplate(example.def.template, {
+          ...example.values,
+          page_size: String(size),
+          page_skip: String(skip),
+        }),
         headers: auth,
       });
     const first = (await page(3, 0)).json();

@@ -81,5 +81,10 @@ export interface Example {
 
 export const EXAMPLES: readonly Example[] = PATHS.map((def) => {
   const values = exampleValues(def);
-  return { def, values, path: fillTemplate(def.template, values), documentPath: documentPath(compilePath(def), values) };
+  return {
+    def,
+    values,
+    path: fillTemplate(def.template, values),
+    documentPath: documentPath(compilePath(def), values),
+  };
 });

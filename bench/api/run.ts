@@ -158,6 +158,14 @@ function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
+/** Machine-wide CPU seconds (all cores) since boot: busy (without steal) and stolen by the hypervisor. */
+function machineCpu(): { busy: number; steal: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  // cpu  user nice system idle iowait irq softirq steal guest guest_nice
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+  return { busy: (user! + nice! + system! + irq! + softirq!) / CLK_TCK, steal: steal! / CLK_TCK };
+}
+
 function pin(pid: number, cpu: number): void {
   execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 }
@@ -186,7 +194,13 @@ interface Run {
   readonly serverCpuUtilisation: number;
   /** Share of one core this process (the load generator) used. */
   readonly loadGenCpuUtilisation: number;
+  /** Share of one core used by everything else on the machine (should be ≈ 0: a busy machine skews the run). */
+  readonly otherCpuUtilisation: number;
+  /** Share of one core stolen by the hypervisor. */
+  readonly stealCpuUtilisation: number;
   readonly statusCodes: Record<string, number>;
+  /** Start and end of the run on the monotonic clock, in µs (the clock of V8 CPU profiles: see profile.ts). */
+  readonly windowUs: readonly [number, number];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -226,12 +240,17 @@ async function measure(
   headers: Record<string, string>,
 ): Promise<Run> {
   const cpu0 = cpuSecondsOf(target.pid);
+  const machine0 = machineCpu();
   const self0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const result = await load(target, seconds, headers);
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const t1 = process.hrtime.bigint();
+  const wall = Number(t1 - t0) / 1e9;
   const self = process.cpuUsage(self0);
   const cpu = cpuSecondsOf(target.pid) - cpu0;
+  const machine1 = machineCpu();
+  const selfSeconds = (self.user + self.system) / 1e6;
+  const others = machine1.busy - machine0.busy - cpu - selfSeconds;
   checkResult(target, result, `round ${round}`);
   const ok = result['2xx'];
   return {
@@ -248,8 +267,11 @@ async function measure(
     serverCpuSeconds: cpu,
     serverCpuUsPerRequest: (cpu / ok) * 1e6,
     serverCpuUtilisation: cpu / wall,
-    loadGenCpuUtilisation: (self.user + self.system) / 1e6 / wall,
+    loadGenCpuUtilisation: selfSeconds / wall,
+    otherCpuUtilisation: Math.max(0, others / wall),
+    stealCpuUtilisation: (machine1.steal - machine0.steal) / wall,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, Number(v.count)])),
+    windowUs: [Number(t0 / 1000n), Number(t1 / 1000n)],
   };
 }
 
@@ -274,6 +296,8 @@ interface Summary {
   readonly serverCpuUsPerRequest: number;
   readonly serverCpuUtilisation: number;
   readonly loadGenCpuUtilisation: number;
+  readonly otherCpuUtilisation: number;
+  readonly stealCpuUtilisation: number;
 }
 
 function summarise(name: Target['name'], runs: readonly Run[]): Summary {
@@ -286,6 +310,8 @@ function summarise(name: Target['name'], runs: readonly Run[]): Summary {
     serverCpuUsPerRequest: mean(mine.map((r) => r.serverCpuUsPerRequest)),
     serverCpuUtilisation: mean(mine.map((r) => r.serverCpuUtilisation)),
     loadGenCpuUtilisation: mean(mine.map((r) => r.loadGenCpuUtilisation)),
+    otherCpuUtilisation: mean(mine.map((r) => r.otherCpuUtilisation)),
+    stealCpuUtilisation: mean(mine.map((r) => r.stealCpuUtilisation)),
   };
 }
 
@@ -309,15 +335,15 @@ async function main(): Promise<void> {
   const logFd = openSync(logFile, 'w');
 
   process.stderr.write('starting the service…\n');
-  const profArgs = opts.cpuProf
-    ? ['--cpu-prof', '--cpu-prof-dir', OUT_DIR, '--cpu-prof-name', `api-${stamp}-service.cpuprofile`]
-    : [];
+  // One profile per thread (the main thread, and tsx's module-loader worker, which is idle after start-up).
+  const profDir = path.join(OUT_DIR, `api-${stamp}-profiles`);
+  const profArgs = (name: string) => (opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.join(profDir, name)] : []);
   const service = await startChild(
     'service',
     'server.ts',
     { BENCH_DATA_DIR: path.join(tmpDir, 'data'), BENCH_LOG_LEVEL: opts.logLevel },
     logFd,
-    profArgs,
+    profArgs('service'),
   );
   closeSync(logFd);
   const { port, token, path: docPath } = service.ready;
@@ -344,6 +370,7 @@ async function main(): Promise<void> {
     'bare.ts',
     { BENCH_BODY_FILE: bodyFile, BENCH_CONTENT_TYPE: contentType, BENCH_ROUTE: ROUTE_SHAPE },
     'ignore',
+    profArgs('bare'),
   );
   const bareUrl = `http://127.0.0.1:${bare.ready.port}${docPath}`;
   const bareRes = await fetch(bareUrl, { headers });
@@ -379,7 +406,8 @@ async function main(): Promise<void> {
       const run = await measure(target, round, opts.duration, headers);
       runs.push(run);
       process.stderr.write(
-        `${int(run.requestsPerSecMean)} req/s, p99 ${ms(run.latencyP99Ms)}, server CPU ${pct(run.serverCpuUtilisation)}\n`,
+        `${int(run.requestsPerSecMean)} req/s, p99 ${ms(run.latencyP99Ms)}, CPU: server ${pct(run.serverCpuUtilisation)}, ` +
+          `load gen ${pct(run.loadGenCpuUtilisation)}, other ${pct(run.otherCpuUtilisation)}\n`,
       );
       await sleep(1000);
     }
@@ -418,7 +446,7 @@ async function main(): Promise<void> {
   writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
 
   const rows = [
-    ['target', 'req/s (mean)', 'p50', 'p99', 'server CPU/req', 'server CPU', 'load gen CPU'],
+    ['target', 'req/s (mean)', 'p50', 'p99', 'server CPU/req', 'server CPU', 'load gen CPU', 'other CPU', 'steal'],
     ...[svc, bar].map((s) => [
       s.target,
       int(s.requestsPerSecMean),
@@ -427,6 +455,8 @@ async function main(): Promise<void> {
       `${s.serverCpuUsPerRequest.toFixed(1)} µs`,
       pct(s.serverCpuUtilisation),
       pct(s.loadGenCpuUtilisation),
+      pct(s.otherCpuUtilisation),
+      pct(s.stealCpuUtilisation),
     ]),
   ];
   const verdict = ratio >= 0.85 ? 'meets the goal of ≥ 0.85' : 'BELOW the goal of ≥ 0.85';
@@ -434,8 +464,19 @@ async function main(): Promise<void> {
   process.stdout.write(`throughput ratio service/bare: ${ratio.toFixed(3)} (${verdict})\n`);
   process.stdout.write(`CPU-per-request ratio bare/service: ${cpuRatio.toFixed(3)}\n`);
   process.stdout.write(`service log lines: ${int(logLines)}\n`);
+  const busiest = Math.max(...runs.map((r) => r.otherCpuUtilisation));
+  if (busiest > 0.15) {
+    process.stdout.write(
+      `WARNING: other processes used up to ${pct(busiest)} of a core during a run; the numbers are skewed\n`,
+    );
+  }
   process.stdout.write(`results: ${path.relative(ROOT, outFile)}\n`);
-  if (opts.cpuProf) process.stdout.write(`CPU profile: .bench/api-${stamp}-service.cpuprofile\n`);
+  if (opts.cpuProf) {
+    process.stdout.write(
+      `CPU profiles: ${path.relative(ROOT, profDir)}/{service,bare}/; summarise the measured runs with\n` +
+        `  node --import tsx bench/api/profile.ts ${path.relative(ROOT, outFile)} service\n`,
+    );
+  }
 
   const md = [
     `Measured ${startedAt.toISOString().slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, ` +

@@ -83,6 +83,7 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
     );
     lines.push(
       `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
+      `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
       `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
       `API reference: ${base}/docs   status: ${base}/status`,
     );

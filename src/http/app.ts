@@ -83,10 +83,9 @@ function queryOf(url: string): string {
 
 /** The handler of one URL shape of the path table. */
 function specHandler(group: RouteGroup, deps: AppDeps) {
-  const positional = group.paths[0]!.params.map((_, i) => `p${i}`);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as Record<string, string>;
-    const raw = positional.map((name) => params[name] ?? '');
+    const raw = group.paramNames.map((name) => params[name] ?? '');
     const first = resolveParams(group.paths[0]!, raw, group.labels);
     if (first.redirectTo) {
       const location = first.redirectTo + queryOf(request.url);
@@ -239,13 +238,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const group of groupRoutes(deps.paths ?? PATHS)) {
     app.route({
       method: 'GET',
-      url: group.url,
+      url: group.fastifyUrl,
       config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | ') },
       schema: routeSchema(group),
       validatorCompiler: () => () => true,
       handler: specHandler(group, deps),
     });
-    registerOthers(group.url);
+    registerOthers(group.fastifyUrl);
   }
 
   app.route({

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { PathDef } from '../areas/types.js';
-import { EXPECTED, type ParamKind } from './params.js';
+import { EXPECTED } from './params.js';
 import type { RouteGroup } from './route-table.js';
 
 /**
@@ -110,22 +110,13 @@ function envelope(def: PathDef): TSchema {
 
 const errorResponse = (description: string) => ({ ...ErrorBody, description });
 
-function paramName(group: RouteGroup, index: number): ParamKind | 'chain' {
-  const names = new Set(group.paths.map((p) => p.params[index]!));
-  return names.size === 1 ? [...names][0]! : 'chain';
-}
-
 /** The Fastify route schema of one URL shape: parameters, responses and docs. */
 export function routeSchema(group: RouteGroup) {
   const defs = group.paths.map((p) => p.def);
   const first = group.paths[0]!;
   const params: Record<string, TSchema> = {};
   first.params.forEach((kind, i) => {
-    const name = paramName(group, i);
-    params[`p${i}`] = Type.String({
-      title: name,
-      description: `<${name}>: ${name === 'chain' && kind !== 'chain' ? defs.map((d) => d.summary).join(' / ') : EXPECTED[kind]}`,
-    });
+    params[group.paramNames[i]!] = Type.String({ description: `${group.labels[i]}: ${EXPECTED[kind]}` });
   });
   const ok =
     defs.length === 1

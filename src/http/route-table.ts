@@ -17,6 +17,10 @@ export interface RouteGroup {
   readonly paths: readonly CompiledPath[];
   /** How errors name each parameter position: `<l1_chain> or <l2_chain>` where the paths differ. */
   readonly labels: readonly string[];
+  /** Fastify parameter names by position: the spec's names, or `chain` where the paths name it differently. */
+  readonly paramNames: readonly string[];
+  /** The URL registered with Fastify (and shown in OpenAPI): `/data/blockchain/:chain`. */
+  readonly fastifyUrl: string;
 }
 
 export interface ResolvedParams {
@@ -54,11 +58,19 @@ export function groupRoutes(defs: readonly PathDef[]): RouteGroup[] {
     list.push(compiled);
     groups.set(url, list);
   }
-  return [...groups].map(([url, paths]) => ({
-    url,
-    paths,
-    labels: paths[0]!.params.map((_, i) => [...new Set(paths.map((p) => `<${p.params[i]}>`))].join(' or ')),
-  }));
+  return [...groups].map(([url, paths]) => {
+    const paramNames = paths[0]!.params.map((kind, i) =>
+      paths.every((p) => p.params[i] === kind) ? kind : kindRule(kind),
+    );
+    let i = 0;
+    return {
+      url,
+      paths,
+      labels: paths[0]!.params.map((_, i) => [...new Set(paths.map((p) => `<${p.params[i]}>`))].join(' or ')),
+      paramNames,
+      fastifyUrl: `/${paths[0]!.segments.map((s) => ('param' in s ? `:${paramNames[i++]}` : s.literal)).join('/')}`,
+    };
+  });
 }
 
 /** Parameters validated by the same rule (the chain identifiers), so that they may share a URL shape. */

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../test/helpers.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { readCounters } from './counters.js';
@@ -10,7 +11,10 @@ import { hashSecret, TOKEN_PATTERN, TokenRepository } from './tokens.js';
 /** The repositories run on SQLite always, and on PostgreSQL when a test database is configured. */
 const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-it.skipIf(!!PG_URL)('PostgreSQL store tests skipped: set TEST_DATABASE_URL or DATABASE_URL to run them', () => {});
+if (!PG_URL) it.skip('PostgreSQL store tests skipped: set TEST_DATABASE_URL or DATABASE_URL to run them', () => {});
+
+/** Same key as in test/jobs-leases.test.ts: PostgreSQL test files that migrate schemas take turns (see below). */
+const PG_TEST_LOCK = 7_310_512_001;
 
 const NOW = 1_795_000_000; // Unix seconds
 
@@ -21,10 +25,25 @@ function doc(path: string, data: unknown = { path }, asOf = NOW - 60, freshFor =
 describe.each(dialects)('store on %s', (dialect) => {
   let store: Store;
   let cleanup: () => Promise<void>;
+  let firstMigration: string[];
+  let lock: pg.Client | undefined;
+
+  if (dialect === 'postgres') {
+    beforeAll(async () => {
+      // Kysely's Migrator looks for its tables in every schema of the database, so migrating a fresh schema while
+      // another test schema exists fails; test files that create PostgreSQL schemas therefore run one at a time.
+      lock = new pg.Client({ connectionString: PG_URL });
+      await lock.connect();
+      await lock.query('select pg_advisory_lock($1)', [PG_TEST_LOCK]);
+    });
+    afterAll(async () => {
+      await lock?.end();
+    });
+  }
 
   beforeEach(async () => {
     ({ store, cleanup } = testStore(dialect));
-    await store.migrate();
+    firstMigration = await store.migrate();
   });
 
   afterEach(async () => {
@@ -32,20 +51,12 @@ describe.each(dialects)('store on %s', (dialect) => {
   });
 
   describe('migrations', () => {
-    it('are idempotent: a second migrate applies nothing', async () => {
+    it('the first migrate applies the foundation; later ones apply nothing', async () => {
+      expect(firstMigration).toEqual(['0001_foundation']);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
       // The seeded counters were not inserted twice.
       expect(await readCounters(store.db)).toEqual({ datasets: 0, tokens: 0 });
-    });
-
-    it('the first migrate of a fresh store applies the foundation', async () => {
-      const fresh = testStore(dialect);
-      try {
-        expect(await fresh.store.migrate()).toEqual(['0001_foundation']);
-      } finally {
-        await fresh.cleanup();
-      }
     });
   });
 
@@ -206,7 +217,10 @@ describe.each(dialects)('store on %s', (dialect) => {
       });
       // 1,000 documents; the 701st has no payload (JSON.stringify(undefined)), so its chunk violates NOT NULL
       // after three chunks were already inserted in the transaction.
-      const documents = Array.from({ length: 1000 }, (_, i) => doc(`/big/${i}`, i === 700 ? undefined : { i }));
+      const documents = Array.from({ length: 1000 }, (_, i) => ({
+        ...doc(`/big/${i}`),
+        data: i === 700 ? undefined : i,
+      }));
       await expect(repo.publish({ computation: 'a', area: 'dex', computedAt: NOW + 1, documents })).rejects.toThrow();
       expect(await pathsOf('a')).toEqual(['/old1', '/old2']);
       expect((await readCounters(store.db)).datasets).toBe(v1);
@@ -338,7 +352,11 @@ describe.each(dialects)('store on %s', (dialect) => {
       expect(await jobs.acquireLease('k', 'B', T + 600, 1000)).toBe(true);
       // After expiry another owner takes it.
       expect(await jobs.acquireLease('j', 'B', T + 1601, 1000)).toBe(true);
-      expect((await jobs.leases()).find((l) => l.job === 'j')).toEqual({ job: 'j', owner: 'B', expires_at_ms: T + 2601 });
+      expect((await jobs.leases()).find((l) => l.job === 'j')).toEqual({
+        job: 'j',
+        owner: 'B',
+        expires_at_ms: T + 2601,
+      });
       // The old owner can neither renew nor take it back, nor release it.
       expect(await jobs.renewLease('j', 'A', T + 1700, 1000)).toBe(false);
       expect(await jobs.acquireLease('j', 'A', T + 1700, 1000)).toBe(false);

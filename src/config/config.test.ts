@@ -1,0 +1,51 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index.js';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.logLevel).toBe('info');
+    expect(c.defaultRatePerMinute).toBe(600);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DISABLED_AREAS: 'dex,nft' }, 'DISABLED_AREAS'],
+    [{ HOST: 'a b' }, 'HOST'],
+    [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],
+    [{ CONFIG_FILE: '/no/such/file.json' }, 'CONFIG_FILE'],
+  ])('%j names the bad key %s', (env, key) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect((err as ConfigError).key).toBe(key);
+      expect((err as Error).message).toContain(key);
+    }
+  });
+
+  it('reads a JSON config file; the environment wins', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const file = path.join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify({ PORT: 9000, LOG_LEVEL: 'debug', DISABLED_AREAS: 'dex, oracles' }));
+    const c = loadConfig({ CONFIG_FILE: file, LOG_LEVEL: 'warn' });
+    expect(c.port).toBe(9000);
+    expect(c.logLevel).toBe('warn');
+    expect([...c.disabledAreas]).toEqual(['dex', 'oracles']);
+    writeFileSync(file, JSON.stringify({ PROT: 1 }));
+    expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/PROT/);
+  });
+});

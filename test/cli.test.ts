@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function cli(args: string[], env: Record<string, string>) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('protoscore CLI', () => {
+  const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cli-')) };
+
+  it('keys create prints the token as the last line; list never shows it; revoke marks it', async () => {
+    const created = await cli(['keys', 'create', '--name', 'ci-test', '--expires', '30d', '--rate', '100/min'], env);
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim().split('\n').at(-1)!;
+    expect(token).toMatch(/^ps_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+    const id = token.split('_')[1]!;
+
+    const listed = await cli(['keys', 'list', '--json'], env);
+    expect(listed.stdout).not.toContain(token.split('_')[2]);
+    const rows = JSON.parse(listed.stdout);
+    expect(rows).toContainEqual(expect.objectContaining({ id, name: 'ci-test', state: 'active', rate: '100/60s' }));
+
+    expect((await cli(['keys', 'revoke', id], env)).code).toBe(0);
+    const after = JSON.parse((await cli(['keys', 'list', '--json'], env)).stdout);
+    expect(after).toContainEqual(expect.objectContaining({ id, state: 'revoked' }));
+    expect((await cli(['keys', 'revoke', id], env)).code).toBe(1);
+  }, 60_000);
+
+  it('rejects bad options and bad config with a message naming them', async () => {
+    const badRate = await cli(['keys', 'create', '--name', 'x', '--rate', 'fast'], env);
+    expect(badRate.code).not.toBe(0);
+    expect(badRate.stderr).toMatch(/rate/);
+    const badConfig = await cli(['migrate'], { ...env, PORT: 'nope' });
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toContain('PORT');
+  }, 60_000);
+
+  it('jobs list and jobs run', async () => {
+    const list = await cli(['jobs', 'list'], env);
+    expect(list.stdout).toContain('maintenance.prune');
+    const ran = await cli(['jobs', 'run', 'maintenance.prune'], env);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/maintenance.prune: ok/);
+    expect((await cli(['jobs', 'run', 'no.such'], env)).code).toBe(2);
+  }, 60_000);
+});
