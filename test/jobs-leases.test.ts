@@ -103,7 +103,7 @@ describe.skipIf(!PG_URL)('job leases on PostgreSQL with two workers', () => {
     await Promise.all([a.stop(), b.stop()]);
 
     // Many runs, shared between the workers.
-    expect(intervals.length).toBeGreaterThanOrEqual(15);
+    expect(intervals.length).toBeGreaterThanOrEqual(10); // typically ~30
     const byOwner = new Map<string, number>();
     for (const i of intervals) byOwner.set(i.owner, (byOwner.get(i.owner) ?? 0) + 1);
     expect(byOwner.get('worker-a') ?? 0).toBeGreaterThanOrEqual(1);

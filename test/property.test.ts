@@ -25,6 +25,7 @@ const HOSTILE = [
   '0x' + 'f'.repeat(400),
   'a'.repeat(5000),
   '{"$ne":null}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent literally
   '${7*7}',
   '__proto__',
   'constructor',

@@ -1,13 +1,16 @@
 /**
- * Summarises a V8 CPU profile (from `npm run bench:api -- --cpu-prof`): where the service's time goes, by
- * function (self and inclusive time) and by module (self time).
+ * Summarises V8 CPU profiles of a `npm run bench:api -- --cpu-prof` run: where a server's time goes during the
+ * measured runs only (start-up and warm-up are left out), by module and by function, as a share of busy time and
+ * as CPU µs per request.
  *
- *   node --import tsx bench/api/profile.ts .bench/api-<ts>-service.cpuprofile [--top 40] [--match text]
+ *   node --import tsx bench/api/profile.ts .bench/api-<ts>.json [service|bare] [--top 40] [--match text]
+ *   node --import tsx bench/api/profile.ts some.cpuprofile             (a whole profile, no per-request figures)
  *
- * `--match` lists only functions whose name or file contains the text (inclusive time shows what a feature
- * costs, e.g. `--match rate-limit`).
+ * `--match` keeps only functions whose name or file contains the text; inclusive time then shows what one feature
+ * costs (e.g. `--match pino`, `--match rate-limit`).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 interface CallFrame {
@@ -25,30 +28,53 @@ interface Profile {
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
   readonly startTime: number;
-  readonly endTime: number;
+}
+interface Results {
+  readonly profiles: string | null;
+  readonly runs: readonly { target: string; requests2xx: number; windowUs: readonly [number, number] }[];
 }
 
 const { values, positionals } = parseArgs({
   options: { top: { type: 'string', default: '40' }, match: { type: 'string' } },
   allowPositionals: true,
 });
-const file = positionals[0];
-if (!file) {
-  process.stderr.write('usage: node --import tsx bench/api/profile.ts <file.cpuprofile> [--top N] [--match text]\n');
+const input = positionals[0];
+if (!input) {
+  process.stderr.write(
+    'usage: node --import tsx bench/api/profile.ts <results.json> [service|bare] | <file.cpuprofile>\n' +
+      '       [--top N] [--match text]\n',
+  );
   process.exit(2);
 }
 const top = Number(values.top);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+let files: string[];
+let windows: (readonly [number, number])[] | undefined;
+let requests: number | undefined;
+if (input.endsWith('.json')) {
+  const results = JSON.parse(readFileSync(input, 'utf8')) as Results;
+  const target = positionals[1] ?? 'service';
+  if (!results.profiles) throw new Error(`${input}: the run was not made with --cpu-prof`);
+  const dir = path.resolve(ROOT, results.profiles, target);
+  // Every thread of the server (the main thread and tsx's loader worker, idle once started).
+  files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f));
+  const runs = results.runs.filter((r) => r.target === target);
+  windows = runs.map((r) => r.windowUs);
+  requests = runs.reduce((a, r) => a + r.requests2xx, 0);
+} else {
+  files = [input];
+}
 
 function shortUrl(url: string): string {
   const nm = url.lastIndexOf('node_modules/');
   if (nm !== -1) return url.slice(nm + 'node_modules/'.length);
   const src = url.indexOf('/src/');
   if (src !== -1) return url.slice(src + 1);
+  const bench = url.indexOf('/bench/');
+  if (bench !== -1) return url.slice(bench + 1);
   return url.replace(/^file:\/\//, '');
 }
 
@@ -65,49 +91,66 @@ function moduleOf(frame: CallFrame): string {
 }
 
 const keyOf = (f: CallFrame) => `${f.functionName || '(anonymous)'}  ${shortUrl(f.url)}:${f.lineNumber + 1}`;
+const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
 
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 const modules = new Map<string, number>();
 let total = 0;
 let idle = 0;
-for (let i = 0; i < profile.samples.length; i++) {
-  const dt = profile.timeDeltas[i + 1] ?? 0;
-  const leaf = byId.get(profile.samples[i]!)!;
-  total += dt;
-  if (leaf.callFrame.functionName === '(idle)') {
-    idle += dt;
-    continue;
-  }
-  self.set(keyOf(leaf.callFrame), (self.get(keyOf(leaf.callFrame)) ?? 0) + dt);
-  modules.set(moduleOf(leaf.callFrame), (modules.get(moduleOf(leaf.callFrame)) ?? 0) + dt);
-  const seen = new Set<string>();
-  for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
-    const k = keyOf(byId.get(id)!.callFrame);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
+
+for (const file of files) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    if (windows && !windows.some(([a, b]) => t >= a && t < b)) continue;
+    const leaf = byId.get(profile.samples[i]!)!;
+    total += dt;
+    if (leaf.callFrame.functionName === '(idle)') {
+      idle += dt;
+      continue;
+    }
+    add(self, keyOf(leaf.callFrame), dt);
+    add(modules, moduleOf(leaf.callFrame), dt);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+      const k = keyOf(byId.get(id)!.callFrame);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      add(inclusive, k, dt);
+    }
   }
 }
 
 const busy = total - idle;
-const pct = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)} %`;
+const cell = (us: number) =>
+  `${((us / busy) * 100).toFixed(1).padStart(5)} %` +
+  (requests ? `  ${(us / requests).toFixed(2).padStart(7)} µs/req` : '');
 const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
 const matches = (k: string) => !values.match || k.toLowerCase().includes(values.match.toLowerCase());
 
 process.stdout.write(
-  `profile ${file}: ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s ` +
-    `(${((busy / total) * 100).toFixed(0)} %); shares below are of busy time\n`,
+  `${files.length} profile(s)${windows ? `, ${windows.length} measured run(s), ${requests} requests` : ''}: ` +
+    `sampled ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s on the main thread` +
+    (requests
+      ? ` = ${(busy / requests).toFixed(1)} µs/req (JS thread only; kernel time of other threads not seen)`
+      : '') +
+    '\n',
 );
 process.stdout.write('\n== self time by module ==\n');
-for (const [k, v] of sorted(modules).slice(0, top)) process.stdout.write(`${pct(v)}  ${k}\n`);
+for (const [k, v] of sorted(modules).slice(0, top)) process.stdout.write(`${cell(v)}  ${k}\n`);
 process.stdout.write('\n== self time by function ==\n');
 for (const [k, v] of sorted(self)
   .filter(([k]) => matches(k))
   .slice(0, top))
-  process.stdout.write(`${pct(v)}  ${k}\n`);
+  process.stdout.write(`${cell(v)}  ${k}\n`);
 process.stdout.write('\n== inclusive time by function ==\n');
 for (const [k, v] of sorted(inclusive)
   .filter(([k]) => matches(k))
   .slice(0, top))
-  process.stdout.write(`${pct(v)}  ${k}\n`);
+  process.stdout.write(`${cell(v)}  ${k}\n`);

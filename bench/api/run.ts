@@ -4,8 +4,12 @@
  * this process) does not share their event loop. Runs alternate between the two, after a warm-up of each.
  *
  *   npm run bench:api -- [--duration 10] [--rounds 2] [--warmup 3] [--connections 50] [--pipelining 1]
- *                        [--pin] [--cpu-prof] [--log-level info]
+ *                        [--rate 0] [--quiet 60] [--pin] [--cpu-prof] [--log-level info]
  *
+ * --rate       fixed offered load in requests/s (autocannon overallRate) instead of "as fast as possible": the
+ *              throughput is then meaningless, but server CPU per request compares the two at equal load
+ * --quiet      before each run, wait up to this many seconds for the machine to be idle (other processes using
+ *              < 10 % of a core); the CPU used by other processes during each run is reported either way
  * --pin        pins this process (load generator) to CPU 0 and the server children to CPU 1 (Linux `taskset`)
  * --cpu-prof   writes a V8 CPU profile of the service child to .bench/ (node --cpu-prof)
  * --log-level  the service's LOG_LEVEL (default info, as in production; `silent` shows what logging costs)
@@ -14,7 +18,16 @@
  * Exits non-zero when any response is not a 200 (or on connection errors / timeouts).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +49,8 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     pipelining: { type: 'string', default: '1' },
+    rate: { type: 'string', default: '0' },
+    quiet: { type: 'string', default: '60' },
     pin: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'info' },
@@ -55,10 +70,17 @@ const opts = {
   warmup: positiveInt('warmup', flags.warmup, 0),
   connections: positiveInt('connections', flags.connections),
   pipelining: positiveInt('pipelining', flags.pipelining),
+  /** Requests/s over all connections; 0 = as fast as the server answers (throughput mode). */
+  rate: positiveInt('rate', flags.rate, 0),
+  /** Longest wait, in seconds, for other processes to leave the CPUs before each run; 0 = do not wait. */
+  quiet: positiveInt('quiet', flags.quiet, 0),
   pin: flags.pin,
   cpuProf: flags['cpu-prof'],
   logLevel: flags['log-level'],
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (n: number) => `${Math.round(n * 100)} %`;
 
 // ---------------------------------------------------------------------------------------------- children
 
@@ -166,6 +188,23 @@ function machineCpu(): { busy: number; steal: number } {
   return { busy: (user! + nice! + system! + irq! + softirq!) / CLK_TCK, steal: steal! / CLK_TCK };
 }
 
+/** Waits (up to `opts.quiet` s) until processes other than ours use < 10 % of a core; returns their last share. */
+async function waitQuiet(pids: readonly number[]): Promise<number> {
+  const deadline = Date.now() + opts.quiet * 1000;
+  let share = 0;
+  for (;;) {
+    const m0 = machineCpu();
+    const own0 = pids.reduce((a, pid) => a + cpuSecondsOf(pid), 0);
+    const self0 = process.cpuUsage();
+    await sleep(1000);
+    const self = process.cpuUsage(self0);
+    const own = pids.reduce((a, pid) => a + cpuSecondsOf(pid), 0) - own0 + (self.user + self.system) / 1e6;
+    share = Math.max(0, machineCpu().busy - m0.busy - own);
+    if (share < 0.1 || Date.now() >= deadline) return share;
+    process.stderr.write(`(waiting for a quiet machine: other processes use ${pct(share)} of a core)\n`);
+  }
+}
+
 function pin(pid: number, cpu: number): void {
   execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 }
@@ -203,14 +242,13 @@ interface Run {
   readonly windowUs: readonly [number, number];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function load(target: Target, seconds: number, headers: Record<string, string>): Promise<autocannon.Result> {
   const instance = autocannon({
     url: target.url,
     connections: opts.connections,
     pipelining: opts.pipelining,
     duration: seconds,
+    ...(opts.rate > 0 ? { overallRate: opts.rate } : {}),
     headers,
     title: target.name,
   });
@@ -233,12 +271,7 @@ function checkResult(target: Target, result: autocannon.Result, phase: string): 
   }
 }
 
-async function measure(
-  target: Target,
-  round: number,
-  seconds: number,
-  headers: Record<string, string>,
-): Promise<Run> {
+async function measure(target: Target, round: number, seconds: number, headers: Record<string, string>): Promise<Run> {
   const cpu0 = cpuSecondsOf(target.pid);
   const machine0 = machineCpu();
   const self0 = process.cpuUsage();
@@ -317,11 +350,12 @@ function summarise(name: Target['name'], runs: readonly Run[]): Summary {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
-const pct = (n: number) => `${Math.round(n * 100)} %`;
 
 function table(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------- main
@@ -330,7 +364,10 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'protoscore-bench-api-'));
   mkdirSync(OUT_DIR, { recursive: true });
-  const stamp = startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replaceAll(':', '-');
   const logFile = path.join(tmpDir, 'service.log');
   const logFd = openSync(logFile, 'w');
 
@@ -390,11 +427,16 @@ async function main(): Promise<void> {
     pin(targets.bare.pid, 1);
   }
 
+  const ourPids = [targets.service.pid, targets.bare.pid];
+  const settle = async () => {
+    if (opts.quiet > 0) await waitQuiet(ourPids);
+    else await sleep(1000);
+  };
   if (opts.warmup > 0) {
     for (const target of [targets.service, targets.bare]) {
+      await settle();
       process.stderr.write(`warm-up ${target.name} ${opts.warmup} s\n`);
       checkResult(target, await load(target, opts.warmup, headers), 'warm-up');
-      await sleep(500);
     }
   }
 
@@ -402,6 +444,7 @@ async function main(): Promise<void> {
   for (let round = 1; round <= opts.rounds; round++) {
     const order = round % 2 === 1 ? [targets.service, targets.bare] : [targets.bare, targets.service];
     for (const target of order) {
+      await settle();
       process.stderr.write(`round ${round}/${opts.rounds}: ${target.name} ${opts.duration} s… `);
       const run = await measure(target, round, opts.duration, headers);
       runs.push(run);
@@ -409,7 +452,6 @@ async function main(): Promise<void> {
         `${int(run.requestsPerSecMean)} req/s, p99 ${ms(run.latencyP99Ms)}, CPU: server ${pct(run.serverCpuUtilisation)}, ` +
           `load gen ${pct(run.loadGenCpuUtilisation)}, other ${pct(run.otherCpuUtilisation)}\n`,
       );
-      await sleep(1000);
     }
   }
 
@@ -439,6 +481,7 @@ async function main(): Promise<void> {
     document: { path: docPath, bytes: body.length, contentType },
     responseHeaders: { service: serviceHeaders, bare: bareHeaders },
     serviceLogLines: logLines,
+    profiles: opts.cpuProf ? path.relative(ROOT, profDir) : null,
     runs,
     summary: { service: svc, bare: bar, throughputRatio: ratio, cpuPerRequestRatio: cpuRatio, goal: 0.85 },
   };
@@ -459,7 +502,12 @@ async function main(): Promise<void> {
       pct(s.stealCpuUtilisation),
     ]),
   ];
-  const verdict = ratio >= 0.85 ? 'meets the goal of ≥ 0.85' : 'BELOW the goal of ≥ 0.85';
+  const verdict =
+    opts.rate > 0
+      ? `meaningless at a fixed offered load of ${opts.rate} req/s: compare CPU per request`
+      : ratio >= 0.85
+        ? 'meets the goal of ≥ 0.85'
+        : 'BELOW the goal of ≥ 0.85';
   process.stdout.write(`\n${table(rows)}\n\n`);
   process.stdout.write(`throughput ratio service/bare: ${ratio.toFixed(3)} (${verdict})\n`);
   process.stdout.write(`CPU-per-request ratio bare/service: ${cpuRatio.toFixed(3)}\n`);
@@ -481,7 +529,9 @@ async function main(): Promise<void> {
   const md = [
     `Measured ${startedAt.toISOString().slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, ` +
       `${machine.memoryGiB} GiB RAM, Node ${machine.node}; \`${command}\` ` +
-      `(${opts.connections} connections, pipelining ${opts.pipelining}, ${opts.rounds} × ${opts.duration} s per ` +
+      `(${opts.connections} connections, pipelining ${opts.pipelining}, ` +
+      (opts.rate > 0 ? `fixed offered load ${opts.rate} req/s, ` : '') +
+      `${opts.rounds} × ${opts.duration} s per ` +
       `target, alternating, after ${opts.warmup} s warm-up; document ${body.length} bytes).`,
     '',
     '| Target | Requests/s (mean) | p50 latency | p99 latency | Server CPU per request |',

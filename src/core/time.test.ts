@@ -4,8 +4,8 @@ import { isoSeconds, parseDuration, startOfUtcDay, utcDate } from './time.js';
 describe('time', () => {
   it.each([
     [0, '1970-01-01T00:00:00Z'],
-    [1_795_190_400, '2026-11-20T14:40:00Z'],
-    [1_795_190_400.999, '2026-11-20T14:40:00Z'],
+    [1_795_190_400, '2026-11-20T16:00:00Z'],
+    [1_795_190_400.999, '2026-11-20T16:00:00Z'],
   ])('isoSeconds(%s) = %s', (t, iso) => {
     expect(isoSeconds(t)).toBe(iso);
   });
@@ -14,6 +14,7 @@ describe('time', () => {
     const t = 1_795_190_400;
     expect(utcDate(t)).toBe('2026-11-20');
     expect(isoSeconds(startOfUtcDay(t))).toBe('2026-11-20T00:00:00Z');
+    expect(isoSeconds(startOfUtcDay(t) - 1)).toBe('2026-11-19T23:59:59Z');
   });
 
   it.each([

@@ -88,7 +88,7 @@ export class JobRunner {
           const p = this.runOnce(job.name, { scheduled: true }).catch((err: unknown) => {
             this.options.log.error({ err, job: job.name }, 'job runner error');
           });
-          this.track(job.name, p);
+          this.track(p);
         }
       } catch (err) {
         this.options.log.warn({ err: (err as Error).message }, 'job schedule check failed');
@@ -103,13 +103,9 @@ export class JobRunner {
     return this.running.has(name);
   }
 
-  private track(name: string, p: Promise<unknown>): void {
-    this.running.add(name);
+  private track(p: Promise<unknown>): void {
     this.active.add(p);
-    void p.finally(() => {
-      this.running.delete(name);
-      this.active.delete(p);
-    });
+    void p.finally(() => this.active.delete(p));
   }
 
   /**
@@ -119,7 +115,19 @@ export class JobRunner {
   async runOnce(name: string, opts: { scheduled?: boolean } = {}): Promise<RunOutcome> {
     const job = this.byName.get(name);
     if (!job) throw new Error(`unknown job ${name}; known: ${[...this.byName.keys()].join(', ')}`);
+    // The lease is re-entrant for its owner, so this runner must itself refuse a second concurrent run.
+    if (this.running.has(name)) return { status: 'busy' };
+    this.running.add(name);
+    try {
+      return await this.leased(job, opts);
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  private async leased(job: JobDef, opts: { scheduled?: boolean }): Promise<RunOutcome> {
     const { clock, log } = this.options;
+    const name = job.name;
     if (!(await this.repo.acquireLease(name, this.owner, clock.nowMs(), this.leaseMs))) return { status: 'busy' };
     const lost = new AbortController();
     const signal = AbortSignal.any([lost.signal, this.stopping.signal]);
@@ -182,6 +190,8 @@ export class JobRunner {
         if (!retry) break;
         // Exponential backoff with jitter: base × 2^(attempt-1) × [0.5, 1.5).
         await sleep(backoff * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
+        // Stopped or lease lost while waiting: record the failure rather than start another attempt.
+        if (signal.aborted) break;
       }
     }
     const finishedMs = clock.nowMs();

@@ -59,7 +59,7 @@ export function openStore(options: StoreOptions): Store {
       location: redact(options.databaseUrl) + (schema ? ` (schema ${schema})` : ''),
       async migrate() {
         if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-        return migrateToLatest(db as Kysely<unknown>);
+        return migrateToLatest(db as Kysely<unknown>, schema);
       },
       close: () => db.destroy(),
     };

@@ -98,12 +98,14 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+/** Applies pending migrations. `schema` (PostgreSQL) keeps the bookkeeping tables in that schema. */
+export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider,
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
