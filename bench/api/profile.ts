@@ -47,6 +47,11 @@ if (!input) {
   process.exit(2);
 }
 const top = Number(values.top);
+// `… | head` closes the pipe early: stop quietly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 let files: string[];
@@ -136,9 +141,9 @@ const matches = (k: string) => !values.match || k.toLowerCase().includes(values.
 
 process.stdout.write(
   `${files.length} profile(s)${windows ? `, ${windows.length} measured run(s), ${requests} requests` : ''}: ` +
-    `sampled ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s on the main thread` +
+    `sampled ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s in JS threads` +
     (requests
-      ? ` = ${(busy / requests).toFixed(1)} µs/req (JS thread only; kernel time of other threads not seen)`
+      ? ` = ${(busy / requests).toFixed(1)} µs/req (JS threads only: libuv/GC helper threads are not profiled)`
       : '') +
     '\n',
 );

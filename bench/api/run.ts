@@ -3,7 +3,7 @@
  * same bytes. Both servers run in child processes (`node --import tsx`), so the load generator (autocannon, in
  * this process) does not share their event loop. Runs alternate between the two, after a warm-up of each.
  *
- *   npm run bench:api -- [--duration 10] [--rounds 2] [--warmup 3] [--connections 50] [--pipelining 1]
+ *   npm run bench:api -- [--duration 10] [--rounds 2] [--warmup 5] [--connections 50] [--pipelining 1]
  *                        [--rate 0] [--quiet 60] [--pin] [--cpu-prof] [--log-level info]
  *
  * --rate       fixed offered load in requests/s (autocannon overallRate) instead of "as fast as possible": the
@@ -46,7 +46,7 @@ const { values: flags } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
-    warmup: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     pipelining: { type: 'string', default: '1' },
     rate: { type: 'string', default: '0' },
@@ -188,20 +188,30 @@ function machineCpu(): { busy: number; steal: number } {
   return { busy: (user! + nice! + system! + irq! + softirq!) / CLK_TCK, steal: steal! / CLK_TCK };
 }
 
-/** Waits (up to `opts.quiet` s) until processes other than ours use < 10 % of a core; returns their last share. */
-async function waitQuiet(pids: readonly number[]): Promise<number> {
+/**
+ * Waits (up to `opts.quiet` s) until processes other than ours use < 10 % of a core and the hypervisor steals
+ * < 10 % of a core that wants to run (probed by spinning this thread for a second: an idle VM shows no steal).
+ */
+async function waitQuiet(pids: readonly number[]): Promise<void> {
   const deadline = Date.now() + opts.quiet * 1000;
-  let share = 0;
   for (;;) {
+    await sleep(200);
     const m0 = machineCpu();
     const own0 = pids.reduce((a, pid) => a + cpuSecondsOf(pid), 0);
     const self0 = process.cpuUsage();
-    await sleep(1000);
+    const t0 = Date.now();
+    while (Date.now() - t0 < 1000) {
+      // spin: the probe for steal
+    }
     const self = process.cpuUsage(self0);
+    const m1 = machineCpu();
     const own = pids.reduce((a, pid) => a + cpuSecondsOf(pid), 0) - own0 + (self.user + self.system) / 1e6;
-    share = Math.max(0, machineCpu().busy - m0.busy - own);
-    if (share < 0.1 || Date.now() >= deadline) return share;
-    process.stderr.write(`(waiting for a quiet machine: other processes use ${pct(share)} of a core)\n`);
+    const others = Math.max(0, m1.busy - m0.busy - own);
+    const steal = m1.steal - m0.steal;
+    if ((others < 0.1 && steal < 0.1) || Date.now() >= deadline) return;
+    process.stderr.write(
+      `(waiting for a quiet machine: other processes use ${pct(others)} of a core, the hypervisor steals ${pct(steal)})\n`,
+    );
   }
 }
 
@@ -388,13 +398,16 @@ async function main(): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
   const serviceUrl = `http://127.0.0.1:${port}${docPath}`;
 
-  // The exact bytes the service answers, and proof that the token check is on.
-  const res = await fetch(serviceUrl, { headers });
+  // The exact bytes the service answers, and proof that the token check is on. autocannon sends no
+  // Accept-Encoding, so neither server compresses; fetch would ask for gzip unless told otherwise.
+  const identity = { 'accept-encoding': 'identity' };
+  const res = await fetch(serviceUrl, { headers: { ...headers, ...identity } });
   if (res.status !== 200) throw new Error(`service: GET ${docPath} answered ${res.status}: ${await res.text()}`);
+  if (res.headers.has('content-encoding')) throw new Error('service: compressed the body though asked for identity');
   const body = Buffer.from(await res.arrayBuffer());
   const contentType = res.headers.get('content-type') ?? 'application/json; charset=utf-8';
   const serviceHeaders = Object.fromEntries(res.headers);
-  const anonymous = await fetch(serviceUrl);
+  const anonymous = await fetch(serviceUrl, { headers: identity });
   await anonymous.arrayBuffer();
   if (anonymous.status !== 401) throw new Error(`service: GET without a token answered ${anonymous.status}, not 401`);
   const bodyFile = path.join(tmpDir, 'body.json');
@@ -410,7 +423,7 @@ async function main(): Promise<void> {
     profArgs('bare'),
   );
   const bareUrl = `http://127.0.0.1:${bare.ready.port}${docPath}`;
-  const bareRes = await fetch(bareUrl, { headers });
+  const bareRes = await fetch(bareUrl, { headers: { ...headers, ...identity } });
   const bareBody = Buffer.from(await bareRes.arrayBuffer());
   if (bareRes.status !== 200 || !bareBody.equals(body)) {
     throw new Error(`bare: answered ${bareRes.status} with ${bareBody.length} bytes, not the service's body`);
@@ -427,6 +440,8 @@ async function main(): Promise<void> {
     pin(targets.bare.pid, 1);
   }
 
+  // Requests the service answered (the two checks above included), to compare with its access log.
+  let serviceRequests = 2;
   const ourPids = [targets.service.pid, targets.bare.pid];
   const settle = async () => {
     if (opts.quiet > 0) await waitQuiet(ourPids);
@@ -436,7 +451,9 @@ async function main(): Promise<void> {
     for (const target of [targets.service, targets.bare]) {
       await settle();
       process.stderr.write(`warm-up ${target.name} ${opts.warmup} s\n`);
-      checkResult(target, await load(target, opts.warmup, headers), 'warm-up');
+      const result = await load(target, opts.warmup, headers);
+      checkResult(target, result, 'warm-up');
+      if (target.name === 'service') serviceRequests += result['2xx'];
     }
   }
 
@@ -448,6 +465,7 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round}/${opts.rounds}: ${target.name} ${opts.duration} s… `);
       const run = await measure(target, round, opts.duration, headers);
       runs.push(run);
+      if (target.name === 'service') serviceRequests += run.requests2xx;
       process.stderr.write(
         `${int(run.requestsPerSecMean)} req/s, p99 ${ms(run.latencyP99Ms)}, CPU: server ${pct(run.serverCpuUtilisation)}, ` +
           `load gen ${pct(run.loadGenCpuUtilisation)}, other ${pct(run.otherCpuUtilisation)}\n`,
@@ -458,6 +476,9 @@ async function main(): Promise<void> {
   await stopAll();
   // One access-log line per request, plus start-up lines: logging was really on.
   const logLines = await countLines(logFile);
+  if (opts.logLevel === 'info' && logLines < serviceRequests) {
+    throw new Error(`service: ${logLines} log lines for ${serviceRequests} requests; request logging is not on`);
+  }
 
   const svc = summarise('service', runs);
   const bar = summarise('bare', runs);
@@ -481,6 +502,7 @@ async function main(): Promise<void> {
     document: { path: docPath, bytes: body.length, contentType },
     responseHeaders: { service: serviceHeaders, bare: bareHeaders },
     serviceLogLines: logLines,
+    serviceRequests,
     profiles: opts.cpuProf ? path.relative(ROOT, profDir) : null,
     runs,
     summary: { service: svc, bare: bar, throughputRatio: ratio, cpuPerRequestRatio: cpuRatio, goal: 0.85 },
@@ -511,11 +533,13 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(rows)}\n\n`);
   process.stdout.write(`throughput ratio service/bare: ${ratio.toFixed(3)} (${verdict})\n`);
   process.stdout.write(`CPU-per-request ratio bare/service: ${cpuRatio.toFixed(3)}\n`);
-  process.stdout.write(`service log lines: ${int(logLines)}\n`);
+  process.stdout.write(`service log lines: ${int(logLines)} for ${int(serviceRequests)} requests\n`);
   const busiest = Math.max(...runs.map((r) => r.otherCpuUtilisation));
-  if (busiest > 0.15) {
+  const stolen = Math.max(...runs.map((r) => r.stealCpuUtilisation));
+  if (busiest > 0.15 || stolen > 0.15) {
     process.stdout.write(
-      `WARNING: other processes used up to ${pct(busiest)} of a core during a run; the numbers are skewed\n`,
+      `WARNING: during a run, other processes used up to ${pct(busiest)} of a core and the hypervisor stole up to ` +
+        `${pct(stolen)}: the numbers are skewed; run again on a quiet machine\n`,
     );
   }
   process.stdout.write(`results: ${path.relative(ROOT, outFile)}\n`);
@@ -531,6 +555,7 @@ async function main(): Promise<void> {
       `${machine.memoryGiB} GiB RAM, Node ${machine.node}; \`${command}\` ` +
       `(${opts.connections} connections, pipelining ${opts.pipelining}, ` +
       (opts.rate > 0 ? `fixed offered load ${opts.rate} req/s, ` : '') +
+      (opts.logLevel !== 'info' ? `service LOG_LEVEL=${opts.logLevel}, ` : '') +
       `${opts.rounds} × ${opts.duration} s per ` +
       `target, alternating, after ${opts.warmup} s warm-up; document ${body.length} bytes).`,
     '',
