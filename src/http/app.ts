@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import underPressure from '@fastify/under-pressure';
@@ -24,6 +23,7 @@ import type { DatasetCache, Rendered } from './datasets.js';
 import { sendError, toApiError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
+import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { documentPath, groupRoutes, type RouteGroup, resolveParams } from './route-table.js';
 
 declare module 'fastify' {
@@ -139,20 +139,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  const limiter: RateLimitStore = deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore();
+  const setLimitHeaders = (reply: FastifyReply, hit: Hit) => {
+    reply.header('x-ratelimit-limit', hit.limit);
+    reply.header('x-ratelimit-remaining', hit.remaining);
+    reply.header('x-ratelimit-reset', hit.resetSeconds);
+    reply.header('ratelimit', `limit=${hit.limit}, remaining=${hit.remaining}, reset=${hit.resetSeconds}`);
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (request.routeOptions.config.auth) {
-      request.principal = deps.tokens.verify(request.headers.authorization);
+    if (!request.routeOptions.config.auth) return;
+    const principal = deps.tokens.verify(request.headers.authorization);
+    request.principal = principal;
+    let hit: Hit;
+    try {
+      const counted = limiter.hit(principal.tokenId, principal.rateLimit, principal.rateWindowMs, deps.clock.nowMs());
+      hit = counted instanceof Promise ? await counted : counted;
+    } catch (err) {
+      // A shared counter that cannot be reached does not take the API down: serve unlimited and say so in the log.
+      request.log.warn({ err: (err as Error).message }, 'rate limit store unavailable; request not counted');
+      return;
+    }
+    setLimitHeaders(reply, hit);
+    if (hit.exceeded) {
+      throw new ApiError(
+        'rate_limited',
+        `rate limit of ${hit.limit} requests exceeded; retry in ${hit.resetSeconds} s`,
+        { 'retry-after': String(hit.resetSeconds) },
+      );
     }
   });
 
   app.addHook('onResponse', async (request, reply) => {
     const route =
       request.routeOptions.config.label ?? (request.routeOptions.url ? request.routeOptions.url : 'unknown');
-    const labels = { route, method: request.method, status: String(reply.statusCode) };
-    const seconds = reply.elapsedTime / 1000;
-    deps.metrics.httpRequests.inc(labels);
-    deps.metrics.httpDuration.observe(labels, seconds);
+    deps.metrics.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     // One line per request: no headers, no query string (tokens never appear in either log field).
     request.log.info(
       {
@@ -164,16 +186,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       'request',
     );
-  });
-
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const limit = reply.getHeader('x-ratelimit-limit');
-    if (limit !== undefined) {
-      const remaining = reply.getHeader('x-ratelimit-remaining');
-      const reset = reply.getHeader('x-ratelimit-reset');
-      reply.header('ratelimit', `limit=${limit}, remaining=${remaining}, reset=${reset}`);
-    }
-    return payload;
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -202,18 +214,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     threshold: 1024,
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: { params: { 1: 4 } },
-  });
-  await app.register(rateLimit, {
-    global: true,
-    hook: 'preHandler',
-    ...(deps.redis ? { redis: deps.redis, nameSpace: 'protoscore:ratelimit:' } : {}),
-    allowList: (request) => request.principal === undefined,
-    // Called before allowList: routes without a token get a placeholder key and are then allowed through.
-    keyGenerator: (request) => request.principal?.tokenId ?? '',
-    max: (request) => request.principal?.rateLimit ?? 0,
-    timeWindow: (request) => request.principal?.rateWindowMs ?? 60_000,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError('rate_limited', `rate limit of ${context.max} requests exceeded; retry in ${context.after}`),
   });
   await app.register(swagger, { openapi: openApiInfo(), hideUntagged: false });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });

@@ -12,6 +12,7 @@ export interface Principal {
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="protoscore"' };
 // Compared against when the token id is unknown, so that a hit and a miss cost the same.
 const DUMMY_HASH = hashSecret('protoscore-no-such-token');
+const MAX_VERIFIED = 10_000;
 
 function unauthorized(
   code: 'missing_token' | 'malformed_authorization' | 'invalid_token' | 'revoked_token' | 'expired_token',
@@ -33,6 +34,11 @@ function unauthorized(
  */
 export class TokenVerifier {
   private byId = new Map<string, TokenRecord>();
+  /**
+   * Tokens whose secret was already checked against this copy of the table, so a client's next request skips
+   * the digest. Only a token that passed the constant-time comparison gets here: a guess always takes the full path.
+   */
+  private verified = new Map<string, TokenRecord>();
   private readonly uses = new Map<string, number>();
 
   constructor(
@@ -43,17 +49,25 @@ export class TokenVerifier {
   async reload(): Promise<void> {
     const rows = await this.tokens.list();
     this.byId = new Map(rows.map((r) => [r.id, r]));
+    this.verified = new Map();
   }
 
   verify(header: string | undefined): Principal {
     if (header === undefined || header === '') throw unauthorized('missing_token');
     const m = /^Bearer ([^\s]+)$/i.exec(header);
     if (!m) throw unauthorized('malformed_authorization');
-    const parsed = TOKEN_PATTERN.exec(m[1]!);
-    const record = parsed ? this.byId.get(parsed[1]!) : undefined;
-    const presented = hashSecret(parsed ? parsed[2]! : m[1]!);
-    const matches = sameDigest(presented, record ? record.secret_hash : DUMMY_HASH);
-    if (!record || !matches) throw unauthorized('invalid_token');
+    const token = m[1]!;
+    let record = this.verified.get(token);
+    if (!record) {
+      const parsed = TOKEN_PATTERN.exec(token);
+      const candidate = parsed ? this.byId.get(parsed[1]!) : undefined;
+      const presented = hashSecret(parsed ? parsed[2]! : token);
+      const matches = sameDigest(presented, candidate ? candidate.secret_hash : DUMMY_HASH);
+      if (!candidate || !matches) throw unauthorized('invalid_token');
+      record = candidate;
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, record);
+    }
     const now = nowSeconds(this.clock);
     if (record.revoked_at !== null) throw unauthorized('revoked_token');
     if (record.expires_at !== null && record.expires_at <= now) throw unauthorized('expired_token');

@@ -30,6 +30,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Label children by route, method and status, so a request hashes its labels once instead of twice. */
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(v: number): void } }>();
+
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    const key = `${route}\u0000${method}\u0000${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { route, method, status: String(status) };
+      series = { count: this.httpRequests.labels(labels), latency: this.httpDuration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.latency.observe(seconds);
+  }
+
   constructor(options: { defaults?: boolean } = {}) {
     if (options.defaults ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'protoscore_' });
   }
