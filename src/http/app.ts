@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,8 +19,9 @@ import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
 import type { Registry } from '../registry/index.js';
 import type { Principal, TokenVerifier } from './auth.js';
-import type { DatasetCache, Rendered } from './datasets.js';
+import type { DatasetCache } from './datasets.js';
 import { sendError, toApiError } from './errors.js';
+import { datasetReply, HotPath, JSON_TYPE, logAccess, rateLimitHeaders, requestIdOf } from './hot.js';
 import type { Metrics } from './metrics.js';
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
@@ -35,6 +36,10 @@ declare module 'fastify' {
     auth?: boolean;
     /** Label for metrics and logs: the spec template or the system path. */
     label?: string;
+  }
+  interface FastifyInstance {
+    /** Repeat requests for documents answered before routing (src/http/hot.ts). */
+    hotPath: HotPath;
   }
 }
 
@@ -57,24 +62,11 @@ export interface AppDeps {
   readonly status: () => Promise<unknown>;
   readonly ready: () => Promise<ReadyState>;
   readonly paths?: readonly PathDef[];
+  /** Answer repeat document requests before routing (default true; see src/http/hot.ts). */
+  readonly hotPath?: boolean;
 }
 
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
-
-function sendRendered(request: FastifyRequest, reply: FastifyReply, rendered: Rendered): FastifyReply {
-  reply.header('etag', rendered.etag);
-  reply.header('cache-control', `private, max-age=${rendered.maxAge}, must-revalidate`);
-  if (ifNoneMatchHits(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
-  return reply.type(JSON_TYPE).send(rendered.body);
-}
 
 function queryOf(url: string): string {
   const i = url.indexOf('?');
@@ -82,7 +74,8 @@ function queryOf(url: string): string {
 }
 
 /** The handler of one URL shape of the path table. */
-function specHandler(group: RouteGroup, deps: AppDeps) {
+function specHandler(group: RouteGroup, deps: AppDeps, hot: HotPath) {
+  const label = group.paths.map((p) => p.def.template).join(' | ');
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as Record<string, string>;
     const raw = group.paramNames.map((name) => params[name] ?? '');
@@ -108,7 +101,11 @@ function specHandler(group: RouteGroup, deps: AppDeps) {
           ? { size: Number(values.page_size), skip: Number(values.page_skip), base: docPath }
           : undefined;
       const rendered = await deps.datasets.render(docPath, page);
-      if (rendered) return sendRendered(request, reply, rendered);
+      if (rendered) {
+        hot.remember(request.url, { docPath, page, label });
+        const answer = datasetReply(rendered, request.headers['if-none-match'], request.headers['accept-encoding']);
+        return reply.headers(answer.headers).code(answer.status).send(answer.body);
+      }
     }
     const unknown = candidates.map(({ path, values }) => path.def.entity(values, deps.registry));
     if (unknown.every((u) => u !== undefined)) {
@@ -123,15 +120,30 @@ function specHandler(group: RouteGroup, deps: AppDeps) {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limiter: RateLimitStore = deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore();
+  const accessLog = deps.logger.child({}, { redact: [] });
+  let closing = false;
+  let underPressureNow: () => boolean = () => false;
+  const hot = new HotPath({
+    clock: deps.clock,
+    tokens: deps.tokens,
+    datasets: deps.datasets,
+    limiter,
+    metrics: deps.metrics,
+    accessLog,
+    bypass: () => closing || underPressureNow(),
+  });
+  const useHotPath = deps.hotPath ?? true;
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!useHotPath || !hot.handle(req, res)) handler(req, res);
+      }),
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One log line per request is written in onResponse (with the route template), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     routerOptions: { maxParamLength: 1024 },
     return503OnClosing: true,
     frameworkErrors: (err, request, reply) => {
@@ -139,13 +151,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  const limiter: RateLimitStore = deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore();
-  const setLimitHeaders = (reply: FastifyReply, hit: Hit) => {
-    reply.header('x-ratelimit-limit', hit.limit);
-    reply.header('x-ratelimit-remaining', hit.remaining);
-    reply.header('x-ratelimit-reset', hit.resetSeconds);
-    reply.header('ratelimit', `limit=${hit.limit}, remaining=${hit.remaining}, reset=${hit.resetSeconds}`);
-  };
+  app.decorate('hotPath', hot);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -161,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.log.warn({ err: (err as Error).message }, 'rate limit store unavailable; request not counted');
       return;
     }
-    setLimitHeaders(reply, hit);
+    reply.headers(rateLimitHeaders(hit));
     if (hit.exceeded) {
       throw new ApiError(
         'rate_limited',
@@ -176,16 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.routeOptions.config.label ?? (request.routeOptions.url ? request.routeOptions.url : 'unknown');
     deps.metrics.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     // One line per request: no headers, no query string (tokens never appear in either log field).
-    request.log.info(
-      {
-        method: request.method,
-        route,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: reply.elapsedTime,
-      },
-      'request',
-    );
+    logAccess(accessLog, request.id, request.method, route, request.url, reply.statusCode, reply.elapsedTime);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     },
   });
+  underPressureNow = () => app.isUnderPressure();
   await app.register(compress, {
     global: true,
     threshold: 1024,
@@ -239,10 +241,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.route({
       method: 'GET',
       url: group.fastifyUrl,
-      config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | ') },
+      // Documents are compressed once per rendering (src/http/datasets.ts), not per request by the plugin.
+      config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | '), compress: false },
       schema: routeSchema(group),
       validatorCompiler: () => () => true,
-      handler: specHandler(group, deps),
+      handler: specHandler(group, deps, hot),
     });
     registerOthers(group.fastifyUrl);
   }

@@ -75,6 +75,21 @@ export class TokenVerifier {
     return { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 };
   }
 
+  /**
+   * The principal of a token that already passed `verify` against this copy of the table and is still valid;
+   * undefined for anything else (the caller then takes the full path, which says what is wrong). Never throws.
+   */
+  tryVerify(header: string | undefined): Principal | undefined {
+    if (header === undefined || header.length < 8) return undefined;
+    if (header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+    const record = this.verified.get(header.slice(7));
+    if (!record || record.revoked_at !== null) return undefined;
+    const now = nowSeconds(this.clock);
+    if (record.expires_at !== null && record.expires_at <= now) return undefined;
+    this.uses.set(record.id, now);
+    return { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 };
+  }
+
   /** Writes the last-use times collected since the previous flush. */
   async flushUses(): Promise<void> {
     if (this.uses.size === 0) return;

@@ -1,6 +1,62 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, deflateSync, gzipSync, constants as zlib } from 'node:zlib';
 import { type Clock, isoSeconds, nowSeconds } from '../core/time.js';
 import type { DatasetRepository, StoredDataset } from '../store/datasets.js';
+
+export type Encoding = 'br' | 'gzip' | 'deflate';
+
+/** Bodies smaller than this are sent as they are: compressing them saves less than the header costs. */
+export const COMPRESS_THRESHOLD = 1024;
+
+/** A rendered body's bytes, and its compressed forms, made once per rendering on first demand. */
+export class Variants {
+  private readonly encoded = new Map<Encoding, Buffer>();
+  readonly identity: Buffer;
+  constructor(body: string) {
+    this.identity = Buffer.from(body, 'utf8');
+  }
+  get(encoding: Encoding | null): Buffer {
+    if (encoding === null || this.identity.length < COMPRESS_THRESHOLD) return this.identity;
+    let buf = this.encoded.get(encoding);
+    if (!buf) {
+      buf =
+        encoding === 'br'
+          ? brotliCompressSync(this.identity, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length },
+            })
+          : encoding === 'gzip'
+            ? gzipSync(this.identity, { level: 6 })
+            : deflateSync(this.identity, { level: 6 });
+      this.encoded.set(encoding, buf);
+    }
+    return buf;
+  }
+}
+
+/**
+ * The encoding to answer with, from an Accept-Encoding header: br, then gzip, then deflate, among those the client
+ * accepts with q > 0 (`*` accepts all three); null for the identity.
+ */
+export function negotiateEncoding(header: string | string[] | undefined): Encoding | null {
+  if (header === undefined || header === '') return null;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const q = new Map<string, number>();
+  for (const part of text.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let weight = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) weight = Number(m[1]);
+    }
+    q.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  for (const enc of ['br', 'gzip', 'deflate'] as const) {
+    const w = q.get(enc) ?? q.get('*');
+    if (w !== undefined && w > 0) return enc;
+  }
+  return null;
+}
 
 /** A rendered response body and its validator. */
 export interface Rendered {
@@ -8,6 +64,8 @@ export interface Rendered {
   readonly etag: string;
   /** Seconds the body stays valid for clients (for Cache-Control). */
   readonly maxAge: number;
+  /** The body's bytes and compressed forms (shared by every copy of this rendering). */
+  readonly variants: Variants;
 }
 
 export interface Page {
@@ -40,6 +98,8 @@ function etagOf(body: string): string {
  */
 export class DatasetCache {
   private entries = new Map<string, Promise<Entry | null>>();
+  /** The same entries once loaded, for the synchronous path (`renderLoaded`). */
+  private loaded = new Map<string, Entry | null>();
 
   constructor(
     private readonly repo: DatasetRepository,
@@ -48,18 +108,25 @@ export class DatasetCache {
 
   clear(): void {
     this.entries = new Map();
+    this.loaded = new Map();
   }
 
   private load(path: string): Promise<Entry | null> {
     let entry = this.entries.get(path);
     if (!entry) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries = new Map();
+      if (this.entries.size >= MAX_ENTRIES) this.clear();
       const entries = this.entries;
+      const loaded = this.loaded;
       entry = this.repo.get(path).then(
         (row) => {
-          if (!row) return null;
-          const { payload, meta, ...rest } = row;
-          return { row: rest, payload, meta: JSON.parse(meta) as Record<string, unknown>, bodies: new Map() };
+          let result: Entry | null = null;
+          if (row) {
+            const { payload, meta, ...rest } = row;
+            result = { row: rest, payload, meta: JSON.parse(meta) as Record<string, unknown>, bodies: new Map() };
+          }
+          // Only if no clear() happened meanwhile: a cleared cache must not get an old version back.
+          if (entries === this.entries) loaded.set(path, result);
+          return result;
         },
         (err: unknown) => {
           entries.delete(path);
@@ -78,6 +145,20 @@ export class DatasetCache {
   async render(path: string, page?: Page): Promise<Rendered | null> {
     const entry = await this.load(path);
     if (!entry) return null;
+    return this.renderEntry(entry, page);
+  }
+
+  /**
+   * As `render`, without waiting: the rendering when the document is already in memory, null when it is known to
+   * be unpublished, undefined when it has not been loaded yet.
+   */
+  renderLoaded(path: string, page?: Page): Rendered | null | undefined {
+    const entry = this.loaded.get(path);
+    if (entry === undefined) return undefined;
+    return entry === null ? null : this.renderEntry(entry, page);
+  }
+
+  private renderEntry(entry: Entry, page?: Page): Rendered {
     const now = nowSeconds(this.clock);
     const freshUntil = entry.row.as_of + entry.row.fresh_for;
     const stale = now > freshUntil;
@@ -113,6 +194,7 @@ export class DatasetCache {
     const rendered = {
       body,
       etag: etagOf(body),
+      variants: new Variants(body),
       stale,
       maxAge: stale ? 0 : Math.min(MAX_AGE_SECONDS, freshUntil - now),
     };
