@@ -13,6 +13,105 @@ export interface Database {
   job_runs: JobRunTable;
   job_leases: JobLeaseTable;
   checkpoints: CheckpointTable;
+  evm_blocks: EvmBlockTable;
+  evm_tokens: EvmTokenTable;
+  dex_pools: DexPoolTable;
+  dex_swaps: DexSwapTable;
+  dex_liquidity: DexLiquidityTable;
+  dex_syncs: DexSyncTable;
+  dex_pool_snapshots: DexPoolSnapshotTable;
+  token_prices: TokenPriceTable;
+}
+
+/** Big integers (token amounts, sqrtPriceX96, liquidity) are decimal strings; addresses and hashes lowercase hex. */
+export interface EvmBlockTable {
+  chain: string;
+  number: number;
+  hash: string;
+  parent_hash: string;
+  timestamp: number;
+}
+
+export interface EvmTokenTable {
+  chain: string;
+  address: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+}
+
+export interface DexPoolTable {
+  chain: string;
+  address: string;
+  protocol: string;
+  version: string;
+  design: string;
+  factory: string;
+  token0: string;
+  token1: string;
+  fee: number;
+  tick_spacing: number | null;
+  created_block: number;
+  created_at: number;
+}
+
+export interface DexSwapTable {
+  chain: string;
+  block_number: number;
+  log_index: number;
+  tx_hash: string;
+  pool: string;
+  trader: string;
+  amount0: string;
+  amount1: string;
+  sqrt_price_x96: string | null;
+  liquidity: string | null;
+  tick: number | null;
+  timestamp: number;
+}
+
+export interface DexLiquidityTable {
+  chain: string;
+  block_number: number;
+  log_index: number;
+  tx_hash: string;
+  pool: string;
+  kind: string;
+  amount0: string;
+  amount1: string;
+  owner: string;
+  timestamp: number;
+}
+
+export interface DexSyncTable {
+  chain: string;
+  block_number: number;
+  log_index: number;
+  pool: string;
+  reserve0: string;
+  reserve1: string;
+  timestamp: number;
+}
+
+export interface DexPoolSnapshotTable {
+  chain: string;
+  pool: string;
+  block_number: number;
+  timestamp: number;
+  reserve0: string;
+  reserve1: string;
+  sqrt_price_x96: string | null;
+  liquidity: string | null;
+  tick: number | null;
+}
+
+export interface TokenPriceTable {
+  chain: string;
+  token: string;
+  hour: number;
+  price_usd: number;
+  source: string;
+  confidence: number;
 }
 
 export interface ApiTokenTable {

@@ -51,8 +51,8 @@ describe.each(dialects)('store on %s', (dialect) => {
   });
 
   describe('migrations', () => {
-    it('the first migrate applies the foundation; later ones apply nothing', async () => {
-      expect(firstMigration).toEqual(['0001_foundation']);
+    it('the first migrate applies every migration in order; later ones apply nothing', async () => {
+      expect(firstMigration).toEqual(['0001_foundation', '0002_evm_dex']);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
       // The seeded counters were not inserted twice.
