@@ -13,6 +13,7 @@ import { JobRunner } from './jobs/runner.js';
 import { readyState, statusReport } from './jobs/status.js';
 import type { JobDef } from './jobs/types.js';
 import { registry } from './registry/index.js';
+import { type EvmEnvironment, NO_EVM } from './sources/environment.js';
 import { ChangeFollower, ChangeNotifier } from './store/changes.js';
 import { DatasetRepository } from './store/datasets.js';
 import { defaultSqliteFile, openStore, type Store } from './store/db.js';
@@ -59,8 +60,9 @@ export function storeFor(config: Config): Store {
 }
 
 /** Every job of the enabled areas, plus the service's own. */
-export function enabledJobs(config: Config): JobDef[] {
-  return [...BUILTIN_JOBS, ...AREAS.filter((a) => !config.disabledAreas.has(a.id)).flatMap((a) => a.jobs)];
+export function enabledJobs(config: Config, evm: EvmEnvironment = NO_EVM): JobDef[] {
+  const env = { config, evm };
+  return [...BUILTIN_JOBS, ...AREAS.filter((a) => !config.disabledAreas.has(a.id)).flatMap((a) => a.jobs(env))];
 }
 
 export interface Service {
@@ -84,6 +86,8 @@ export interface ServiceOptions {
   readonly listen?: boolean;
   /** Extra fields for `/status` (e.g. the sandbox's RPC URL). */
   readonly statusExtra?: () => Record<string, unknown>;
+  /** The chains and deployments on-chain jobs read (default: none). */
+  readonly evm?: EvmEnvironment;
 }
 
 /**
@@ -98,7 +102,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const metrics = new Metrics();
   const notifier = new ChangeNotifier(logger, config.redisUrl);
-  const jobs = enabledJobs(config);
+  const jobs = enabledJobs(config, options.evm);
   const closers: (() => Promise<void> | void)[] = [];
 
   let follower: ChangeFollower | undefined;

@@ -1,8 +1,10 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { Config } from '../config/index.js';
 import type { AreaId } from '../core/areas.js';
 import type { SegmentCase } from '../http/params.js';
 import type { JobDef } from '../jobs/types.js';
 import type { Registry } from '../registry/index.js';
+import type { EvmEnvironment } from '../sources/environment.js';
 
 export type PathParams = Readonly<Record<string, string>>;
 
@@ -39,12 +41,18 @@ export interface PathDef {
   entity(params: PathParams, registry: Registry): UnknownEntity | undefined;
 }
 
+/** What an area's jobs may use, decided at start-up (sources differ between production and the sandbox). */
+export interface AreaEnv {
+  readonly config: Config;
+  readonly evm: EvmEnvironment;
+}
+
 export interface AreaModule {
   readonly id: AreaId;
   readonly title: string;
   readonly paths: readonly PathDef[];
-  /** Ingest and compute jobs of the area. */
-  readonly jobs: readonly JobDef[];
+  /** Ingest and compute jobs of the area, for the sources this process has. */
+  jobs(env: AreaEnv): readonly JobDef[];
   /** Computations whose first publication makes the area ready (`/ready`). */
   readonly computations: readonly string[];
 }

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ RPC_URL_ETHEREUM: 'ftp://node' }, 'RPC_URL_ETHEREUM'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DISABLED_AREAS: 'dex,nft' }, 'DISABLED_AREAS'],
     [{ HOST: 'a b' }, 'HOST'],
@@ -47,5 +48,22 @@ describe('loadConfig', () => {
     expect([...c.disabledAreas]).toEqual(['dex', 'oracles']);
     writeFileSync(file, JSON.stringify({ PROT: 1 }));
     expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/PROT/);
+  });
+
+  it('reads RPC_URL_<CHAIN> from the environment and the file; an unknown chain is named', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const file = path.join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify({ RPC_URL_ARBITRUM: 'http://arb.example:8545' }));
+    const c = loadConfig({ CONFIG_FILE: file, RPC_URL_ETHEREUM: 'https://eth.example/v1' });
+    expect([...c.rpcUrls]).toEqual([
+      ['arbitrum', 'http://arb.example:8545'],
+      ['ethereum', 'https://eth.example/v1'],
+    ]);
+    const { environmentFromRegistry } = await import('../sources/environment.js');
+    const env = environmentFromRegistry(c.rpcUrls);
+    expect(env.chains.map((x) => x.id)).toEqual(['arbitrum', 'ethereum']);
+    expect(env.dex.some((d) => d.chain === 'ethereum' && d.protocol === 'uniswap' && d.version === 'V3')).toBe(true);
+    expect(env.anchors.some((a) => a.chain === 'ethereum' && a.symbol === 'USDC')).toBe(true);
+    expect(() => environmentFromRegistry(loadConfig({ RPC_URL_MOON: 'http://x' }).rpcUrls)).toThrow(/RPC_URL_MOON/);
   });
 });

@@ -23,7 +23,16 @@ export interface Config {
   readonly disabledAreas: ReadonlySet<AreaId>;
   /** Where the config came from, for `/status` and start-up logs (never secrets). */
   readonly configFile: string | undefined;
+  /**
+   * JSON-RPC endpoints by registry chain id, from `RPC_URL_<CHAIN>` (e.g. `RPC_URL_ETHEREUM`). None set means the
+   * sandbox chain (`start` only).
+   */
+  readonly rpcUrls: ReadonlyMap<string, string>;
 }
+
+/** `RPC_URL_<CHAIN>`: one key per chain, so the set of keys is open (checked against the registry at start). */
+export const RPC_URL_PREFIX = 'RPC_URL_';
+const RPC_URL_KEY = /^RPC_URL_([A-Z0-9_]+)$/;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -168,7 +177,7 @@ function readConfigFile(file: string): Raw {
   }
   const out: Raw = {};
   for (const [key, value] of Object.entries(json)) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, `unknown key in ${file}`);
+    if (!(key in CONFIG_KEYS) && !RPC_URL_KEY.test(key)) throw new ConfigError(key, `unknown key in ${file}`);
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       throw new ConfigError(key, `expected a string or number in ${file}`);
     }
@@ -199,5 +208,17 @@ export function loadConfig(env: Raw = process.env): Config {
     syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
     disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
     configFile,
+    rpcUrls: rpcUrlsOf({ ...fromFile, ...env }),
   });
+}
+
+function rpcUrlsOf(raw: Raw): ReadonlyMap<string, string> {
+  const parse = url(['http:', 'https:']);
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(raw).sort(([a], [b]) => a.localeCompare(b))) {
+    const m = RPC_URL_KEY.exec(key);
+    if (!m || value === undefined || value === '') continue;
+    out.set(m[1]!.toLowerCase().replaceAll('_', '-'), parse(value, key));
+  }
+  return out;
 }

@@ -5,6 +5,6 @@ export const blockchainArea: AreaModule = {
   id: 'blockchain',
   title: 'Blockchain',
   paths: blockchainPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

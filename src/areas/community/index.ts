@@ -5,6 +5,6 @@ export const communityArea: AreaModule = {
   id: 'community',
   title: 'Community',
   paths: communityPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

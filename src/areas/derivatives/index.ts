@@ -5,6 +5,6 @@ export const derivativesArea: AreaModule = {
   id: 'derivatives',
   title: 'Derivatives',
   paths: derivativesPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const developmentArea: AreaModule = {
   id: 'development',
   title: 'Development',
   paths: developmentPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const dexArea: AreaModule = {
   id: 'dex',
   title: 'Decentralized exchanges',
   paths: dexPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const lendingArea: AreaModule = {
   id: 'lending',
   title: 'Lending',
   paths: lendingPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const liquidStakingArea: AreaModule = {
   id: 'liquid-staking',
   title: 'Liquid staking',
   paths: liquidStakingPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const oraclesArea: AreaModule = {
   id: 'oracles',
   title: 'Oracles',
   paths: oraclesPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const securityArea: AreaModule = {
   id: 'security',
   title: 'Security',
   paths: securityPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

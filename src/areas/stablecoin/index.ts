@@ -5,6 +5,6 @@ export const stablecoinArea: AreaModule = {
   id: 'stablecoin',
   title: 'Stablecoins',
   paths: stablecoinPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

@@ -5,6 +5,6 @@ export const tokenomicsArea: AreaModule = {
   id: 'tokenomics',
   title: 'Tokenomics',
   paths: tokenomicsPaths,
-  jobs: [],
+  jobs: () => [],
   computations: [],
 };

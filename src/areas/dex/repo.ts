@@ -1,0 +1,243 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import type {
+  DexPoolDesign,
+  PoolFact,
+  PoolSnapshotFact,
+  SwapFact,
+  SyncFact,
+  TokenFact,
+  TokenPriceFact,
+} from './facts.js';
+
+/** Reads and writes the DEX area's facts; rows become typed facts (big integers back to bigint) here only. */
+export class DexRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async pools(chain: string): Promise<PoolFact[]> {
+    const rows = await this.db.selectFrom('dex_pools').selectAll().where('chain', '=', chain).execute();
+    return rows.map((r) => ({
+      chain: r.chain,
+      address: r.address,
+      protocol: r.protocol,
+      version: r.version,
+      design: r.design as DexPoolDesign,
+      factory: r.factory,
+      token0: r.token0,
+      token1: r.token1,
+      fee: Number(r.fee),
+      tickSpacing: r.tick_spacing === null ? null : Number(r.tick_spacing),
+      createdBlock: Number(r.created_block),
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  async tokens(chain: string): Promise<TokenFact[]> {
+    const rows = await this.db.selectFrom('evm_tokens').selectAll().where('chain', '=', chain).execute();
+    return rows.map((r) => ({
+      chain: r.chain,
+      address: r.address,
+      symbol: r.symbol,
+      name: r.name,
+      decimals: Number(r.decimals),
+    }));
+  }
+
+  /** Token addresses of pools whose metadata is not stored yet. */
+  async tokensWithoutMetadata(chain: string): Promise<string[]> {
+    const known = new Set((await this.tokens(chain)).map((t) => t.address));
+    const wanted = new Set<string>();
+    for (const p of await this.pools(chain)) {
+      if (!known.has(p.token0)) wanted.add(p.token0);
+      if (!known.has(p.token1)) wanted.add(p.token1);
+    }
+    return [...wanted].sort();
+  }
+
+  async saveTokens(tokens: readonly TokenFact[]): Promise<void> {
+    if (!tokens.length) return;
+    await this.db
+      .insertInto('evm_tokens')
+      .values(tokens.map((t) => ({ ...t })))
+      .onConflict((oc) => oc.columns(['chain', 'address']).doNothing())
+      .execute();
+  }
+
+  /** Swaps with `from < timestamp ≤ to`, in chain order. */
+  async swaps(chain: string, from: number, to: number): Promise<SwapFact[]> {
+    const rows = await this.db
+      .selectFrom('dex_swaps')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('timestamp', '>', from)
+      .where('timestamp', '<=', to)
+      .orderBy('block_number')
+      .orderBy('log_index')
+      .execute();
+    return rows.map((r) => ({
+      chain: r.chain,
+      pool: r.pool,
+      blockNumber: Number(r.block_number),
+      logIndex: Number(r.log_index),
+      txHash: r.tx_hash,
+      trader: r.trader,
+      amount0: BigInt(r.amount0),
+      amount1: BigInt(r.amount1),
+      sqrtPriceX96: r.sqrt_price_x96 === null ? null : BigInt(r.sqrt_price_x96),
+      liquidity: r.liquidity === null ? null : BigInt(r.liquidity),
+      tick: r.tick === null ? null : Number(r.tick),
+      timestamp: Number(r.timestamp),
+    }));
+  }
+
+  /** V2 syncs with `timestamp ≤ to`: the newest one before `from` per pool too, so prices start known. */
+  async syncs(chain: string, from: number, to: number): Promise<SyncFact[]> {
+    const rows = await this.db
+      .selectFrom('dex_syncs')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('timestamp', '<=', to)
+      .orderBy('block_number')
+      .orderBy('log_index')
+      .execute();
+    const lastBefore = new Map<string, (typeof rows)[number]>();
+    const inWindow: typeof rows = [];
+    for (const r of rows) {
+      if (Number(r.timestamp) <= from) lastBefore.set(r.pool, r);
+      else inWindow.push(r);
+    }
+    return [...lastBefore.values(), ...inWindow].map((r) => ({
+      chain: r.chain,
+      pool: r.pool,
+      blockNumber: Number(r.block_number),
+      logIndex: Number(r.log_index),
+      reserve0: BigInt(r.reserve0),
+      reserve1: BigInt(r.reserve1),
+      timestamp: Number(r.timestamp),
+    }));
+  }
+
+  /** The newest block with snapshots on the chain, and its timestamp. */
+  async latestSnapshotBlock(chain: string): Promise<{ blockNumber: number; timestamp: number } | undefined> {
+    const row = await this.db
+      .selectFrom('dex_pool_snapshots')
+      .select(['block_number', 'timestamp'])
+      .where('chain', '=', chain)
+      .orderBy('block_number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { blockNumber: Number(row.block_number), timestamp: Number(row.timestamp) } : undefined;
+  }
+
+  async snapshots(chain: string, blockNumber: number): Promise<PoolSnapshotFact[]> {
+    const rows = await this.db
+      .selectFrom('dex_pool_snapshots')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('block_number', '=', blockNumber)
+      .orderBy('pool')
+      .execute();
+    return rows.map((r) => ({
+      chain: r.chain,
+      pool: r.pool,
+      blockNumber: Number(r.block_number),
+      timestamp: Number(r.timestamp),
+      reserve0: BigInt(r.reserve0),
+      reserve1: BigInt(r.reserve1),
+      sqrtPriceX96: r.sqrt_price_x96 === null ? null : BigInt(r.sqrt_price_x96),
+      liquidity: r.liquidity === null ? null : BigInt(r.liquidity),
+      tick: r.tick === null ? null : Number(r.tick),
+    }));
+  }
+
+  async saveSnapshots(rows: readonly PoolSnapshotFact[]): Promise<void> {
+    if (!rows.length) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
+          .insertInto('dex_pool_snapshots')
+          .values(
+            rows.slice(i, i + 500).map((s) => ({
+              chain: s.chain,
+              pool: s.pool,
+              block_number: s.blockNumber,
+              timestamp: s.timestamp,
+              reserve0: s.reserve0.toString(),
+              reserve1: s.reserve1.toString(),
+              sqrt_price_x96: s.sqrtPriceX96?.toString() ?? null,
+              liquidity: s.liquidity?.toString() ?? null,
+              tick: s.tick,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['chain', 'pool', 'block_number']).doNothing())
+          .execute();
+      }
+    });
+  }
+
+  /** Keeps the newest `keep` snapshot blocks per chain (older ones are never read). */
+  async pruneSnapshots(chain: string, keepFromBlock: number): Promise<void> {
+    await this.db
+      .deleteFrom('dex_pool_snapshots')
+      .where('chain', '=', chain)
+      .where('block_number', '<', keepFromBlock)
+      .execute();
+  }
+
+  async prices(chain: string, fromHour: number, toHour: number): Promise<TokenPriceFact[]> {
+    const rows = await this.db
+      .selectFrom('token_prices')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('hour', '>=', fromHour)
+      .where('hour', '<=', toHour)
+      .orderBy('hour')
+      .orderBy('token')
+      .execute();
+    return rows.map((r) => ({
+      chain: r.chain,
+      token: r.token,
+      hour: Number(r.hour),
+      priceUsd: Number(r.price_usd),
+      source: r.source,
+      confidence: Number(r.confidence),
+    }));
+  }
+
+  /** Replaces the prices of `hours` on the chain in one transaction (a recomputed hour may lose a price). */
+  async replacePrices(chain: string, fromHour: number, toHour: number, prices: readonly TokenPriceFact[]) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('token_prices')
+        .where('chain', '=', chain)
+        .where('hour', '>=', fromHour)
+        .where('hour', '<=', toHour)
+        .execute();
+      for (let i = 0; i < prices.length; i += 500) {
+        await trx
+          .insertInto('token_prices')
+          .values(
+            prices.slice(i, i + 500).map((p) => ({
+              chain: p.chain,
+              token: p.token,
+              hour: p.hour,
+              price_usd: p.priceUsd,
+              source: p.source,
+              confidence: p.confidence,
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async blockTimestamp(chain: string, number: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('evm_blocks')
+      .select('timestamp')
+      .where('chain', '=', chain)
+      .where('number', '=', number)
+      .executeTakeFirst();
+    return row ? Number(row.timestamp) : undefined;
+  }
+}

@@ -1,0 +1,88 @@
+import { ConfigError, RPC_URL_PREFIX } from '../config/index.js';
+import { registry } from '../registry/index.js';
+import { arbitrumTokens, ethereumTokens, optimismTokens } from '../registry/tokens.js';
+
+/**
+ * What the on-chain areas ingest from, decided once at start-up: which chains have an RPC endpoint, which DEX
+ * deployments (factories and start blocks) live on them, and which tokens anchor USD prices. In production it
+ * comes from the registry and `RPC_URL_<CHAIN>`; with the sandbox it comes from the sandbox's manifest (the same
+ * protocol ids and versions, with the addresses the sandbox deployed). Areas never know which one they got.
+ */
+export interface EvmChainEndpoint {
+  /** Registry chain id, e.g. `ethereum`. */
+  readonly id: string;
+  readonly rpcUrl: string;
+  /** Blocks below the head after which a block is treated as final. */
+  readonly finalityDepth: number;
+  /** Largest `eth_getLogs` block range to start with (the engine adapts it). */
+  readonly maxBlockRange?: number;
+}
+
+export interface DexSourceDeployment {
+  readonly chain: string;
+  readonly protocol: string;
+  readonly version: string;
+  readonly exchangeName: string;
+  readonly design: 'uniswap-v2' | 'uniswap-v3';
+  /** Lowercase factory address. */
+  readonly factory: `0x${string}`;
+  readonly startBlock: number;
+}
+
+export interface PriceAnchor {
+  readonly chain: string;
+  /** Lowercase token address. */
+  readonly address: string;
+  readonly symbol: string;
+  readonly peg: 'USD';
+}
+
+export interface EvmEnvironment {
+  readonly origin: 'sandbox' | 'config' | 'none';
+  readonly chains: readonly EvmChainEndpoint[];
+  readonly dex: readonly DexSourceDeployment[];
+  readonly anchors: readonly PriceAnchor[];
+}
+
+export const NO_EVM: EvmEnvironment = { origin: 'none', chains: [], dex: [], anchors: [] };
+
+/** Symbols of USD stablecoins used as price anchors (the registry's stablecoin entries are scored, not all anchors). */
+const USD_ANCHOR_SYMBOLS = new Set(['USDC', 'USDT', 'DAI']);
+
+const lower = <T extends string>(a: T) => a.toLowerCase() as Lowercase<T>;
+
+/** Production: every registry chain with a configured RPC URL, and the registry's DEX deployments on those chains. */
+export function environmentFromRegistry(rpcUrls: ReadonlyMap<string, string>): EvmEnvironment {
+  const chains: EvmChainEndpoint[] = [];
+  for (const [id, rpcUrl] of rpcUrls) {
+    const chain = registry.chain(id);
+    if (!chain || chain.family !== 'evm') {
+      const known = registry.chains.filter((c) => c.family === 'evm').map((c) => c.id);
+      throw new ConfigError(
+        `${RPC_URL_PREFIX}${id.toUpperCase().replaceAll('-', '_')}`,
+        `no EVM chain ${JSON.stringify(id)} in the registry; known: ${known.join(', ')}`,
+      );
+    }
+    chains.push({ id, rpcUrl, finalityDepth: chain.finalityDepth });
+  }
+  const served = new Set(chains.map((c) => c.id));
+  const dex: DexSourceDeployment[] = [];
+  for (const { protocol, deployment } of registry.dexDeployments()) {
+    if (!served.has(deployment.chain) || !deployment.factory) continue;
+    if (deployment.design !== 'uniswap-v2' && deployment.design !== 'uniswap-v3') continue;
+    dex.push({
+      chain: deployment.chain,
+      protocol: protocol.id,
+      version: deployment.version,
+      exchangeName: deployment.exchangeName,
+      design: deployment.design,
+      factory: lower(deployment.factory),
+      startBlock: deployment.startBlock ?? 0,
+    });
+  }
+  const anchors: PriceAnchor[] = [ethereumTokens, arbitrumTokens, optimismTokens]
+    .flatMap((set) => Object.values(set))
+    .filter((t) => served.has(t.chain) && USD_ANCHOR_SYMBOLS.has(t.symbol))
+    .map((t) => ({ chain: t.chain, address: t.address.toLowerCase(), symbol: t.symbol, peg: 'USD' }));
+  return { origin: chains.length ? 'config' : 'none', chains, dex, anchors };
+}
