@@ -4,9 +4,19 @@ import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
-import { closeOnSignals, createLogger, enabledJobs, type Role, startService, storeFor } from '../runtime.js';
+import {
+  closeOnSignals,
+  createLogger,
+  type EvmSetup,
+  enabledJobs,
+  openEvm,
+  type Role,
+  startService,
+  storeFor,
+} from '../runtime.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
+import { sandboxCommand } from './sandbox.js';
 
 const QUICKSTART_TOKEN = 'quickstart';
 
@@ -60,7 +70,31 @@ function displayHost(host: string): string {
 async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
   const cfg = config();
   const logger = createLogger(cfg);
-  const service = await startService({ role, config: cfg, logger });
+  let setup: EvmSetup;
+  try {
+    setup = await openEvm(cfg, role, logger);
+  } catch (err) {
+    // A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace.
+    if (err instanceof ConfigError || (err as Error).name === 'WorldMismatchError') {
+      process.stderr.write(`protoscore: ${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const { evm, world } = setup;
+  const service = await startService({
+    role,
+    config: cfg,
+    logger,
+    evm,
+    ...(world
+      ? {
+          jobsAfter: world.caughtUp,
+          onClose: () => world.stop(),
+          statusExtra: () => ({ sandbox: world.status() }),
+        }
+      : {}),
+  });
   closeOnSignals(service);
   if (role === 'worker') return;
   const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
@@ -86,6 +120,13 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
       `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
       `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
       `API reference: ${base}/docs   status: ${base}/status`,
+    );
+  }
+  if (world) {
+    lines.push(
+      `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,
+      'DEX datasets appear once the world has caught up with the clock and the first computation has run' +
+        ' (the first start simulates the history; later starts resume in seconds).',
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -245,6 +286,7 @@ export function buildCli(): Command {
         }
       }),
     );
+  program.addCommand(sandboxCommand());
   return program;
 }
 

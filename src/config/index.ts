@@ -28,6 +28,19 @@ export interface Config {
    * sandbox chain (`start` only).
    */
   readonly rpcUrls: ReadonlyMap<string, string>;
+  /** The embedded sandbox world (used when no RPC URL is configured). */
+  readonly sandbox: SandboxSettings;
+}
+
+export interface SandboxSettings {
+  /** Seed of the world's scenario: the same seed and clock give the same chain, block for block. */
+  readonly seed: number;
+  /** Simulated history before the first start, in days. */
+  readonly days: number;
+  /** Block interval once the world has caught up with the wall clock (live mode), in seconds. */
+  readonly blockSeconds: number;
+  /** Activity multiplier of the scenario (1 = the default demo; lower is faster to simulate). */
+  readonly scale: number;
 }
 
 /** `RPC_URL_<CHAIN>`: one key per chain, so the set of keys is open (checked against the registry at start). */
@@ -59,6 +72,16 @@ interface KeySpec<T> {
 function integer(min: number, max: number) {
   return (value: string, key: string): number => {
     if (!/^\d+$/.test(value.trim())) throw new ConfigError(key, `expected an integer, got ${JSON.stringify(value)}`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new ConfigError(key, `expected ${min}…${max}, got ${n}`);
+    return n;
+  };
+}
+
+function decimal(min: number, max: number) {
+  return (value: string, key: string): number => {
+    if (!/^\d+(\.\d+)?$/.test(value.trim()))
+      throw new ConfigError(key, `expected a number, got ${JSON.stringify(value)}`);
     const n = Number(value.trim());
     if (n < min || n > max) throw new ConfigError(key, `expected ${min}…${max}, got ${n}`);
     return n;
@@ -154,6 +177,30 @@ export const CONFIG_KEYS = {
       return new Set(items as AreaId[]);
     },
   },
+  SANDBOX_SEED: {
+    key: 'SANDBOX_SEED',
+    doc: 'Seed of the sandbox world (same seed, same chain); a saved world keeps the seed it was created with',
+    default: '1',
+    parse: integer(0, 2 ** 31 - 1),
+  },
+  SANDBOX_DAYS: {
+    key: 'SANDBOX_DAYS',
+    doc: 'Days of simulated history the sandbox world starts with (first start only)',
+    default: '8',
+    parse: integer(1, 365),
+  },
+  SANDBOX_BLOCK_SECONDS: {
+    key: 'SANDBOX_BLOCK_SECONDS',
+    doc: 'Block interval of the sandbox chain once it has caught up with the wall clock',
+    default: '5',
+    parse: integer(1, 3600),
+  },
+  SANDBOX_SCALE: {
+    key: 'SANDBOX_SCALE',
+    doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
+    default: '1',
+    parse: decimal(0.01, 100),
+  },
 } as const satisfies Record<string, KeySpec<unknown>>;
 
 type Keys = typeof CONFIG_KEYS;
@@ -209,6 +256,12 @@ export function loadConfig(env: Raw = process.env): Config {
     disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
     configFile,
     rpcUrls: rpcUrlsOf({ ...fromFile, ...env }),
+    sandbox: Object.freeze({
+      seed: p.SANDBOX_SEED ?? 1,
+      days: p.SANDBOX_DAYS ?? 8,
+      blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
+      scale: p.SANDBOX_SCALE ?? 1,
+    }),
   });
 }
 

@@ -1,0 +1,154 @@
+import { Command } from 'commander';
+import { type Config, ConfigError, loadConfig } from '../config/index.js';
+import { isoSeconds } from '../core/time.js';
+import { jsonRpc } from '../sandbox/anvil.js';
+import type { WorldManifest } from '../sandbox/manifest.js';
+import { findRunningWorld, type RunningWorld, worldDir } from '../sandbox/world.js';
+
+/** running.json fields shown in their own place; any other field (a stand-in's base URL, …) is listed as is. */
+const OWN_FIELDS = new Set([
+  'rpc_url',
+  'chain_id',
+  'pid',
+  'anvil_pid',
+  'watchdog_pid',
+  'started_at',
+  'phase',
+  'seed',
+  'genesis_timestamp',
+  'manifest',
+]);
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`protoscore: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+/** Fee in hundredths of a basis point (Uniswap's unit) as a percentage: 3000 → 0.30%. */
+function feePercent(fee: number): string {
+  return `${(fee / 10_000).toFixed(2)}%`;
+}
+
+function protocolsOf(manifest: WorldManifest) {
+  const symbol = new Map(manifest.tokens.map((t) => [t.address.toLowerCase(), t.symbol]));
+  const token = (address: string) => ({ symbol: symbol.get(address.toLowerCase()) ?? '?', address });
+  return manifest.dex.map((d) => ({
+    protocol: d.protocol,
+    version: d.version,
+    design: d.design,
+    factory: d.factory,
+    router: d.router,
+    position_manager: d.positionManager ?? null,
+    start_block: d.startBlock,
+    pools: manifest.pools
+      .filter((p) => p.protocol === d.protocol && p.version === d.version)
+      .map((p) => ({
+        address: p.address,
+        pair: `${token(p.token0).symbol}/${token(p.token1).symbol}`,
+        token0: token(p.token0),
+        token1: token(p.token1),
+        fee: p.fee,
+        character: p.character,
+      })),
+  }));
+}
+
+/** The `sandbox info` document: what a client needs to talk to the world. */
+function infoDocument(running: RunningWorld, head: { number: string; timestamp: string }, dataDir: string) {
+  const extras = Object.fromEntries(Object.entries(running).filter(([k]) => !OWN_FIELDS.has(k)));
+  const { manifest } = running;
+  return {
+    rpc_url: running.rpc_url,
+    chain_id: running.chain_id,
+    block_number: Number(head.number),
+    block_time: isoSeconds(Number(head.timestamp)),
+    phase: running.phase,
+    seed: running.seed,
+    genesis_time: isoSeconds(running.genesis_timestamp),
+    started_at: running.started_at,
+    pid: running.pid,
+    anvil_pid: running.anvil_pid,
+    data_dir: worldDir(dataDir),
+    ...extras,
+    weth: manifest.weth,
+    deployer: manifest.deployer,
+    tokens: manifest.tokens.map((t) => ({ symbol: t.symbol, name: t.name, address: t.address, decimals: t.decimals })),
+    protocols: protocolsOf(manifest),
+  };
+}
+
+function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unknown>): string {
+  const lines = [
+    `Sandbox world (seed ${doc.seed}, ${doc.phase}), genesis ${doc.genesis_time}, started ${doc.started_at} (pid ${doc.pid})`,
+    `  RPC URL   ${doc.rpc_url}`,
+    `  chain id  ${doc.chain_id}`,
+    `  block     ${doc.block_number} at ${doc.block_time}`,
+    ...Object.entries(extras).map(([k, v]) => `  ${k}  ${String(v)}`),
+    `  data      ${doc.data_dir}`,
+  ];
+  if (doc.tokens.length) {
+    lines.push('', 'Tokens');
+    const width = Math.max(...doc.tokens.map((t) => t.symbol.length));
+    for (const t of doc.tokens) lines.push(`  ${t.symbol.padEnd(width)}  ${t.address}  ${t.decimals} decimals`);
+  }
+  for (const p of doc.protocols) {
+    lines.push('', `${p.protocol} ${p.version} (${p.design}), from block ${p.start_block}`);
+    lines.push(`  factory           ${p.factory}`, `  router            ${p.router}`);
+    if (p.position_manager) lines.push(`  position manager  ${p.position_manager}`);
+    if (p.pools.length) {
+      lines.push('  pools');
+      const width = Math.max(...p.pools.map((pool) => `${pool.pair} ${feePercent(pool.fee)}`.length));
+      for (const pool of p.pools) {
+        lines.push(`    ${`${pool.pair} ${feePercent(pool.fee)}`.padEnd(width)}  ${pool.address}  ${pool.character}`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function info(opts: { json?: boolean }): Promise<void> {
+  const cfg = config();
+  const found = await findRunningWorld(cfg.dataDir);
+  let head: { number: string; timestamp: string } | undefined;
+  if (found.running) {
+    try {
+      head = await jsonRpc(found.running.rpc_url, 'eth_getBlockByNumber', ['latest', false], 5000);
+    } catch {
+      // Stopped between the two calls: reported below like any other world that is not running.
+    }
+  }
+  if (!found.running || !head) {
+    const why = found.running ? 'its RPC stopped answering' : found.reason;
+    process.stderr.write(
+      `protoscore: no sandbox world is running in ${worldDir(cfg.dataDir)} (${why}); ` +
+        '`protoscore start` runs one when no RPC_URL_<CHAIN> is configured\n',
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const doc = infoDocument(found.running, head, cfg.dataDir);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  const extras = Object.fromEntries(Object.entries(found.running).filter(([k]) => !OWN_FIELDS.has(k)));
+  process.stdout.write(render(doc, extras));
+}
+
+/** `protoscore sandbox …`: the embedded world's commands. */
+export function sandboxCommand(): Command {
+  const sandbox = new Command('sandbox').description('The embedded sandbox world (local chain and stand-ins)');
+  sandbox
+    .command('info')
+    .description('RPC URL, chain id, block height and deployed addresses of the running sandbox world')
+    .option('--json', 'one JSON object')
+    .action((opts: { json?: boolean }) => info(opts));
+  return sandbox;
+}

@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { jsonRpc } from '../src/sandbox/anvil.js';
+import type { WorldManifest } from '../src/sandbox/manifest.js';
+import { openWorld, type World, type WorldDriver } from '../src/sandbox/world.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function cli(args: string[], env: Record<string, string>) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as const;
+
+/**
+ * The CLI reads what the world recorded, so a world without real contracts is enough here (world.test.ts runs
+ * the real deployment): a manifest naming a few addresses, and one empty block per step.
+ */
+const manifestOnly: WorldDriver = {
+  async deployWorld(_rpcUrl, { seed, startTimestamp }) {
+    const manifest: WorldManifest = {
+      seed,
+      chain: 'ethereum',
+      chainId: 31337,
+      genesisTimestamp: startTimestamp,
+      deployer: address(1),
+      weth: address(2),
+      tokens: [
+        {
+          symbol: 'WETH',
+          name: 'Wrapped Ether',
+          address: address(2),
+          decimals: 18,
+          kind: 'weth',
+          initialPriceUsd: 3000,
+          volatility: 0.65,
+        },
+        {
+          symbol: 'USDC',
+          name: 'USD Coin',
+          address: address(3),
+          decimals: 6,
+          kind: 'stable',
+          initialPriceUsd: 1,
+          volatility: 0.01,
+        },
+      ],
+      dex: [
+        {
+          protocol: 'uniswap',
+          version: 'V3',
+          design: 'uniswap-v3',
+          factory: address(10),
+          router: address(11),
+          positionManager: address(12),
+          startBlock: 1,
+        },
+      ],
+      pools: [
+        {
+          address: address(20),
+          protocol: 'uniswap',
+          version: 'V3',
+          token0: address(3),
+          token1: address(2),
+          fee: 500,
+          character: 'deep-busy',
+        },
+      ],
+    };
+    return { manifest, state: { lastTimestamp: startTimestamp, prices: {}, step: 0 } };
+  },
+  async simulate(rpcUrl, _manifest, state, until, { stepSeconds }) {
+    let { lastTimestamp } = state;
+    while (lastTimestamp + stepSeconds <= until) {
+      lastTimestamp += stepSeconds;
+      await jsonRpc(rpcUrl, 'evm_mine', [lastTimestamp]);
+    }
+    return { ...state, lastTimestamp };
+  },
+};
+
+const worlds: World[] = [];
+/** Temporary directories, removed after the file's tests (the worlds' dumps are megabytes). */
+const tempDirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  await Promise.all(worlds.map((w) => w.stop()));
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('protoscore sandbox info', () => {
+  it('describes the running world, as text and as JSON', async () => {
+    const dataDir = tempDir('sandbox-cli-');
+    const world = await openWorld({
+      dataDir,
+      seed: 7,
+      days: 1,
+      blockSeconds: 60,
+      scale: 1,
+      live: false,
+      driver: manifestOnly,
+      log: pino({ level: 'silent' }),
+    });
+    worlds.push(world);
+    await world.caughtUp;
+    await world.announce({ github_api_url: 'http://127.0.0.1:9/github' });
+
+    const [json, text] = await Promise.all([
+      cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir }),
+      cli(['sandbox', 'info'], { DATA_DIR: dataDir }),
+    ]);
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({
+      rpc_url: world.rpcUrl,
+      chain_id: 31337,
+      block_number: await world.head(),
+      seed: 7,
+      phase: 'idle',
+      github_api_url: 'http://127.0.0.1:9/github',
+      protocols: [
+        {
+          protocol: 'uniswap',
+          version: 'V3',
+          factory: address(10),
+          router: address(11),
+          position_manager: address(12),
+          pools: [{ address: address(20), pair: 'USDC/WETH', fee: 500, token0: { symbol: 'USDC' } }],
+        },
+      ],
+    });
+
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(world.rpcUrl);
+    expect(text.stdout).toContain('31337');
+    expect(text.stdout).toMatch(/uniswap V3 \(uniswap-v3\)/);
+    expect(text.stdout).toMatch(/USDC\/WETH 0\.05%\s+0x0+14\s+deep-busy/);
+
+    await world.stop();
+    const stopped = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).toMatch(/no sandbox world is running/);
+  }, 60_000);
+
+  it('says so when no world runs, also when a killed service left its running.json', async () => {
+    const dataDir = tempDir('sandbox-cli-');
+    const none = await cli(['sandbox', 'info'], { DATA_DIR: dataDir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no sandbox world is running in .*sandbox/);
+
+    mkdirSync(path.join(dataDir, 'sandbox'));
+    // A pid far above any pid_max: that process cannot exist.
+    const stale = { rpc_url: 'http://127.0.0.1:9', chain_id: 31337, pid: 2 ** 30, anvil_pid: 2 ** 30 };
+    writeFileSync(path.join(dataDir, 'sandbox', 'running.json'), JSON.stringify(stale));
+    const left = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });
+    expect(left.code).toBe(1);
+    expect(left.stderr).toMatch(/has exited/);
+  }, 60_000);
+});
