@@ -13,7 +13,8 @@ import { JobRunner } from './jobs/runner.js';
 import { readyState, statusReport } from './jobs/status.js';
 import type { JobDef } from './jobs/types.js';
 import { registry } from './registry/index.js';
-import { type EvmEnvironment, NO_EVM } from './sources/environment.js';
+import { openWorld, type World } from './sandbox/world.js';
+import { type EvmEnvironment, environmentFromRegistry, environmentFromSandbox, NO_EVM } from './sources/environment.js';
 import { ChangeFollower, ChangeNotifier } from './store/changes.js';
 import { DatasetRepository } from './store/datasets.js';
 import { defaultSqliteFile, openStore, type Store } from './store/db.js';
@@ -88,6 +89,43 @@ export interface ServiceOptions {
   readonly statusExtra?: () => Record<string, unknown>;
   /** The chains and deployments on-chain jobs read (default: none). */
   readonly evm?: EvmEnvironment;
+  /** Jobs start once this settles (the sandbox's catch-up); the API serves meanwhile. */
+  readonly jobsAfter?: Promise<void>;
+  /** Called last by `close()` (e.g. stopping the sandbox world). */
+  readonly onClose?: () => Promise<void>;
+}
+
+export interface EvmSetup {
+  readonly evm: EvmEnvironment;
+  readonly world?: World;
+}
+
+/**
+ * Where on-chain data comes from: the chains of `RPC_URL_<CHAIN>`, or (for `start` with none configured) the
+ * sandbox world in `DATA_DIR`, created on the first start and resumed after. `serve` needs no source and a
+ * `worker` without RPC URLs runs only the off-chain jobs.
+ */
+export async function openEvm(config: Config, role: Role, logger: Logger): Promise<EvmSetup> {
+  if (config.rpcUrls.size) return { evm: environmentFromRegistry(config.rpcUrls) };
+  if (role !== 'start') return { evm: NO_EVM };
+  let lastTenth = -1;
+  const world = await openWorld({
+    dataDir: config.dataDir,
+    seed: config.sandbox.seed,
+    days: config.sandbox.days,
+    blockSeconds: config.sandbox.blockSeconds,
+    scale: config.sandbox.scale,
+    log: logger,
+    live: true,
+    onProgress: (done, total) => {
+      const tenth = total > 0 ? Math.floor((10 * done) / total) : 10;
+      if (tenth === lastTenth) return;
+      lastTenth = tenth;
+      logger.info({ done_seconds: done, total_seconds: total }, `sandbox: simulating history, ${tenth * 10} %`);
+    },
+  });
+  logger.info({ rpc_url: world.rpcUrl, chain_id: world.chainId }, 'sandbox world open');
+  return { evm: environmentFromSandbox(world.manifest, world.rpcUrl), world };
 }
 
 /**
@@ -165,9 +203,21 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await localFollower?.check();
       },
     });
-    await runner.start();
     const started = runner;
-    closers.unshift(() => started.stop());
+    if (options.jobsAfter) {
+      let stopped = false;
+      options.jobsAfter.then(
+        () => (stopped ? undefined : started.start()),
+        (err: unknown) => logger.error({ err }, 'jobs not started: their sources failed to come up'),
+      );
+      closers.unshift(() => {
+        stopped = true;
+        return started.stop();
+      });
+    } else {
+      await runner.start();
+      closers.unshift(() => started.stop());
+    }
   }
 
   return {
@@ -183,6 +233,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await follower?.stop();
       notifier.close();
       if (!options.store) await store.close();
+      await options.onClose?.();
     },
   };
 }

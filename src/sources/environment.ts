@@ -16,6 +16,8 @@ export interface EvmChainEndpoint {
   readonly finalityDepth: number;
   /** Largest `eth_getLogs` block range to start with (the engine adapts it). */
   readonly maxBlockRange?: number;
+  /** Per-request timeout in milliseconds (engine default 20 s). */
+  readonly timeoutMs?: number;
 }
 
 export interface DexSourceDeployment {
@@ -56,7 +58,7 @@ export function environmentFromRegistry(rpcUrls: ReadonlyMap<string, string>): E
   const chains: EvmChainEndpoint[] = [];
   for (const [id, rpcUrl] of rpcUrls) {
     const chain = registry.chain(id);
-    if (!chain || chain.family !== 'evm') {
+    if (chain?.family !== 'evm') {
       const known = registry.chains.filter((c) => c.family === 'evm').map((c) => c.id);
       throw new ConfigError(
         `${RPC_URL_PREFIX}${id.toUpperCase().replaceAll('-', '_')}`,
@@ -85,4 +87,46 @@ export function environmentFromRegistry(rpcUrls: ReadonlyMap<string, string>): E
     .filter((t) => served.has(t.chain) && USD_ANCHOR_SYMBOLS.has(t.symbol))
     .map((t) => ({ chain: t.chain, address: t.address.toLowerCase(), symbol: t.symbol, peg: 'USD' }));
   return { origin: chains.length ? 'config' : 'none', chains, dex, anchors };
+}
+
+/** The subset of the sandbox's manifest this needs (src/sandbox/manifest.ts). */
+interface SandboxManifest {
+  readonly chain: string;
+  readonly tokens: readonly { symbol: string; address: string; kind: string }[];
+  readonly dex: readonly {
+    protocol: string;
+    version: string;
+    design: 'uniswap-v2' | 'uniswap-v3';
+    factory: `0x${string}`;
+    startBlock: number;
+  }[];
+}
+
+/**
+ * The sandbox: its chain stands in for the registry chain it simulates (the same protocol ids and versions, the
+ * sandbox's own addresses), with the registry's finality depth, and its stablecoins as price anchors.
+ */
+export function environmentFromSandbox(manifest: SandboxManifest, rpcUrl: string): EvmEnvironment {
+  const chain = registry.chain(manifest.chain);
+  if (!chain) throw new Error(`the sandbox simulates ${manifest.chain}, which the registry does not know`);
+  const exchangeName = (protocol: string, version: string) =>
+    registry.dexDeployment(manifest.chain, protocol, version)?.deployment.exchangeName ??
+    registry.protocol(protocol)?.name ??
+    protocol;
+  return {
+    origin: 'sandbox',
+    chains: [{ id: chain.id, rpcUrl, finalityDepth: chain.finalityDepth }],
+    dex: manifest.dex.map((d) => ({
+      chain: chain.id,
+      protocol: d.protocol,
+      version: d.version,
+      exchangeName: exchangeName(d.protocol, d.version),
+      design: d.design,
+      factory: lower(d.factory),
+      startBlock: d.startBlock,
+    })),
+    anchors: manifest.tokens
+      .filter((t) => t.kind === 'stable')
+      .map((t) => ({ chain: chain.id, address: t.address.toLowerCase(), symbol: t.symbol, peg: 'USD' as const })),
+  };
 }

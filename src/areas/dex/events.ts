@@ -1,4 +1,5 @@
-import { decodeEventLog, type Hex, type Log, parseAbi, toEventSelector } from 'viem';
+import { decodeEventLog, type Hex, parseAbi, toEventSelector } from 'viem';
+import type { EvmLog } from '../../sources/evm/index.js';
 import type { DexPoolDesign } from './facts.js';
 
 /**
@@ -55,6 +56,10 @@ export const POOL_TOPICS: readonly Hex[] = [
   TOPICS.v3Burn,
 ];
 
+function topicsOf(log: EvmLog): [Hex, ...Hex[]] {
+  return log.topics as [Hex, ...Hex[]];
+}
+
 export interface PoolCreated {
   readonly design: DexPoolDesign;
   readonly pool: string;
@@ -68,10 +73,10 @@ export interface PoolCreated {
 /** V2 pairs charge a fixed 0.30 % (Uniswap V2 whitepaper, §3.2.1). */
 export const V2_FEE = 3000;
 
-export function decodePoolCreated(log: Log): PoolCreated | undefined {
+export function decodePoolCreated(log: EvmLog): PoolCreated | undefined {
   const topic = log.topics[0];
   if (topic === TOPICS.pairCreated) {
-    const { args } = decodeEventLog({ abi: V2_FACTORY_ABI, data: log.data, topics: log.topics });
+    const { args } = decodeEventLog({ abi: V2_FACTORY_ABI, data: log.data, topics: topicsOf(log) });
     return {
       design: 'uniswap-v2',
       pool: args.pair.toLowerCase(),
@@ -82,7 +87,7 @@ export function decodePoolCreated(log: Log): PoolCreated | undefined {
     };
   }
   if (topic === TOPICS.poolCreated) {
-    const { args } = decodeEventLog({ abi: V3_FACTORY_ABI, data: log.data, topics: log.topics });
+    const { args } = decodeEventLog({ abi: V3_FACTORY_ABI, data: log.data, topics: topicsOf(log) });
     return {
       design: 'uniswap-v3',
       pool: args.pool.toLowerCase(),
@@ -108,9 +113,9 @@ export type PoolEvent =
   | { readonly kind: 'mint' | 'burn'; readonly amount0: bigint; readonly amount1: bigint };
 
 /** Decodes a pool log by its topic; undefined for events the area does not read. */
-export function decodePoolEvent(log: Log): PoolEvent | undefined {
+export function decodePoolEvent(log: EvmLog): PoolEvent | undefined {
   const topic = log.topics[0];
-  const raw = { data: log.data, topics: log.topics };
+  const raw = { data: log.data, topics: topicsOf(log) };
   switch (topic) {
     case TOPICS.v2Swap: {
       const { args } = decodeEventLog({ abi: V2_PAIR_ABI, eventName: 'Swap', ...raw });

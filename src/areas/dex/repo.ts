@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
 import type {
   DexPoolDesign,
@@ -204,9 +205,19 @@ export class DexRepository {
     }));
   }
 
-  /** Replaces the prices of `hours` on the chain in one transaction (a recomputed hour may lose a price). */
-  async replacePrices(chain: string, fromHour: number, toHour: number, prices: readonly TokenPriceFact[]) {
+  /**
+   * Replaces the prices of the hours on the chain in one transaction (a recomputed hour may lose a price), with
+   * the checkpoint that says which snapshot they were computed for.
+   */
+  async replacePrices(
+    chain: string,
+    fromHour: number,
+    toHour: number,
+    prices: readonly TokenPriceFact[],
+    checkpoint: { key: string; value: unknown; now: number },
+  ) {
     await this.db.transaction().execute(async (trx) => {
+      await writeCheckpoint(trx, checkpoint.key, checkpoint.value, checkpoint.now);
       await trx
         .deleteFrom('token_prices')
         .where('chain', '=', chain)

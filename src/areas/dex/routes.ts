@@ -1,6 +1,16 @@
+import { Type } from '@sinclair/typebox';
 import type { Registry } from '../../registry/index.js';
 import { seeListing } from '../entity.js';
 import type { PathDef, PathParams } from '../types.js';
+import {
+  AvailableDex,
+  AvailablePool,
+  DexProtocolScore,
+  DexScoreHistory,
+  PoolAnalytics,
+  ProtocolAnalytics,
+  ProtocolOverview,
+} from './schema.js';
 
 const LISTING = '/data/liquidity/dex/available-dexes';
 
@@ -20,6 +30,7 @@ const pool = (p: PathParams, r: Registry) =>
 export const dexPaths: PathDef[] = [
   {
     id: 'dex.available-dexes',
+    payload: Type.Array(AvailableDex),
     area: 'dex',
     template: '/data/liquidity/dex/available-dexes',
     shape: 'listing',
@@ -28,6 +39,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.available-pools',
+    payload: Type.Array(AvailablePool),
     area: 'dex',
     template: '/data/liquidity/dex/available-pools/<chain>/<protocol>/<version>/<page_size>/<page_skip>',
     shape: 'paged',
@@ -36,6 +48,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.pool-analytics',
+    payload: PoolAnalytics,
     area: 'dex',
     template: '/data/liquidity/dex/pool-analytics/<pool_address>',
     shape: 'snapshot',
@@ -44,6 +57,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-analytics',
+    payload: ProtocolAnalytics,
     area: 'dex',
     template: '/data/liquidity/dex/protocol-analytics/<chain>/<protocol>/<version>',
     shape: 'snapshot',
@@ -52,6 +66,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-overview',
+    payload: ProtocolOverview,
     area: 'dex',
     template: '/data/liquidity/dex/protocol-overview/<protocol>',
     shape: 'snapshot',
@@ -60,6 +75,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.pool-score',
+    payload: DexScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/pool-score/<pool_address>',
     shape: 'score-history',
@@ -69,6 +85,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-score',
+    payload: DexScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/protocol-score/<chain>/<protocol>/<version>',
     shape: 'score-history',
@@ -78,6 +95,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-overview-score',
+    payload: DexScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/protocol-overview/<protocol>',
     shape: 'score-history',
@@ -87,6 +105,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.all-protocols',
+    payload: Type.Array(DexProtocolScore),
     area: 'dex',
     template: '/scores/liquidity/dex/all-protocols',
     shape: 'all-scores',

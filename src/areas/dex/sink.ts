@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Log } from 'viem';
 import type { DexSourceDeployment } from '../../sources/environment.js';
+import type { ApplyContext, BlockRange, EvmLog, IngestSink, LogQuery } from '../../sources/evm/index.js';
 import type { Database } from '../../store/schema.js';
 import { decodePoolCreated, decodePoolEvent, FACTORY_TOPICS, POOL_TOPICS } from './events.js';
 
@@ -10,16 +10,6 @@ import { decodePoolCreated, decodePoolEvent, FACTORY_TOPICS, POOL_TOPICS } from 
  * their (chain, block, log index) keys, so a re-run of a range writes nothing twice.
  */
 
-interface LogQuery {
-  readonly addresses: readonly `0x${string}`[];
-  readonly topics: readonly (`0x${string}` | readonly `0x${string}`[] | null)[];
-}
-
-interface BlockInfo {
-  readonly number: number;
-  readonly timestamp: number;
-}
-
 /** Rows per INSERT: SQLite allows 32,766 bound parameters; 12 columns × 500 stays far below. */
 const INSERT_CHUNK = 500;
 
@@ -27,7 +17,7 @@ async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unkno
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insert(rows.slice(i, i + INSERT_CHUNK));
 }
 
-export class DexSink {
+export class DexSink implements IngestSink {
   readonly key: string;
   readonly startBlock: number;
   readonly stages = 2;
@@ -43,7 +33,7 @@ export class DexSink {
     this.byFactory = new Map(mine.map((d) => [d.factory.toLowerCase(), d]));
   }
 
-  async queries(stage: number, db: Kysely<Database>, discovered: readonly (readonly Log[])[]): Promise<LogQuery[]> {
+  async queries(stage: number, db: Kysely<Database>, discovered: readonly (readonly EvmLog[])[]): Promise<LogQuery[]> {
     if (stage === 0) {
       const factories = [...this.byFactory.keys()] as `0x${string}`[];
       return factories.length ? [{ addresses: factories, topics: [FACTORY_TOPICS] }] : [];
@@ -57,23 +47,23 @@ export class DexSink {
     return pools.size ? [{ addresses: [...pools] as `0x${string}`[], topics: [POOL_TOPICS] }] : [];
   }
 
-  needsSenders(log: Log): boolean {
+  needsSenders(log: EvmLog): boolean {
     return !FACTORY_TOPICS.includes(log.topics[0] as `0x${string}`);
   }
 
-  private poolCreated(log: Log) {
+  private poolCreated(log: EvmLog) {
     if (!this.byFactory.has(log.address.toLowerCase())) return undefined;
     return decodePoolCreated(log);
   }
 
   async apply(
     trx: Transaction<Database>,
-    _range: { from: number; to: number },
-    logs: readonly (readonly Log[])[],
-    ctx: { blocks: ReadonlyMap<number, BlockInfo>; senders: ReadonlyMap<string, string> },
+    _range: BlockRange,
+    logs: readonly (readonly EvmLog[])[],
+    ctx: ApplyContext,
   ): Promise<number> {
     const chain = this.chain;
-    const timestampOf = (log: Log) => {
+    const timestampOf = (log: EvmLog) => {
       const block = ctx.blocks.get(Number(log.blockNumber));
       if (!block) throw new Error(`no block info for block ${log.blockNumber}`);
       return block.timestamp;

@@ -1,0 +1,220 @@
+/**
+ * Ingest benchmark, in one run:
+ *
+ * 1. A large sandbox world (default: 8 days at scale 12, ≥ 100,000 swaps), built once and kept in
+ *    `.bench/ingest-world-<seed>-<days>-<scale>/` so later runs skip the simulation (`--fresh` rebuilds it).
+ * 2. The machine's limit: raw `eth_getLogs` of every pool event plus viem decoding, nothing stored.
+ * 3. The engine: `dex.ingest` (logs, tx senders, block headers, facts and checkpoints in SQLite, token metadata,
+ *    a state snapshot) on an empty store; events per second from RPC to stored facts.
+ * 4. Start-up: `protoscore start` (the built CLI) on a fresh data directory with the default world, timed to the
+ *    first served pool score; then stopped and started again, timed the same way.
+ *
+ *   npm run bench:ingest -- [--scale 12] [--days 8] [--seed 1] [--fresh] [--skip-startup]
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { createPublicClient, decodeEventLog, http } from 'viem';
+import { POOL_TOPICS, V2_PAIR_ABI, V3_POOL_ABI } from '../../src/areas/dex/events.js';
+import { dexJobs } from '../../src/areas/dex/jobs.js';
+import { loadConfig } from '../../src/config/index.js';
+import { openWorld } from '../../src/sandbox/world.js';
+import { environmentFromSandbox } from '../../src/sources/environment.js';
+import { openStore } from '../../src/store/db.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const { values: flags } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '12' },
+    days: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '1' },
+    fresh: { type: 'boolean', default: false },
+    'skip-startup': { type: 'boolean', default: false },
+  },
+});
+const scale = Number(flags.scale);
+const days = Number(flags.days);
+const seed = Number(flags.seed);
+/** A fixed "now", so the big world is the same chain on every run and machine. */
+const NOW_MS = Date.UTC(2026, 10, 20, 14, 0, 0);
+const log = pino({ level: 'warn' });
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function buildWorld() {
+  const dataDir = path.join(ROOT, '.bench', `ingest-world-${seed}-${days}-${scale}`);
+  if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
+  const existed = existsSync(path.join(dataDir, 'sandbox'));
+  mkdirSync(dataDir, { recursive: true });
+  const started = Date.now();
+  let lastTenth = -1;
+  const world = await openWorld({
+    dataDir,
+    seed,
+    days,
+    blockSeconds: 3600,
+    scale,
+    log,
+    clock: { nowMs: () => NOW_MS },
+    live: false,
+    onProgress: (done, total) => {
+      const tenth = Math.floor((10 * done) / total);
+      if (tenth !== lastTenth) process.stderr.write(`world: ${tenth * 10} %\n`);
+      lastTenth = tenth;
+    },
+  });
+  await world.caughtUp;
+  return { world, ms: Date.now() - started, reused: existed };
+}
+
+async function rawBaseline(rpcUrl: string, pools: readonly `0x${string}`[], head: number) {
+  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 120_000 }) });
+  const started = performance.now();
+  let logs = 0;
+  // The same block span per call as the engine's default window.
+  for (let from = 0; from <= head; from += 2000) {
+    const to = Math.min(head, from + 1999);
+    const filter = {
+      address: [...pools],
+      topics: [[...POOL_TOPICS]],
+      fromBlock: `0x${from.toString(16)}`,
+      toBlock: `0x${to.toString(16)}`,
+    };
+    // viem's typing of eth_getLogs narrows the topic list; the JSON-RPC method takes this filter as it is.
+    const got = await client.request({ method: 'eth_getLogs', params: [filter] as never });
+    for (const l of got as { topics: [`0x${string}`, ...`0x${string}`[]]; data: `0x${string}` }[]) {
+      try {
+        decodeEventLog({ abi: V3_POOL_ABI, data: l.data, topics: l.topics });
+      } catch {
+        decodeEventLog({ abi: V2_PAIR_ABI, data: l.data, topics: l.topics });
+      }
+      logs++;
+    }
+  }
+  return { logs, ms: performance.now() - started };
+}
+
+async function engineRun(world: Awaited<ReturnType<typeof buildWorld>>['world']) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'protoscore-bench-ingest-'));
+  const store = openStore({ sqliteFile: path.join(dir, 'bench.sqlite') });
+  await store.migrate();
+  const evm = environmentFromSandbox(world.manifest, world.rpcUrl);
+  const job = dexJobs({ config: loadConfig({}), evm }).find((j) => j.name === 'dex.ingest')!;
+  const started = performance.now();
+  const summary = await job.run({
+    store,
+    clock: { nowMs: () => NOW_MS },
+    log,
+    signal: new AbortController().signal,
+    attempt: 1,
+    notifyPublished: async () => {},
+  });
+  const ms = performance.now() - started;
+  const count = async (table: 'dex_swaps' | 'dex_syncs' | 'dex_liquidity' | 'dex_pools') =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const facts = {
+    swaps: await count('dex_swaps'),
+    syncs: await count('dex_syncs'),
+    liquidity: await count('dex_liquidity'),
+    pools: await count('dex_pools'),
+  };
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { ms, facts, summary };
+}
+
+/** Starts the built CLI and times the first 200 of a pool score; returns the child for stopping. */
+async function timedStart(dataDir: string, port: number): Promise<{ ms: number; child: ChildProcess }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['bin/protoscore.js', 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  const deadline = started + 30 * 60_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    const token = /Bearer (ps_[A-Za-z0-9_-]+)/.exec(out)?.[1];
+    if (!token) continue;
+    const headers = { authorization: `Bearer ${token}` };
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const dexes = await fetch(`${base}/data/liquidity/dex/available-dexes`, { headers });
+      if (dexes.status !== 200) continue;
+      const d = ((await dexes.json()) as { data: { chain: string; protocol: string; version: string }[] }).data[0]!;
+      const pools = await fetch(
+        `${base}/data/liquidity/dex/available-pools/${d.chain}/${d.protocol}/${d.version}/1/0`,
+        {
+          headers,
+        },
+      );
+      const pool = ((await pools.json()) as { data: { pool_address: string }[] }).data[0]!.pool_address;
+      const score = await fetch(`${base}/scores/liquidity/dex/pool-score/${pool}`, { headers });
+      if (score.status === 200) return { ms: Date.now() - started, child };
+    } catch {
+      // not listening yet
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('no pool score served within 30 minutes');
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((r) => child.on('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const { world, ms: worldMs, reused } = await buildWorld();
+const head = await world.head();
+const pools = world.manifest.pools.map((p) => p.address.toLowerCase() as `0x${string}`);
+const raw = await rawBaseline(world.rpcUrl, pools, head);
+const engine = await engineRun(world);
+await world.stop();
+
+const engineLogs = engine.facts.swaps + engine.facts.syncs + engine.facts.liquidity;
+const rawRate = raw.logs / (raw.ms / 1000);
+const engineRate = engineLogs / (engine.ms / 1000);
+const lines = [
+  `world: seed ${seed}, ${days} days, scale ${scale}: ${head} blocks, ${fmt(engine.facts.swaps)} swaps, ${fmt(raw.logs)} pool events, ${engine.facts.pools} pools (${reused ? 'reused' : `built in ${seconds(worldMs)}`})`,
+  `raw eth_getLogs + decode (no store): ${fmt(raw.logs)} events in ${seconds(raw.ms)} = ${fmt(rawRate)} events/s`,
+  `dex.ingest to SQLite (senders, headers, facts, checkpoints, tokens, snapshot): ${fmt(engineLogs)} events in ${seconds(engine.ms)} = ${fmt(engineRate)} events/s (${(engineRate / rawRate).toFixed(2)} of raw)`,
+];
+
+if (!flags['skip-startup']) {
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'protoscore-bench-start-'));
+  const port = 18_000 + Math.floor(Math.random() * 1000);
+  const first = await timedStart(dataDir, port);
+  await stop(first.child);
+  const second = await timedStart(dataDir, port);
+  await stop(second.child);
+  rmSync(dataDir, { recursive: true, force: true });
+  lines.push(
+    `npm start on a fresh data directory (default world) → first pool score served: ${seconds(first.ms)}`,
+    `second start on the same data directory → pool score served: ${seconds(second.ms)}`,
+  );
+}
+
+const cpu = os.cpus();
+const header = `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu.length} × ${cpu[0]?.model.trim()}, Node ${process.version}; \`npm run bench:ingest -- --scale ${scale} --days ${days} --seed ${seed}\``;
+process.stdout.write(`${header}\n${lines.map((l) => `- ${l}`).join('\n')}\n`);
+mkdirSync(path.join(ROOT, '.bench'), { recursive: true });
+writeFileSync(
+  path.join(ROOT, '.bench', `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+  JSON.stringify({ header, seed, days, scale, head, raw, engine, lines }, null, 2),
+);
