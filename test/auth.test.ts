@@ -152,3 +152,19 @@ describe('logs', () => {
     expect(requestLines.every((l) => typeof l.request_id === 'string' && typeof l.route === 'string')).toBe(true);
   });
 });
+
+describe('rate limits when Redis is down', () => {
+  it('serves the request uncounted, without limit headers, and logs a warning (never a 500)', async () => {
+    // Nothing listens on port 1: every Redis command fails after the client's retries.
+    const down = await testApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const res = await down.app.inject({ url: PATH, headers: { authorization: `Bearer ${down.token}` } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('no_data');
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(down.logs.text).toContain('rate limit store unavailable; request not counted');
+    } finally {
+      await down.close();
+    }
+  }, 30_000);
+});

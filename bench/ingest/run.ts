@@ -1,7 +1,7 @@
 /**
  * Ingest benchmark, in one run:
  *
- * 1. A large sandbox world (default: 8 days at scale 12, ≥ 100,000 swaps), built once and kept in
+ * 1. A large sandbox world (default: 8 days at scale 4, ≥ 100,000 swaps), built once and kept in
  *    `.bench/ingest-world-<seed>-<days>-<scale>/` so later runs skip the simulation (`--fresh` rebuilds it).
  * 2. The machine's limit: raw `eth_getLogs` of every pool event plus viem decoding, nothing stored.
  * 3. The engine: `dex.ingest` (logs, tx senders, block headers, facts and checkpoints in SQLite, token metadata,
@@ -9,7 +9,7 @@
  * 4. Start-up: `protoscore start` (the built CLI) on a fresh data directory with the default world, timed to the
  *    first served pool score; then stopped and started again, timed the same way.
  *
- *   npm run bench:ingest -- [--scale 12] [--days 8] [--seed 1] [--fresh] [--skip-startup]
+ *   npm run bench:ingest -- [--scale 4] [--days 8] [--seed 1] [--fresh] [--skip-startup]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { openStore } from '../../src/store/db.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values: flags } = parseArgs({
   options: {
-    scale: { type: 'string', default: '12' },
+    scale: { type: 'string', default: '4' },
     days: { type: 'string', default: '8' },
     seed: { type: 'string', default: '1' },
     fresh: { type: 'boolean', default: false },

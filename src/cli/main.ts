@@ -14,6 +14,13 @@ import {
   startService,
   storeFor,
 } from '../runtime.js';
+import { findRunningWorld } from '../sandbox/world.js';
+import {
+  type EvmEnvironment,
+  environmentFromRegistry,
+  environmentFromSandbox,
+  NO_EVM,
+} from '../sources/environment.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { sandboxCommand } from './sandbox.js';
@@ -132,6 +139,16 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * The sources `jobs list|run` see: the configured RPC chains, or else the sandbox world running from this
+ * `DATA_DIR` (so an operator can run `jobs run dex.ingest` beside `protoscore start`).
+ */
+async function cliEvm(cfg: Config): Promise<EvmEnvironment> {
+  if (cfg.rpcUrls.size) return environmentFromRegistry(cfg.rpcUrls);
+  const found = await findRunningWorld(cfg.dataDir);
+  return found.running ? environmentFromSandbox(found.running.manifest, found.running.rpc_url) : NO_EVM;
+}
+
 export function buildCli(): Command {
   const program = new Command('protoscore')
     .description('Analytics and risk scores for crypto protocols, computed from primary sources')
@@ -248,7 +265,7 @@ export function buildCli(): Command {
     .action(() =>
       withStore(async (cfg, store) => {
         const repo = new JobRepository(store.db);
-        for (const job of enabledJobs(cfg)) {
+        for (const job of enabledJobs(cfg, await cliEvm(cfg))) {
           const state = await repo.state(job.name);
           const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
           const next = state ? isoSeconds(state.next_run_at) : 'not scheduled yet';
@@ -265,7 +282,7 @@ export function buildCli(): Command {
     .argument('<name>', 'job name from jobs list')
     .action((name: string) =>
       withStore(async (cfg, store) => {
-        const all = enabledJobs(cfg);
+        const all = enabledJobs(cfg, await cliEvm(cfg));
         if (!all.some((j) => j.name === name)) {
           process.stderr.write(
             `protoscore: unknown job ${JSON.stringify(name)}; known: ${all.map((j) => j.name).join(', ')}\n`,

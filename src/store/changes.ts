@@ -31,11 +31,14 @@ export class ChangeFollower {
   async start(): Promise<void> {
     this.seen = await readCounters(this.store.db);
     if (this.redisUrl) {
-      this.subscriber = new Redis(this.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      // Redis only makes changes visible sooner; polling works without it. So a Redis that is down at start does
+      // not stop the process: the subscription waits in the client's queue (no retry limit) until Redis is back.
+      this.subscriber = new Redis(this.redisUrl, { maxRetriesPerRequest: null });
       this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'redis change subscriber error'));
-      await this.subscriber.connect();
-      await this.subscriber.subscribe(CHANNEL);
       this.subscriber.on('message', () => void this.check());
+      this.subscriber.subscribe(CHANNEL).catch((err: Error) => {
+        this.log.warn({ err: err.message }, 'redis change subscription failed; changes are seen by polling');
+      });
     }
     this.timer = setInterval(() => void this.check(), this.intervalMs);
     this.timer.unref();
