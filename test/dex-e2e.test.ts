@@ -88,6 +88,8 @@ describe('DEX end to end on the sandbox', () => {
       const d = res.data;
       const label = `${pool.protocol} ${pool.version} ${pool.character} ${address}`;
       expect(d.pool_address, label).toBe(address);
+      // The figures are as of the snapshot block, which is the chain's head: the block the truth is read at.
+      expect(d.snapshot_block, label).toBe(head);
       expect(d.swap_count_24h, label).toBe(truth.h24.swapCount);
       expect(d.swap_count_7d, label).toBe(truth.d7.swapCount);
       expect(d.unique_traders_24h, label).toBe(truth.h24.uniqueTraders);
