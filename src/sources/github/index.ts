@@ -1,0 +1,4 @@
+export * from './client.js';
+export * from './etag.js';
+export * from './schemas.js';
+export * from './source.js';

@@ -1,0 +1,134 @@
+/**
+ * Schemas of the GitHub REST API responses the source reads: only the fields used, so that GitHub adding or
+ * dropping others changes nothing, while a used field that is missing or of another type fails loudly at the
+ * boundary (DESIGN.md convention 3) with the field's path.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** GitHub's timestamps: ISO 8601 UTC, `2011-01-26T19:01:12Z`. */
+const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' });
+const Count = Type.Integer({ minimum: 0 });
+const Sha = Type.String({ pattern: '^[0-9a-f]{40}$' });
+
+export const GithubUser = Type.Object({
+  login: Type.String(),
+  id: Type.Integer(),
+  /** `User`, `Bot` or `Organization`. */
+  type: Type.String(),
+});
+export type GithubUser = Static<typeof GithubUser>;
+
+export const GithubRepo = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  full_name: Type.String(),
+  owner: Type.Object({ login: Type.String() }),
+  fork: Type.Boolean(),
+  archived: Type.Boolean(),
+  html_url: Type.String(),
+  default_branch: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  pushed_at: Nullable(Timestamp),
+  stargazers_count: Count,
+  forks_count: Count,
+  /** Open issues and open pull requests together (GitHub counts both). */
+  open_issues_count: Count,
+});
+export type GithubRepo = Static<typeof GithubRepo>;
+
+/** `GET /repos/{owner}/{repo}` adds the real number of watchers (`watchers_count` is the stars, for history). */
+export const GithubRepoDetail = Type.Composite([
+  GithubRepo,
+  Type.Object({ subscribers_count: Count, network_count: Count }),
+]);
+export type GithubRepoDetail = Static<typeof GithubRepoDetail>;
+
+const GitPerson = Type.Object({ name: Type.String(), email: Type.String(), date: Timestamp });
+
+export const GithubCommit = Type.Object({
+  sha: Sha,
+  commit: Type.Object({
+    author: Nullable(GitPerson),
+    committer: Nullable(GitPerson),
+    message: Type.String(),
+    comment_count: Count,
+  }),
+  /** null when the author's e-mail belongs to no GitHub account. */
+  author: Nullable(GithubUser),
+  committer: Nullable(GithubUser),
+  parents: Type.Array(Type.Object({ sha: Sha })),
+});
+export type GithubCommit = Static<typeof GithubCommit>;
+
+export const GithubContributor = Type.Object({
+  login: Type.String(),
+  id: Type.Integer(),
+  type: Type.String(),
+  contributions: Count,
+});
+export type GithubContributor = Static<typeof GithubContributor>;
+
+/** Issues and pull requests share numbers and this endpoint; pull requests carry `pull_request`. */
+export const GithubIssue = Type.Object({
+  id: Type.Integer(),
+  number: Type.Integer({ minimum: 1 }),
+  state: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  title: Type.String(),
+  user: Nullable(GithubUser),
+  comments: Count,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  closed_at: Nullable(Timestamp),
+  author_association: Type.String(),
+  pull_request: Type.Optional(Type.Object({ merged_at: Type.Optional(Nullable(Timestamp)) })),
+});
+export type GithubIssue = Static<typeof GithubIssue>;
+
+export const GithubPull = Type.Object({
+  id: Type.Integer(),
+  number: Type.Integer({ minimum: 1 }),
+  state: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  title: Type.String(),
+  user: Nullable(GithubUser),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  closed_at: Nullable(Timestamp),
+  merged_at: Nullable(Timestamp),
+  draft: Type.Optional(Type.Boolean()),
+  head: Type.Object({ ref: Type.String(), sha: Sha }),
+  base: Type.Object({ ref: Type.String() }),
+  author_association: Type.String(),
+});
+export type GithubPull = Static<typeof GithubPull>;
+
+export const GithubEvent = Type.Object({
+  id: Type.String(),
+  /** `PushEvent`, `IssuesEvent`, …; GitHub documents it as nullable. */
+  type: Nullable(Type.String()),
+  actor: Type.Object({ id: Type.Integer(), login: Type.String() }),
+  created_at: Timestamp,
+  payload: Type.Object({}),
+});
+export type GithubEvent = Static<typeof GithubEvent>;
+
+export const GithubBranch = Type.Object({
+  name: Type.String(),
+  commit: Type.Object({ sha: Sha }),
+  protected: Type.Boolean(),
+});
+export type GithubBranch = Static<typeof GithubBranch>;
+
+export const GithubCollaborator = Type.Composite([
+  GithubUser,
+  Type.Object({ role_name: Type.Optional(Type.String()) }),
+]);
+export type GithubCollaborator = Static<typeof GithubCollaborator>;
+
+const RateResource = Type.Object({ limit: Count, used: Count, remaining: Count, reset: Type.Integer() });
+export const GithubRateLimit = Type.Object({
+  resources: Type.Object({ core: RateResource }),
+  rate: RateResource,
+});
+export type GithubRateLimit = Static<typeof GithubRateLimit>;
