@@ -81,6 +81,15 @@ function infoDocument(running: RunningWorld, head: { number: string; timestamp: 
     deployer: manifest.deployer,
     tokens: manifest.tokens.map((t) => ({ symbol: t.symbol, name: t.name, address: t.address, decimals: t.decimals })),
     protocols: protocolsOf(manifest),
+    // Worlds saved before price feeds existed have none.
+    price_feeds: (manifest.oracles ?? []).map((o) => ({
+      oracle: o.oracle,
+      pair: o.pair,
+      address: o.address,
+      heartbeat_seconds: o.heartbeatSeconds,
+      deviation_threshold_pct: o.deviationThresholdPct,
+      decimals: o.decimals,
+    })),
   };
 }
 
@@ -108,6 +117,16 @@ function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unk
       for (const pool of p.pools) {
         lines.push(`    ${`${pool.pair} ${feePercent(pool.fee)}`.padEnd(width)}  ${pool.address}  ${pool.character}`);
       }
+    }
+  }
+  if (doc.price_feeds.length) {
+    lines.push('', 'Price feeds');
+    const width = Math.max(...doc.price_feeds.map((f) => `${f.oracle} ${f.pair}`.length));
+    for (const f of doc.price_feeds) {
+      lines.push(
+        `  ${`${f.oracle} ${f.pair}`.padEnd(width)}  ${f.address}  heartbeat ${f.heartbeat_seconds} s, ` +
+          `threshold ${f.deviation_threshold_pct} %`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -64,6 +64,17 @@ describe('loadConfig', () => {
     expect(env.chains.map((x) => x.id)).toEqual(['arbitrum', 'ethereum']);
     expect(env.dex.some((d) => d.chain === 'ethereum' && d.protocol === 'uniswap' && d.version === 'V3')).toBe(true);
     expect(env.anchors.some((a) => a.chain === 'ethereum' && a.symbol === 'USDC')).toBe(true);
+    // Price feeds: the registry's proxies, each with the token its base trades as (ETH-USD: WETH).
+    const eth = env.oracleFeeds.find((f) => f.pair === 'ETH-USD');
+    expect(eth).toMatchObject({
+      chain: 'ethereum',
+      oracle: 'chainlink',
+      address: '0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419',
+      heartbeatSeconds: 3600,
+      deviationThresholdPct: 0.5,
+      baseToken: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    });
+    expect(eth?.startBlock).toBeUndefined();
     expect(() => environmentFromRegistry(loadConfig({ RPC_URL_MOON: 'http://x' }).rpcUrls)).toThrow(/RPC_URL_MOON/);
   });
 });

@@ -19,6 +19,15 @@ export function startOfUtcDay(unixSeconds: number): number {
   return Math.floor(unixSeconds / DAY) * DAY;
 }
 
+/**
+ * The end instants of the daily records of a 7-day history (API.md "Time windows"), newest first: `asOf` for the
+ * running day, then the last second of each earlier UTC day.
+ */
+export function dailyHistoryInstants(asOf: number, days = 7): number[] {
+  const today = startOfUtcDay(asOf);
+  return Array.from({ length: days }, (_, d) => (d === 0 ? asOf : today - (d - 1) * DAY - 1));
+}
+
 /** A clock is passed in wherever time matters, so that pure code and tests control it. */
 export interface Clock {
   /** Unix milliseconds. */

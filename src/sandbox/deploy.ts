@@ -52,6 +52,14 @@ import {
   V3_TICK_SPACING,
   type WorldManifest,
 } from './manifest.js';
+import {
+  feedDeployData,
+  genesisAnswers,
+  initialOracleState,
+  manifestOracles,
+  plannedFeeds,
+  transmitData,
+} from './oracles.js';
 import { Rng, seedState } from './random.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -131,6 +139,8 @@ export const GAS = {
   v2RemoveLiquidity: 300_000n,
   v3Mint: 800_000n,
   v3Decrease: 500_000n,
+  /** FeedAggregator.transmit: one new round slot, the round id and two events; generous like the others. */
+  oracleRound: 150_000n,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -267,7 +277,7 @@ export class Agent {
 // The chain session
 // ---------------------------------------------------------------------------------------------------------------
 
-export type TxKind = 'deploy' | 'setup' | 'fund' | 'approve' | 'swap' | 'arbitrage' | 'lp-add' | 'lp-remove';
+export type TxKind = 'deploy' | 'setup' | 'fund' | 'approve' | 'swap' | 'arbitrage' | 'lp-add' | 'lp-remove' | 'oracle';
 
 /** Kinds whose reverts are part of trading (slippage protection, a stale arbitrage); any other revert is a bug. */
 const TOLERATED_REVERTS: ReadonlySet<TxKind> = new Set<TxKind>(['swap', 'arbitrage']);
@@ -941,6 +951,15 @@ export async function deployWorld(
     }
   }
 
+  // Price feeds last, so every address above stays what it was before feeds existed; each reports its first round
+  // (the token's initial price) in this block.
+  const feedPlan = plannedFeeds(tokens);
+  const feedAddresses = feedPlan.map((f) => deploy(feedDeployData(f.pair)));
+  const feedAnswers = genesisAnswers(feedPlan, tokens);
+  feedAddresses.forEach((address, i) => {
+    session.send(deployer, { to: address, data: transmitData(feedAnswers[i]!), gas: GAS.oracleRound, kind: 'oracle' });
+  });
+
   const outcome = await session.mine(opts.startTimestamp);
   if (outcome.revertedUnexpected + outcome.revertedTolerated > 0) {
     throw new Error(
@@ -997,6 +1016,7 @@ export async function deployWorld(
     dex: dexes,
     pools,
     weth,
+    oracles: manifestOracles(feedPlan, feedAddresses, deployBlock),
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
@@ -1005,6 +1025,10 @@ export async function deployWorld(
     depthUsd: new Map(planned.map((p) => [p.address.toLowerCase(), depthForScale(p.plan.depthUsd, scale)])),
   });
   state.agents[0]!.nonce = deployer.state.nonce;
+  state.oracles = initialOracleState(opts.seed, manifest.oracles ?? [], {
+    timestamp: opts.startTimestamp,
+    answers: feedAnswers,
+  });
   state.stats.transactions = outcome.transactions;
 
   // Every agent gets native ETH for gas and WETH top-ups.

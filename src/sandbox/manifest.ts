@@ -41,6 +41,21 @@ export interface ManifestPool {
   character: PoolCharacter;
 }
 
+/** A Chainlink-style price feed the sandbox deployed (`contracts/FeedAggregator.sol`); see `oracles.ts`. */
+export interface ManifestOracle {
+  readonly oracle: 'chainlink';
+  /** The registry's pair, `BASE-QUOTE`. */
+  readonly pair: string;
+  /** Symbol of the sandbox token whose reference USD price the feed reports (ETH-USD reports WETH's). */
+  readonly token: string;
+  readonly address: `0x${string}`;
+  readonly heartbeatSeconds: number;
+  readonly deviationThresholdPct: number;
+  /** Decimals of the answers. */
+  readonly decimals: number;
+  readonly startBlock: number;
+}
+
 export interface WorldManifest {
   seed: number;
   chain: 'ethereum';
@@ -51,6 +66,8 @@ export interface WorldManifest {
   dex: ManifestDex[];
   pools: ManifestPool[];
   weth: `0x${string}`;
+  /** Price feeds. Absent in worlds saved before feeds existed: such a world has none (remove it to get them). */
+  oracles?: ManifestOracle[];
 }
 
 /** JSON-serialisable state the scenario carries between calls (saved to disk by world.ts). */
@@ -504,6 +521,31 @@ export interface ScenarioStats {
   revertedUnexpected: number;
 }
 
+/** A feed's reporter between steps (`oracles.ts`). Answers are raw integers as decimal strings. */
+export interface FeedRuntimeState {
+  readonly pair: string;
+  /** The newest answer on chain, and the time of its block. */
+  answer: string;
+  updatedAt: number;
+  /** A round sent but not yet on chain: it lands in the first block at or after `landsAt`. */
+  pending: { answer: string; landsAt: number } | null;
+}
+
+export interface OracleRuntimeState {
+  /** The reporter's own generator stream (`oracles`): feeds never change what traders draw. */
+  rng: [number, number, number, number];
+  feeds: FeedRuntimeState[];
+  stats: {
+    rounds: number;
+    deviationRounds: number;
+    heartbeatRounds: number;
+    /** Rounds that landed in a later block than the one of the step that sent them. */
+    delayed: number;
+    /** Rounds caught in an outage (see `REPORTER.outage`). */
+    outages: number;
+  };
+}
+
 export interface ScenarioState extends SimulationState {
   readonly format: 1;
   readonly seed: number;
@@ -517,4 +559,6 @@ export interface ScenarioState extends SimulationState {
   v3Positions: V3PositionState[];
   v2Shares: V2ShareState[];
   stats: ScenarioStats;
+  /** Absent with the manifest's `oracles` (worlds saved before feeds existed). */
+  oracles?: OracleRuntimeState;
 }

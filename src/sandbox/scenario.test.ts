@@ -150,6 +150,9 @@ function freePort(): Promise<number> {
   });
 }
 
+const ANSWER_UPDATED = toEventSelector('AnswerUpdated(int256,uint256,uint256)');
+const NEW_ROUND = toEventSelector('NewRound(uint256,address,uint256)');
+
 async function startAnvil(): Promise<Node> {
   const port = await freePort();
   // anvil's defaults otherwise (30 M gas limit, 1 gwei base fee): the scenario must cope with them.
@@ -369,6 +372,43 @@ describe('the sandbox world on anvil', () => {
       expect(median(ds), label).toBeLessThan(medianBound);
       expect(Math.max(...ds), label).toBeLessThan(maxBound);
     }
+  });
+
+  it('price feeds: one per mapped registry pair, a round per heartbeat or deviation, answers near the reference', async () => {
+    const feeds = manifest.oracles ?? [];
+    expect(feeds.map((f) => f.pair).sort()).toEqual([
+      'BTC-USD',
+      'DAI-USD',
+      'ETH-USD',
+      'LINK-USD',
+      'USDC-USD',
+      'USDT-USD',
+    ]);
+    const logs = await a.rpc.request<{ address: string; topics: Hex[]; data: Hex; blockNumber: Hex }[]>('eth_getLogs', [
+      {
+        fromBlock: '0x0',
+        toBlock: 'latest',
+        address: feeds.map((f) => f.address),
+        topics: [[ANSWER_UPDATED, NEW_ROUND]],
+      },
+    ]);
+    const state = stateA.oracles!;
+    for (const [i, feed] of feeds.entries()) {
+      const mine = logs.filter((l) => l.address.toLowerCase() === feed.address.toLowerCase());
+      const answers = mine.filter((l) => l.topics[0] === ANSWER_UPDATED);
+      // Each round emits NewRound then AnswerUpdated with the same round id, counted from 1.
+      expect(mine.filter((l) => l.topics[0] === NEW_ROUND)).toHaveLength(answers.length);
+      expect(answers.map((l) => Number(BigInt(l.topics[2]!)))).toEqual(answers.map((_, k) => k + 1));
+      const last = answers.at(-1)!;
+      expect(BigInt(last.topics[1]!).toString(), feed.pair).toBe(state.feeds[i]!.answer);
+      const answer = Number(BigInt(state.feeds[i]!.answer)) / 10 ** feed.decimals;
+      const reference = stateA.prices[feed.token]!;
+      expect(Math.abs(answer / reference - 1), feed.pair).toBeLessThan(0.05);
+      // An hourly-heartbeat feed reports in nearly every hourly block; a daily one about once a day.
+      const expected = 24 / Math.max(1, feed.heartbeatSeconds / 3600);
+      expect(answers.length, feed.pair).toBeGreaterThanOrEqual(Math.floor(expected * 0.8));
+    }
+    expect(state.stats.deviationRounds).toBeGreaterThan(0);
   });
 
   it('same seed, same chain: identical head, in one call or two with a JSON round trip', async () => {

@@ -6,7 +6,8 @@
  *      the gap exceeds the pool's fee and the profit covers its costs (first in the block);
  *   3. draws the step's swaps per pool from the pool's character (rate, clientele, sizes, bursts, dormancy) and the
  *      traders' habits (size, activity, hours of day), and the LPs' adds and removes, in a shuffled order;
- *   4. mines everything as one block at the step's end and checks the receipts.
+ *   4. lets the price feeds' reporter send the rounds the new prices or the heartbeats call for (oracles.ts);
+ *   5. mines everything as one block at the step's end and checks the receipts.
  * Everything random comes from the seeded generators saved in the state: same seed and same calls, same chain.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, maxUint256, toEventSelector } from 'viem';
@@ -55,6 +56,7 @@ import {
   type V3PositionState,
   type WorldManifest,
 } from './manifest.js';
+import { reportStep, transmitData } from './oracles.js';
 import { Rng } from './random.js';
 
 const SECONDS_PER_YEAR = 365 * 86400;
@@ -232,6 +234,8 @@ class SimulatedWorld {
   private readonly rng: Rng;
   private readonly agents: Agent[];
   private readonly arbitrageur: Agent;
+  /** Owner of the price feeds: transmits their rounds. */
+  private readonly deployer: Agent;
   private readonly lps: Agent[];
   private readonly tokens: TokenView[];
   private readonly pools: PoolView[];
@@ -251,6 +255,9 @@ class SimulatedWorld {
     const arbitrageur = this.agents.find((a) => a.role === 'arbitrageur');
     if (!arbitrageur) throw new Error('sandbox state: no arbitrageur');
     this.arbitrageur = arbitrageur;
+    const deployer = this.agents.find((a) => a.role === 'deployer');
+    if (!deployer) throw new Error('sandbox state: no deployer');
+    this.deployer = deployer;
     this.lps = this.agents.filter((a) => a.role === 'lp');
     this.tokens = manifest.tokens.map((m) => ({
       m,
@@ -312,6 +319,7 @@ class SimulatedWorld {
       dt,
       this.rngPrices,
     );
+    this.reportFeeds(from, to);
 
     const awake = this.pools.map((p) =>
       p.m.character === 'dormant' ? awakeShare(this.manifest.genesisTimestamp, from, to) : 1,
@@ -344,6 +352,22 @@ class SimulatedWorld {
     s.stats.revertedUnexpected += outcome.revertedUnexpected;
     s.lastTimestamp = to;
     s.step += 1;
+  }
+
+  // --- price feeds ----------------------------------------------------------------------------------------------
+
+  /** The feeds' rounds that land in this block, first in it (their order does not matter to anyone else). */
+  private reportFeeds(from: number, to: number): void {
+    const feeds = this.manifest.oracles ?? [];
+    if (!feeds.length || !this.s.oracles) return;
+    for (const round of reportStep(this.s.oracles, feeds, this.s.prices, from, to)) {
+      this.session.send(this.deployer, {
+        to: round.feed.address,
+        data: transmitData(round.answer),
+        gas: GAS.oracleRound,
+        kind: 'oracle',
+      });
+    }
   }
 
   // --- reading --------------------------------------------------------------------------------------------------

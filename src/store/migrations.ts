@@ -207,6 +207,29 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_oracles': {
+    async up(db: Kysely<unknown>) {
+      // One row per AnswerUpdated log of a price feed's aggregator (a round).
+      await db.schema
+        .createTable('oracle_rounds')
+        .addColumn('chain', 'text', (c) => c.notNull())
+        .addColumn('block_number', 'bigint', (c) => c.notNull())
+        .addColumn('log_index', 'bigint', (c) => c.notNull())
+        .addColumn('tx_hash', 'text', (c) => c.notNull())
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('aggregator', 'text', (c) => c.notNull())
+        .addColumn('round_id', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('oracle_rounds_pk', ['chain', 'block_number', 'log_index'])
+        .execute();
+      await db.schema
+        .createIndex('oracle_rounds_feed_time')
+        .on('oracle_rounds')
+        .columns(['chain', 'feed', 'updated_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

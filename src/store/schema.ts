@@ -21,6 +21,7 @@ export interface Database {
   dex_syncs: DexSyncTable;
   dex_pool_snapshots: DexPoolSnapshotTable;
   token_prices: TokenPriceTable;
+  oracle_rounds: OracleRoundTable;
 }
 
 /** Big integers (token amounts, sqrtPriceX96, liquidity) are decimal strings; addresses and hashes lowercase hex. */
@@ -112,6 +113,22 @@ export interface TokenPriceTable {
   price_usd: number;
   source: string;
   confidence: number;
+}
+
+/** A price feed round: one `AnswerUpdated` log. `answer` and `round_id` are decimal strings (int256, uint256). */
+export interface OracleRoundTable {
+  chain: string;
+  block_number: number;
+  log_index: number;
+  tx_hash: string;
+  /** The feed as configured (the registry's proxy, or the sandbox's aggregator), lowercase. */
+  feed: string;
+  /** The contract that emitted the log, lowercase. */
+  aggregator: string;
+  round_id: string;
+  answer: string;
+  /** The log's `updatedAt` (Unix seconds). */
+  updated_at: number;
 }
 
 export interface ApiTokenTable {

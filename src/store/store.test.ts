@@ -52,7 +52,7 @@ describe.each(dialects)('store on %s', (dialect) => {
 
   describe('migrations', () => {
     it('the first migrate applies every migration in order; later ones apply nothing', async () => {
-      expect(firstMigration).toEqual(['0001_foundation', '0002_evm_dex']);
+      expect(firstMigration).toEqual(['0001_foundation', '0002_evm_dex', '0003_oracles']);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
       // The seeded counters were not inserted twice.

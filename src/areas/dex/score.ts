@@ -15,7 +15,7 @@ import {
   saturating,
 } from '../../core/score.js';
 import { coefficientOfVariation, hhi, longestRun, mean, median, sum, topShare } from '../../core/stats.js';
-import { DAY, HOUR, isoSeconds, startOfUtcDay, utcDate } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, HOUR, isoSeconds, utcDate } from '../../core/time.js';
 
 export const DEX_METHODOLOGY = methodologyId('dex', 'volume-continuity', '1.0.0');
 
@@ -138,8 +138,7 @@ function concentrationOf(
 
 /** The evaluation instants of a 7-day history: day 0 at asOf, day d ≥ 1 at the last second of that UTC day. */
 export function historyInstants(asOf: number): number[] {
-  const today = startOfUtcDay(asOf);
-  return Array.from({ length: HISTORY_DAYS }, (_, d) => (d === 0 ? asOf : today - (d - 1) * DAY - 1));
+  return dailyHistoryInstants(asOf, HISTORY_DAYS);
 }
 
 function gapRecord(t: number, partial: boolean, reason: string, methodology: string): DexScoreRecord {

@@ -1,6 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import type { Registry } from '../../registry/index.js';
 import { oneOf, seeListing } from '../entity.js';
 import type { PathDef, PathParams } from '../types.js';
+import { OracleDailyRecord, OraclePair } from './schema.js';
 
 const oracle = (p: PathParams, r: Registry) =>
   oneOf(
@@ -18,6 +20,7 @@ const pair = (p: PathParams, r: Registry) =>
 export const oraclesPaths: PathDef[] = [
   {
     id: 'oracles.pairs',
+    payload: Type.Array(OraclePair),
     area: 'oracles',
     template: '/data/oracle/<oracle>/pairs',
     shape: 'listing',
@@ -26,6 +29,7 @@ export const oraclesPaths: PathDef[] = [
   },
   {
     id: 'oracles.pair',
+    payload: Type.Array(OracleDailyRecord, { minItems: 7, maxItems: 7 }),
     area: 'oracles',
     template: '/data/oracle/<oracle>/<pair>',
     shape: 'daily-7',

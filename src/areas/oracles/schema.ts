@@ -1,0 +1,85 @@
+/**
+ * Payload schemas of the oracle paths (DESIGN.md convention 3). `compute.ts` produces exactly these shapes
+ * (`Static<…>`); docs/methodology/oracles.md defines every figure.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Iso = (description: string) => Type.String({ format: 'date-time', description });
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+const Seconds = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
+const Pct = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
+
+const feedFields = {
+  pair: Type.String({ description: '`BASE-QUOTE`, uppercase' }),
+  chain: Type.String(),
+  feed_address: Type.String({ description: 'Lowercase address of the feed (the aggregator proxy on mainnet)' }),
+  aggregator_address: Nullable(
+    Type.String({ description: 'The aggregator whose AnswerUpdated logs are read; null until first resolved' }),
+  ),
+  heartbeat_seconds: Type.Integer({ minimum: 1, description: 'Configured heartbeat (registry)' }),
+  deviation_threshold_pct: Type.Number({ exclusiveMinimum: 0, description: 'Configured deviation threshold, %' }),
+  decimals: Nullable(Type.Integer({ minimum: 0, description: 'Decimals of the answers (read from the feed)' })),
+};
+
+export const OraclePair = Type.Object({
+  ...feedFields,
+  name: Type.String({ description: 'Display name, as the aggregator describes itself: `ETH / USD`' }),
+  latest_answer: Nullable(Type.Number({ description: 'Newest answer, normalised by decimals' })),
+  latest_updated_at: Nullable(Iso('Time of the newest round')),
+  update_count_7d: Nullable(Count('Rounds in the 7 days ending at as_of')),
+});
+
+export const OracleDailyRecord = Type.Object({
+  date: Type.String({ description: 'UTC day of `timestamp`' }),
+  timestamp: Iso('End of the 7-day window: as_of for the running day, else the last second of the day'),
+  partial: Type.Boolean({ description: 'True for the running day' }),
+  gap_reason: Nullable(
+    Type.String({
+      description:
+        'Why the record has no values: `no_data` (before ingestion covers), `no_rounds` (the feed had not reported yet)',
+    }),
+  ),
+  window_complete: Type.Boolean({
+    description: 'False when ingestion began inside the window: figures cover only its covered part',
+  }),
+  ...feedFields,
+  update_count: Nullable(Count('AnswerUpdated rounds with updatedAt in the window')),
+  median_interval_seconds: Seconds('Median time between each round of the window and the round before it'),
+  p95_interval_seconds: Seconds('95th percentile of those intervals (linear interpolation)'),
+  max_interval_seconds: Seconds('Longest of those intervals'),
+  longest_staleness_seconds: Seconds(
+    'Longest time without a new round: max_interval_seconds or the time from the last round to the window end, whichever is longer',
+  ),
+  longest_staleness_heartbeats: Nullable(
+    Type.Number({
+      minimum: 0,
+      description: 'longest_staleness_seconds / heartbeat_seconds: above 1 the feed was late',
+    }),
+  ),
+  heartbeat_round_count: Nullable(Count('Rounds whose |change| vs the previous answer is below the threshold')),
+  deviation_round_count: Nullable(Count('Rounds whose |change| reached the threshold')),
+  heartbeat_triggered_share: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  deviation_triggered_share: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  deviation_per_update_mean_pct: Pct('Mean |answer / previous answer − 1| × 100 over the rounds'),
+  deviation_per_update_median_pct: Pct('Median of the same'),
+  deviation_per_update_max_pct: Pct('Largest of the same'),
+  realised_volatility: Nullable(
+    Type.Number({ minimum: 0, description: 'Annualised: √(Σ ln(answer/previous)² / Σ interval × seconds per year)' }),
+  ),
+  dex_deviation_mean_abs_pct: Pct('Mean |answer / DEX USD price of the hour − 1| × 100 over the compared rounds'),
+  dex_deviation_max_abs_pct: Pct('Largest of the same'),
+  dex_compared_rounds: Nullable(Count('Rounds with a DEX price of their hour')),
+  dex_deviation_reason: Nullable(
+    Type.String({
+      description:
+        'Why there is no DEX comparison: `no_dex_token` (no token for the pair on the chain), `no_rounds` (none in the window), `no_dex_price` (no DEX price in any round’s hour)',
+    }),
+  ),
+  last_answer: Nullable(Type.Number({ description: 'Newest answer at the window end, normalised by decimals' })),
+  last_answer_raw: Nullable(Type.String({ description: 'Exact raw answer' })),
+  last_updated_at: Nullable(Iso('Time of that round')),
+});
+
+export type OraclePairEntry = Static<typeof OraclePair>;
+export type OracleDailyEntry = Static<typeof OracleDailyRecord>;
