@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import pino from 'pino';
-import { type Config, ConfigError, loadConfig } from '../config/index.js';
+import { type Config, ConfigError } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
 import {
@@ -23,21 +23,10 @@ import {
 } from '../sources/environment.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
+import { cliConfig } from './config.js';
 import { sandboxCommand } from './sandbox.js';
 
 const QUICKSTART_TOKEN = 'quickstart';
-
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`protoscore: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
 
 /** Short commands log warnings only, to stderr, so stdout carries just their output. */
 function quietLogger(cfg: Config): Logger {
@@ -59,7 +48,7 @@ function parseExpiry(text: string): number {
 }
 
 async function withStore<T>(fn: (cfg: Config, store: ReturnType<typeof storeFor>) => Promise<T>): Promise<T> {
-  const cfg = config();
+  const cfg = cliConfig();
   const store = storeFor(cfg);
   try {
     await store.migrate();
@@ -75,7 +64,7 @@ function displayHost(host: string): string {
 }
 
 async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
-  const cfg = config();
+  const cfg = cliConfig();
   const logger = createLogger(cfg);
   let setup: EvmSetup;
   try {

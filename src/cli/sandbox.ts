@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { type Config, ConfigError, loadConfig } from '../config/index.js';
 import { isoSeconds } from '../core/time.js';
 import { jsonRpc } from '../sandbox/anvil.js';
 import type { WorldManifest } from '../sandbox/manifest.js';
 import { findRunningWorld, type RunningWorld, worldDir } from '../sandbox/world.js';
+import { cliConfig } from './config.js';
 
 /** running.json fields shown in their own place; any other field (a stand-in's base URL, …) is listed as is. */
 const OWN_FIELDS = new Set([
@@ -18,18 +18,6 @@ const OWN_FIELDS = new Set([
   'genesis_timestamp',
   'manifest',
 ]);
-
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`protoscore: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
 
 /** Fee in hundredths of a basis point (Uniswap's unit) as a percentage: 3000 → 0.30%. */
 function feePercent(fee: number): string {
@@ -133,7 +121,7 @@ function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unk
 }
 
 async function info(opts: { json?: boolean }): Promise<void> {
-  const cfg = config();
+  const cfg = cliConfig();
   const found = await findRunningWorld(cfg.dataDir);
   let head: { number: string; timestamp: string } | undefined;
   if (found.running) {

@@ -51,9 +51,9 @@ export async function smallWorld(options: { days?: number; scale?: number; seed?
   };
 }
 
-/** The DEX jobs for an environment, runnable one by one against a store. */
-export function dexJobRunner(env: EvmEnvironment, store: Store, clock: TestClock, onPublished = async () => {}) {
-  const jobs = new Map<string, JobDef>(dexJobs({ config: loadConfig({}), evm: env }).map((j) => [j.name, j]));
+/** Jobs run one by one against a store with a test context (each area's runner below adds its order). */
+export function jobRunner(defs: readonly JobDef[], store: Store, clock: TestClock, onPublished = async () => {}) {
+  const jobs = new Map<string, JobDef>(defs.map((j) => [j.name, j]));
   const ctx = (signal = new AbortController().signal): JobContext => ({
     store,
     clock,
@@ -62,12 +62,18 @@ export function dexJobRunner(env: EvmEnvironment, store: Store, clock: TestClock
     attempt: 1,
     notifyPublished: onPublished,
   });
+  return (name: string, signal?: AbortSignal) => {
+    const job = jobs.get(name);
+    if (!job) throw new Error(`no job ${name}`);
+    return job.run(ctx(signal));
+  };
+}
+
+/** The DEX jobs for an environment, runnable one by one against a store. */
+export function dexJobRunner(env: EvmEnvironment, store: Store, clock: TestClock, onPublished = async () => {}) {
+  const run = jobRunner(dexJobs({ config: loadConfig({}), evm: env }), store, clock, onPublished);
   return {
-    run: (name: string, signal?: AbortSignal) => {
-      const job = jobs.get(name);
-      if (!job) throw new Error(`no job ${name}`);
-      return job.run(ctx(signal));
-    },
+    run,
     async all() {
       await this.run('dex.ingest');
       await this.run('prices.hourly');
