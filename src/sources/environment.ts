@@ -59,15 +59,86 @@ export interface OracleFeedSource {
   readonly startBlock?: number;
 }
 
+export interface LendingAssetSource {
+  /** Lowercase token address. */
+  readonly address: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
+/** One isolated Morpho Blue market (`MarketParams` and its id). */
+export interface MorphoMarketSource {
+  readonly id: `0x${string}`;
+  readonly loanToken: string;
+  readonly collateralToken: string;
+  readonly oracle: string;
+  readonly irm: string;
+  /** WAD (1e18 = 100 %), decimal string. */
+  readonly lltv: string;
+}
+
+/**
+ * A lending market `(chain, protocol, version, base asset)` to ingest. Aave-design markets are read from their
+ * Pool alone (reserves, tokens, oracle and configuration come from the chain); a Morpho Blue market view is the
+ * singleton plus the isolated markets that lend the base asset against one of the listed collaterals.
+ */
+export interface LendingMarketSource {
+  readonly chain: string;
+  readonly protocol: string;
+  readonly version: string;
+  /** Uppercase symbol, as in the registry. */
+  readonly baseAsset: string;
+  readonly marketName: string;
+  readonly design: 'aave-v3' | 'morpho-blue';
+  /** Lowercase: the Aave Pool (proxy), the Morpho singleton. */
+  readonly pool: `0x${string}`;
+  /** Listed assets (Aave reserves; Morpho: the loan token and the collaterals). */
+  readonly assets: readonly LendingAssetSource[];
+  /**
+   * Morpho: the isolated markets of this view. Undefined in production: found from the singleton's CreateMarket
+   * logs (loan token = base asset, collateral among `assets`).
+   */
+  readonly morphoMarkets?: readonly MorphoMarketSource[];
+  /** First block to read (the market's deployment); undefined: a fixed look-back (see the lending jobs). */
+  readonly startBlock?: number;
+}
+
+/** A liquid staking token whose exposure is analysed, and where. */
+export interface LiquidStakingSource {
+  readonly chain: string;
+  /** Registry protocol id (`lido`). */
+  readonly protocol: string;
+  readonly symbol: string;
+  /** Lowercase token address. The exchange rate is `stEthPerToken()` (1e18 scale), wstETH's interface. */
+  readonly token: string;
+  readonly decimals: number;
+  /** Lowercase address of the underlying on chain (WETH). */
+  readonly underlying: string;
+  /** Lending markets (of `EvmEnvironment.lending`) in which the token is analysed. */
+  readonly lendingMarkets: readonly { protocol: string; version: string; baseAsset: string }[];
+  /** DEX pools (lowercase) holding the token, by exchange. */
+  readonly dexPools: readonly { protocol: string; version: string; pool: string }[];
+}
+
 export interface EvmEnvironment {
   readonly origin: 'sandbox' | 'config' | 'none';
   readonly chains: readonly EvmChainEndpoint[];
   readonly dex: readonly DexSourceDeployment[];
   readonly anchors: readonly PriceAnchor[];
   readonly oracleFeeds: readonly OracleFeedSource[];
+  readonly lending: readonly LendingMarketSource[];
+  readonly liquidStaking: readonly LiquidStakingSource[];
 }
 
-export const NO_EVM: EvmEnvironment = { origin: 'none', chains: [], dex: [], anchors: [], oracleFeeds: [] };
+export const NO_EVM: EvmEnvironment = {
+  origin: 'none',
+  chains: [],
+  dex: [],
+  anchors: [],
+  oracleFeeds: [],
+  lending: [],
+  liquidStaking: [],
+};
 
 /** Feed bases whose token has another symbol: Chainlink prices ETH and BTC, DEX pools hold WETH and WBTC. */
 const TOKEN_OF_FEED_BASE: Readonly<Record<string, string>> = { ETH: 'WETH', BTC: 'WBTC' };
@@ -135,13 +206,66 @@ export function environmentFromRegistry(rpcUrls: ReadonlyMap<string, string>): E
         };
       }),
   );
-  return { origin: chains.length ? 'config' : 'none', chains, dex, anchors, oracleFeeds };
+  const lending: LendingMarketSource[] = registry
+    .lendingMarkets()
+    .filter(({ market }) => served.has(market.chain))
+    .flatMap(({ protocol, market }): LendingMarketSource[] => {
+      if (market.design !== 'aave-v3' && market.design !== 'morpho-blue') return [];
+      return [
+        {
+          chain: market.chain,
+          protocol: protocol.id,
+          version: market.version,
+          baseAsset: market.baseAsset,
+          marketName: market.marketName,
+          design: market.design,
+          pool: lower(market.poolAddress),
+          assets: market.assets.map((a) => ({
+            address: a.address.toLowerCase(),
+            symbol: a.symbol,
+            decimals: a.decimals,
+          })),
+          ...(market.startBlock !== undefined ? { startBlock: market.startBlock } : {}),
+        },
+      ];
+    });
+  const liquidStaking: LiquidStakingSource[] = registry.liquidStakingProtocols().flatMap((p) => {
+    const lst = p.liquidStaking!;
+    if (!served.has(lst.token.chain)) return [];
+    return [
+      {
+        chain: lst.token.chain,
+        protocol: p.id,
+        symbol: lst.token.symbol,
+        token: lst.token.address.toLowerCase(),
+        decimals: lst.token.decimals,
+        underlying: lst.underlying.address.toLowerCase(),
+        lendingMarkets: lst.lendingExposure
+          .filter((m) =>
+            lending.some(
+              (l) =>
+                l.chain === m.chain &&
+                l.protocol === m.protocol &&
+                l.version === m.version &&
+                l.baseAsset === m.baseAsset,
+            ),
+          )
+          .map((m) => ({ protocol: m.protocol, version: m.version, baseAsset: m.baseAsset })),
+        dexPools: lst.dexExposure
+          .filter((d) => d.chain === lst.token.chain)
+          .flatMap((d) =>
+            d.pools.map((pool) => ({ protocol: d.protocol, version: d.version, pool: pool.toLowerCase() })),
+          ),
+      },
+    ];
+  });
+  return { origin: chains.length ? 'config' : 'none', chains, dex, anchors, oracleFeeds, lending, liquidStaking };
 }
 
 /** The subset of the sandbox's manifest this needs (src/sandbox/manifest.ts). */
 interface SandboxManifest {
   readonly chain: string;
-  readonly tokens: readonly { symbol: string; address: string; kind: string }[];
+  readonly tokens: readonly { symbol: string; address: string; kind: string; decimals?: number }[];
   readonly dex: readonly {
     protocol: string;
     version: string;
@@ -158,6 +282,42 @@ interface SandboxManifest {
     heartbeatSeconds: number;
     deviationThresholdPct: number;
     startBlock: number;
+  }[];
+  readonly pools?: readonly { address: string; protocol: string; version: string }[];
+  /** Absent in worlds saved before lending existed. */
+  readonly lending?: {
+    readonly aave: readonly {
+      protocol: string;
+      version: string;
+      baseAsset: string;
+      marketId: string;
+      pool: `0x${string}`;
+      reserves: readonly { symbol: string; decimals: number; token: string }[];
+      startBlock: number;
+    }[];
+    readonly morpho: readonly {
+      protocol: string;
+      version: string;
+      baseAsset: string;
+      morpho: `0x${string}`;
+      markets: readonly {
+        id: `0x${string}`;
+        loanToken: string;
+        collateralToken: string;
+        oracle: string;
+        irm: string;
+        lltv: string;
+      }[];
+      startBlock: number;
+    }[];
+  };
+  readonly liquidStaking?: readonly {
+    protocol: string;
+    symbol: string;
+    token: string;
+    decimals: number;
+    underlying: string;
+    pools: readonly string[];
   }[];
 }
 
@@ -197,5 +357,71 @@ export function environmentFromSandbox(manifest: SandboxManifest, rpcUrl: string
       baseToken: manifest.tokens.find((t) => t.symbol === o.token)?.address.toLowerCase() ?? null,
       startBlock: o.startBlock,
     })),
+    ...sandboxLending(manifest, chain.id),
   };
+}
+
+/** The sandbox's lending markets and liquid staking tokens, named as the registry names their production twins. */
+function sandboxLending(manifest: SandboxManifest, chain: string): Pick<EvmEnvironment, 'lending' | 'liquidStaking'> {
+  const token = (address: string) => manifest.tokens.find((x) => x.address.toLowerCase() === address.toLowerCase());
+  const marketName = (protocol: string, version: string, baseAsset: string, fallback: string) =>
+    registry.lendingMarket(chain, protocol, version, baseAsset)?.market.marketName ?? fallback;
+  const lending: LendingMarketSource[] = [
+    ...(manifest.lending?.aave ?? []).map(
+      (m): LendingMarketSource => ({
+        chain,
+        protocol: m.protocol,
+        version: m.version,
+        baseAsset: m.baseAsset,
+        marketName: marketName(m.protocol, m.version, m.baseAsset, m.marketId),
+        design: 'aave-v3',
+        pool: lower(m.pool),
+        assets: m.reserves.map((r) => ({ address: r.token.toLowerCase(), symbol: r.symbol, decimals: r.decimals })),
+        startBlock: m.startBlock,
+      }),
+    ),
+    ...(manifest.lending?.morpho ?? []).map((m): LendingMarketSource => {
+      const addresses = [...new Set([m.markets[0]?.loanToken, ...m.markets.map((x) => x.collateralToken)])].filter(
+        (a): a is string => a !== undefined,
+      );
+      return {
+        chain,
+        protocol: m.protocol,
+        version: m.version,
+        baseAsset: m.baseAsset,
+        marketName: marketName(m.protocol, m.version, m.baseAsset, `Morpho Blue ${m.baseAsset}`),
+        design: 'morpho-blue',
+        pool: lower(m.morpho),
+        assets: addresses.map((a) => {
+          const t = token(a);
+          return { address: a.toLowerCase(), symbol: t?.symbol ?? a.toLowerCase(), decimals: t?.decimals ?? 18 };
+        }),
+        morphoMarkets: m.markets.map((x) => ({
+          id: lower(x.id),
+          loanToken: x.loanToken.toLowerCase(),
+          collateralToken: x.collateralToken.toLowerCase(),
+          oracle: x.oracle.toLowerCase(),
+          irm: x.irm.toLowerCase(),
+          lltv: x.lltv,
+        })),
+        startBlock: m.startBlock,
+      };
+    }),
+  ];
+  const liquidStaking: LiquidStakingSource[] = (manifest.liquidStaking ?? []).map((l) => ({
+    chain,
+    protocol: l.protocol,
+    symbol: l.symbol,
+    token: l.token.toLowerCase(),
+    decimals: l.decimals,
+    underlying: l.underlying.toLowerCase(),
+    lendingMarkets: lending
+      .filter((m) => m.assets.some((a) => a.address === l.token.toLowerCase()))
+      .map((m) => ({ protocol: m.protocol, version: m.version, baseAsset: m.baseAsset })),
+    dexPools: l.pools.flatMap((address) => {
+      const pool = manifest.pools?.find((p) => p.address.toLowerCase() === address.toLowerCase());
+      return pool ? [{ protocol: pool.protocol, version: pool.version, pool: address.toLowerCase() }] : [];
+    }),
+  }));
+  return { lending, liquidStaking };
 }

@@ -1,4 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { developmentMigration } from '../areas/development/migration.js';
+import { lendingMigration } from '../areas/lending/migration.js';
 
 /**
  * The one migration set of both dialects. Types are kept portable: `bigint` becomes INTEGER on SQLite and
@@ -230,6 +232,9 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Later migrations live beside the area that owns their tables (same portability rules as above).
+  '0004_development': developmentMigration,
+  '0005_lending': lendingMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

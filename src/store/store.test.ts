@@ -52,7 +52,13 @@ describe.each(dialects)('store on %s', (dialect) => {
 
   describe('migrations', () => {
     it('the first migrate applies every migration in order; later ones apply nothing', async () => {
-      expect(firstMigration).toEqual(['0001_foundation', '0002_evm_dex', '0003_oracles']);
+      expect(firstMigration).toEqual([
+        '0001_foundation',
+        '0002_evm_dex',
+        '0003_oracles',
+        '0004_development',
+        '0005_lending',
+      ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
       // The seeded counters were not inserted twice.

@@ -1,6 +1,15 @@
+import { Type } from '@sinclair/typebox';
 import type { Registry } from '../../registry/index.js';
 import { seeListing } from '../entity.js';
 import type { PathDef, PathParams } from '../types.js';
+import {
+  AllMarketsEntry,
+  AssetAnalytics,
+  AvailableMarket,
+  LendingScoreHistory,
+  MarketAnalytics,
+  MarketOverview,
+} from './schema.js';
 
 const LISTING = '/data/liquidity/lending/available-markets';
 
@@ -25,6 +34,7 @@ const protocol = (p: PathParams, r: Registry) =>
 export const lendingPaths: PathDef[] = [
   {
     id: 'lending.available-markets',
+    payload: Type.Array(AvailableMarket),
     area: 'lending',
     template: '/data/liquidity/lending/available-markets',
     shape: 'listing',
@@ -33,6 +43,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.asset-analytics',
+    payload: AssetAnalytics,
     area: 'lending',
     template: '/data/liquidity/lending/asset-analytics/<chain>/<protocol>/<version>/<base_asset>/<token_address>',
     shape: 'snapshot',
@@ -41,6 +52,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.protocol-analytics',
+    payload: MarketAnalytics,
     area: 'lending',
     template: '/data/liquidity/lending/protocol-analytics/<chain>/<protocol>/<version>/<base_asset>',
     shape: 'snapshot',
@@ -49,6 +61,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.market-overview',
+    payload: MarketOverview,
     area: 'lending',
     template: '/data/liquidity/lending/market-overview/<protocol>',
     shape: 'snapshot',
@@ -57,6 +70,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.protocol-score',
+    payload: LendingScoreHistory,
     area: 'lending',
     template: '/scores/liquidity/lending/protocol-score/<chain>/<protocol>/<version>/<base_asset>',
     letterCase: 'lower',
@@ -67,6 +81,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.market-overview-score',
+    payload: LendingScoreHistory,
     area: 'lending',
     template: '/scores/liquidity/lending/market-overview/<protocol>',
     shape: 'score-history',
@@ -76,6 +91,7 @@ export const lendingPaths: PathDef[] = [
   },
   {
     id: 'lending.all-markets',
+    payload: Type.Array(AllMarketsEntry),
     area: 'lending',
     template: '/scores/liquidity/lending/all-markets',
     shape: 'all-scores',

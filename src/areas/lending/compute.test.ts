@@ -1,0 +1,198 @@
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { DAY } from '../../core/time.js';
+import type { LendingMarketSource } from '../../sources/environment.js';
+import { computeLending, type MarketInput } from './compute.js';
+import type { LendingEventFact, MarketSnapshot } from './facts.js';
+import { lendingDocuments } from './jobs.js';
+import {
+  AllMarketsEntry,
+  AssetAnalytics,
+  AvailableMarket,
+  LendingScoreHistory,
+  MarketAnalytics,
+  MarketOverview,
+} from './schema.js';
+
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
+
+/** Schema errors as readable lines (empty when the value fits). */
+const errors = (schema: TSchema, value: unknown) =>
+  [...Value.Errors(schema, value)].map((e) => `${e.path} ${e.message}`);
+
+const AS_OF = Date.UTC(2026, 10, 20, 12) / 1000;
+const USDC = '0x00000000000000000000000000000000000000a1';
+const WETH = '0x00000000000000000000000000000000000000e1';
+
+const source: LendingMarketSource = {
+  chain: 'ethereum',
+  protocol: 'aave',
+  version: 'V3',
+  baseAsset: 'USDC',
+  marketName: 'Ethereum Market',
+  design: 'aave-v3',
+  pool: '0x00000000000000000000000000000000000000b0',
+  assets: [
+    { address: USDC, symbol: 'USDC', decimals: 6 },
+    { address: WETH, symbol: 'WETH', decimals: 18 },
+  ],
+  startBlock: 1,
+};
+
+function reserve(asset: string, symbol: string, decimals: number, supply: string, borrow: string, price: number) {
+  return {
+    asset,
+    symbol,
+    decimals,
+    totalSupplyRaw: supply,
+    totalBorrowRaw: borrow,
+    priceUsd: price,
+    supplyRate: 0.01,
+    borrowRate: 0.03,
+    ltv: 0.8,
+    liquidationThreshold: 0.825,
+    liquidationBonus: 0.05,
+    reserveFactor: 0.1,
+    supplyCap: 0,
+    borrowCap: 0,
+    borrowingEnabled: true,
+    collateralEnabled: true,
+    active: true,
+    frozen: false,
+    paused: false,
+    optimalUtilisation: 0.9,
+    aToken: null,
+    debtToken: null,
+  };
+}
+
+function snapshot(timestamp: number, debtUsdc: number): MarketSnapshot {
+  return {
+    chain: 'ethereum',
+    pool: source.pool,
+    blockNumber: Math.floor(timestamp / 12),
+    timestamp,
+    reserves: [
+      reserve(USDC, 'USDC', 6, '10000000000', String(debtUsdc * 1e6), 1),
+      reserve(WETH, 'WETH', 18, '2000000000000000000', '0', 2000),
+    ],
+    positions: [
+      {
+        account: '0xlender',
+        marketId: '',
+        supplied: { [USDC]: '10000000000' },
+        borrowed: {},
+        collateral: [],
+        collateralUsd: 0,
+        debtUsd: 0,
+        healthFactor: null,
+      },
+      {
+        account: '0xborrower',
+        marketId: '',
+        supplied: { [WETH]: '2000000000000000000' },
+        borrowed: { [USDC]: String(debtUsdc * 1e6) },
+        collateral: [WETH],
+        collateralUsd: 4000,
+        debtUsd: debtUsdc,
+        healthFactor: (4000 * 0.825) / debtUsdc,
+      },
+    ],
+  };
+}
+
+const liquidation: LendingEventFact = {
+  chain: 'ethereum',
+  pool: source.pool,
+  blockNumber: 10,
+  logIndex: 1,
+  txHash: '0xabc',
+  timestamp: AS_OF - DAY,
+  kind: 'liquidation',
+  marketId: '',
+  asset: USDC,
+  account: '0xvictim',
+  actor: '0xliquidator',
+  amount: 500_000_000n,
+  collateralAsset: WETH,
+  collateralAmount: 262_500_000_000_000_000n,
+};
+
+function input(over: Partial<MarketInput> = {}): MarketInput {
+  return {
+    source,
+    latest: snapshot(AS_OF, 1000),
+    daily: [1, 2, 3, 4, 5, 6].map((d) => (d === 6 ? undefined : snapshot(AS_OF - d * DAY, 1000 + d * 100))),
+    liquidations: [liquidation],
+    priceAt: (token) => (token === USDC ? 1 : 2000),
+    depthUsd: () => 1e9,
+    ...over,
+  };
+}
+
+describe('computeLending', () => {
+  it('publishes the legacy asset fields from the snapshot, with wallets counted from positions', () => {
+    const out = computeLending({ markets: [input()] }, AS_OF);
+    const usdc = out.assets.find((a) => a.token === USDC)!.data;
+    expect(usdc).toMatchObject({
+      total_supply_token: 10_000,
+      total_supply_usd: 10_000,
+      total_borrow_token: 1000,
+      total_borrow_usd: 1000,
+      num_unique_wallets_supply: 1,
+      num_unique_wallets_borrow: 1,
+      utilisation: 0.1,
+    });
+    expect(errors(AssetAnalytics, usdc)).toEqual([]);
+  });
+
+  it('counts liquidations by day and values them at the time’s prices', () => {
+    const out = computeLending({ markets: [input()] }, AS_OF);
+    const m = out.markets[0]!.data;
+    expect(m.liquidations.count).toBe(1);
+    expect(m.liquidations.debt_repaid_usd).toBe(500);
+    expect(m.liquidations.collateral_seized_usd).toBe(525);
+    expect(m.liquidations.by_day.map((d) => d.count)).toEqual([0, 1, 0, 0, 0, 0, 0]);
+    expect(errors(MarketAnalytics, m)).toEqual([]);
+  });
+
+  it('gives 7 daily scores, a gap where no snapshot stands for the day, and aggregates per protocol', () => {
+    const out = computeLending({ markets: [input()] }, AS_OF);
+    const history = out.scores[0]!.data;
+    expect(history).toHaveLength(7);
+    expect(history[0]!.partial).toBe(true);
+    expect(history[6]!.score).toBeNull();
+    expect(history[6]!.gap_reason).toBe('no_snapshot');
+    expect(errors(LendingScoreHistory, history)).toEqual([]);
+    const overview = out.overviewScores[0]!.data;
+    expect(overview[0]!.score).toBe(history[0]!.score);
+    expect(errors(LendingScoreHistory, overview)).toEqual([]);
+    expect(errors(MarketOverview, out.overviews[0]!.data)).toEqual([]);
+    for (const a of out.all) expect(errors(AllMarketsEntry, a)).toEqual([]);
+    for (const a of out.available) expect(errors(AvailableMarket, a)).toEqual([]);
+  });
+
+  it('puts each document at its canonical path (lowercase version and base asset in the score path)', () => {
+    const docs = lendingDocuments(computeLending({ markets: [input()] }, AS_OF), AS_OF).map((d) => d.path);
+    expect(docs).toEqual(
+      expect.arrayContaining([
+        '/data/liquidity/lending/available-markets',
+        `/data/liquidity/lending/asset-analytics/ethereum/aave/V3/USDC/${USDC}`,
+        '/data/liquidity/lending/protocol-analytics/ethereum/aave/V3/USDC',
+        '/data/liquidity/lending/market-overview/aave',
+        '/scores/liquidity/lending/protocol-score/ethereum/aave/v3/usdc',
+        '/scores/liquidity/lending/market-overview/aave',
+        '/scores/liquidity/lending/all-markets',
+      ]),
+    );
+  });
+
+  it('lists a market before its first snapshot, without analytics', () => {
+    const out = computeLending({ markets: [input({ latest: undefined, daily: [] })] }, AS_OF);
+    expect(out.available).toHaveLength(1);
+    expect(out.markets).toHaveLength(0);
+    expect(out.all[0]!.gap_reason).toBe('no_snapshot');
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Facts of the lending area.
+ *
+ * Two kinds: the markets' events (`lending_events`: one row per Supply, Withdraw, Borrow, Repay, liquidation,
+ * collateral move or aToken transfer log, decoded), and state snapshots (`lending_snapshots`: everything the
+ * analytics need, read from the chain with multicall at one block: reserves and their configuration, totals,
+ * rates, oracle prices, and every known position's balances and health). Events say who ever took part and what
+ * happened (liquidations, activity); snapshots say what is true at a block. Big integers are decimal strings in
+ * snapshots (JSON) and bigint in the typed facts.
+ */
+
+export type LendingEventKind =
+  | 'supply'
+  | 'withdraw'
+  | 'borrow'
+  | 'repay'
+  | 'liquidation'
+  | 'supply_collateral'
+  | 'withdraw_collateral'
+  | 'transfer'
+  | 'create_market';
+
+export interface LendingEventFact {
+  readonly chain: string;
+  /** Lowercase address of the market's main contract (Aave Pool, Morpho singleton). */
+  readonly pool: string;
+  readonly blockNumber: number;
+  readonly logIndex: number;
+  readonly txHash: string;
+  /** Unix seconds of the block. */
+  readonly timestamp: number;
+  readonly kind: LendingEventKind;
+  /** Morpho market id (lowercase hex); '' for Aave. */
+  readonly marketId: string;
+  /**
+   * The asset the event moves: the reserve (Aave), the loan token (Morpho supply/withdraw/borrow/repay), the
+   * collateral token (Morpho collateral moves). Liquidations: the debt asset.
+   */
+  readonly asset: string;
+  /** The position the event changes (onBehalfOf; the liquidated borrower; a transfer's recipient). */
+  readonly account: string;
+  /** Who sent it (caller, repayer, liquidator; a transfer's sender). */
+  readonly actor: string;
+  /** Raw amount of `asset` (liquidations: debt repaid). */
+  readonly amount: bigint;
+  /** Liquidations: the collateral asset and the raw collateral seized; otherwise '' and 0. */
+  readonly collateralAsset: string;
+  readonly collateralAmount: bigint;
+}
+
+/** One reserve of an Aave-design market at a block (Morpho: one loan token or collateral of the view). */
+export interface ReserveSnapshot {
+  /** Lowercase underlying token. */
+  readonly asset: string;
+  readonly symbol: string;
+  readonly decimals: number;
+  /** Raw totals (aToken and debt-token supplies; Morpho: assets with interest accrued to the block). */
+  readonly totalSupplyRaw: string;
+  readonly totalBorrowRaw: string;
+  /** USD price of one whole token from the market's oracle (Aave: AaveOracle; Morpho: see methodology). */
+  readonly priceUsd: number | null;
+  /** Yearly rates as fractions (0.05 = 5 %). Aave's are APRs as it reports them (ray / 1e27). */
+  readonly supplyRate: number | null;
+  readonly borrowRate: number | null;
+  /** Configuration as fractions (0.8 = 80 %); bonus as the premium (0.05 for 105 %); caps in whole tokens, 0 = none. */
+  readonly ltv: number | null;
+  readonly liquidationThreshold: number | null;
+  readonly liquidationBonus: number | null;
+  readonly reserveFactor: number | null;
+  readonly supplyCap: number | null;
+  readonly borrowCap: number | null;
+  readonly borrowingEnabled: boolean;
+  readonly collateralEnabled: boolean;
+  readonly active: boolean;
+  readonly frozen: boolean;
+  readonly paused: boolean;
+  /** The rate curve's kink (optimal usage ratio) when known. */
+  readonly optimalUtilisation: number | null;
+  /** Aave: the aToken and variable debt token. Morpho: null. */
+  readonly aToken: string | null;
+  readonly debtToken: string | null;
+}
+
+/** One account's position in a market at a block: balances per asset, and the protocol's own health figures. */
+export interface PositionSnapshot {
+  readonly account: string;
+  /** Morpho: the isolated market of this position (an account has one position per market); '' for Aave. */
+  readonly marketId: string;
+  /** Raw balances by lowercase asset: supplied (aToken balance; Morpho: supplied loan token or collateral). */
+  readonly supplied: Readonly<Record<string, string>>;
+  /** Raw debt by lowercase asset. */
+  readonly borrowed: Readonly<Record<string, string>>;
+  /** Assets whose supply counts as collateral for this account (Aave: user configuration; Morpho: the collateral). */
+  readonly collateral: readonly string[];
+  /** Aave getUserAccountData (USD); Morpho: computed from the market state and its oracle. */
+  readonly collateralUsd: number;
+  readonly debtUsd: number;
+  /** Health factor; null without debt. */
+  readonly healthFactor: number | null;
+}
+
+/** Morpho Blue isolated market state at a block (per market id), for the Morpho view. */
+export interface MorphoMarketSnapshot {
+  readonly id: string;
+  readonly loanToken: string;
+  readonly collateralToken: string;
+  readonly lltv: number;
+  /** Collateral priced in loan token (whole units), from the market's oracle. */
+  readonly oraclePrice: number | null;
+  readonly totalSupplyRaw: string;
+  readonly totalBorrowRaw: string;
+  readonly totalCollateralRaw: string;
+  readonly borrowRate: number | null;
+  readonly supplyRate: number | null;
+}
+
+export interface MarketSnapshot {
+  readonly chain: string;
+  readonly pool: string;
+  readonly blockNumber: number;
+  readonly timestamp: number;
+  readonly reserves: readonly ReserveSnapshot[];
+  readonly positions: readonly PositionSnapshot[];
+  /** Morpho only. */
+  readonly morphoMarkets?: readonly MorphoMarketSnapshot[];
+}

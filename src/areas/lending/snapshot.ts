@@ -1,0 +1,508 @@
+/**
+ * Reads a lending market's state at one block with multicall: the facts the analytics are computed from.
+ *
+ * Aave V3 design (Aave, Spark): everything comes from the Pool — the reserves list, each reserve's data
+ * (configuration bitmap, rates, token addresses), the aToken and debt-token supplies, the market's own oracle
+ * prices, and for every account the events named: its aToken and debt balances in the reserves it used, its
+ * collateral flags (`getUserConfiguration`) and `getUserAccountData` (collateral, debt, health factor).
+ *
+ * Morpho Blue: per isolated market its totals (`market(id)`, with interest accrued to the block as Morpho's own
+ * `expectedMarketBalances` does), its oracle price and IRM rate, and every known account's position. USD values
+ * use the pipeline's USD price of the loan token (a Morpho oracle prices collateral in loan token only).
+ */
+
+import type { LendingMarketSource, MorphoMarketSource } from '../../sources/environment.js';
+import type { EvmSource } from '../../sources/evm/index.js';
+import {
+  AAVE_ORACLE_ABI,
+  AAVE_POOL_ABI,
+  ADDRESSES_PROVIDER_ABI,
+  ERC20_ABI,
+  MORPHO_ABI,
+  MORPHO_IRM_ABI,
+  MORPHO_ORACLE_ABI,
+  RATE_STRATEGY_ABI,
+} from './events.js';
+import type { MarketSnapshot, MorphoMarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
+
+type Address = `0x${string}`;
+
+/** Who took part in a market, from its events: per account the assets it supplied and borrowed (Morpho: per market). */
+export interface Participants {
+  /** key: account (Aave) or `${marketId}:${account}` (Morpho). */
+  readonly accounts: ReadonlyMap<string, { supplied: ReadonlySet<string>; borrowed: ReadonlySet<string> }>;
+}
+
+interface Call {
+  readonly address: Address;
+  readonly abi: readonly unknown[];
+  readonly functionName: string;
+  readonly args?: readonly unknown[];
+}
+
+const RAY = 10n ** 27n;
+const WAD = 10n ** 18n;
+const SECONDS_PER_YEAR = 365 * 86_400;
+
+/** Calls per multicall request: large enough to be few, small enough for any node's gas cap on eth_call. */
+const BATCH = 400;
+
+async function read(source: EvmSource, calls: readonly Call[], block: number): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let i = 0; i < calls.length; i += BATCH) {
+    const chunk = calls.slice(i, i + BATCH);
+    const results = (await source.multicall({
+      contracts: chunk as never,
+      allowFailure: true,
+      blockNumber: BigInt(block),
+    })) as readonly { status: 'success' | 'failure'; result?: unknown }[];
+    for (const r of results) out.push(r.status === 'success' ? r.result : undefined);
+  }
+  return out;
+}
+
+/** Bits `from`…`from + width - 1` of a bitmap. */
+function bits(word: bigint, from: number, width: number): bigint {
+  return (word >> BigInt(from)) & ((1n << BigInt(width)) - 1n);
+}
+
+/** Aave V3's ReserveConfiguration bitmap, decoded (ReserveConfiguration.sol bit layout). */
+export function decodeReserveConfiguration(data: bigint) {
+  return {
+    ltv: Number(bits(data, 0, 16)) / 10_000,
+    liquidationThreshold: Number(bits(data, 16, 16)) / 10_000,
+    /** Stored as 10000 + premium (10500 = 5 % bonus); 0 when the asset is not collateral. */
+    liquidationBonus: bits(data, 32, 16) > 0n ? Number(bits(data, 32, 16)) / 10_000 - 1 : 0,
+    decimals: Number(bits(data, 48, 8)),
+    active: bits(data, 56, 1) === 1n,
+    frozen: bits(data, 57, 1) === 1n,
+    borrowingEnabled: bits(data, 58, 1) === 1n,
+    paused: bits(data, 60, 1) === 1n,
+    reserveFactor: Number(bits(data, 64, 16)) / 10_000,
+    borrowCap: Number(bits(data, 80, 36)),
+    supplyCap: Number(bits(data, 116, 36)),
+  };
+}
+
+/** `raw / 10^decimals` as a float (exact enough for USD figures; raw strings stay exact in the facts). */
+export function toUnits(raw: bigint, decimals: number): number {
+  const scale = 10n ** BigInt(decimals);
+  return Number(raw / scale) + Number(raw % scale) / Number(scale);
+}
+
+export async function readAaveSnapshot(
+  source: EvmSource,
+  market: LendingMarketSource,
+  participants: Participants,
+  block: { number: number; timestamp: number },
+): Promise<MarketSnapshot> {
+  const pool = market.pool;
+  const [list, provider] = await read(
+    source,
+    [
+      { address: pool, abi: AAVE_POOL_ABI, functionName: 'getReservesList' },
+      { address: pool, abi: AAVE_POOL_ABI, functionName: 'ADDRESSES_PROVIDER' },
+    ],
+    block.number,
+  );
+  if (!Array.isArray(list) || typeof provider !== 'string') {
+    throw new Error(
+      `lending: ${market.protocol} ${market.version} pool ${pool} answers no reserves at block ${block.number}`,
+    );
+  }
+  const assets = (list as string[]).map((a) => a.toLowerCase() as Address);
+  const [oracle] = await read(
+    source,
+    [{ address: provider as Address, abi: ADDRESSES_PROVIDER_ABI, functionName: 'getPriceOracle' }],
+    block.number,
+  );
+  const first = await read(
+    source,
+    [
+      ...assets.flatMap((asset): Call[] => [
+        { address: pool, abi: AAVE_POOL_ABI, functionName: 'getReserveData', args: [asset] },
+        { address: oracle as Address, abi: AAVE_ORACLE_ABI, functionName: 'getAssetPrice', args: [asset] },
+        { address: asset, abi: ERC20_ABI, functionName: 'symbol' },
+      ]),
+      { address: oracle as Address, abi: AAVE_ORACLE_ABI, functionName: 'BASE_CURRENCY_UNIT' },
+    ],
+    block.number,
+  );
+  const baseUnit = (first[assets.length * 3] as bigint | undefined) ?? 10n ** 8n;
+  interface ReserveData {
+    configuration: { data: bigint };
+    currentLiquidityRate: bigint;
+    currentVariableBorrowRate: bigint;
+    id: number;
+    aTokenAddress: Address;
+    stableDebtTokenAddress: Address;
+    variableDebtTokenAddress: Address;
+    interestRateStrategyAddress: Address;
+  }
+  const data = assets.map((_, i) => first[i * 3] as ReserveData | undefined);
+  const missing = assets.filter((_, i) => !data[i]);
+  if (missing.length)
+    throw new Error(`lending: getReserveData failed for ${missing.join(', ')} at block ${block.number}`);
+  const second = await read(
+    source,
+    assets.flatMap((_, i): Call[] => {
+      const d = data[i]!;
+      return [
+        { address: d.aTokenAddress, abi: ERC20_ABI, functionName: 'totalSupply' },
+        { address: d.variableDebtTokenAddress, abi: ERC20_ABI, functionName: 'totalSupply' },
+        { address: d.stableDebtTokenAddress, abi: ERC20_ABI, functionName: 'totalSupply' },
+        { address: d.interestRateStrategyAddress, abi: RATE_STRATEGY_ABI, functionName: 'OPTIMAL_USAGE_RATIO' },
+      ];
+    }),
+    block.number,
+  );
+  const reserves: ReserveSnapshot[] = assets.map((asset, i) => {
+    const d = data[i]!;
+    const config = decodeReserveConfiguration(d.configuration.data);
+    const price = first[i * 3 + 1] as bigint | undefined;
+    const known = market.assets.find((a) => a.address === asset);
+    const optimal = second[i * 4 + 3] as bigint | undefined;
+    return {
+      asset,
+      symbol: known?.symbol ?? (first[i * 3 + 2] as string | undefined) ?? asset,
+      decimals: config.decimals,
+      totalSupplyRaw: ((second[i * 4] as bigint | undefined) ?? 0n).toString(),
+      totalBorrowRaw: (
+        ((second[i * 4 + 1] as bigint | undefined) ?? 0n) + ((second[i * 4 + 2] as bigint | undefined) ?? 0n)
+      ).toString(),
+      priceUsd: price === undefined ? null : Number(price) / Number(baseUnit),
+      supplyRate: Number((d.currentLiquidityRate * 10n ** 9n) / RAY) / 1e9,
+      borrowRate: Number((d.currentVariableBorrowRate * 10n ** 9n) / RAY) / 1e9,
+      ltv: config.ltv,
+      liquidationThreshold: config.liquidationThreshold,
+      liquidationBonus: config.liquidationBonus,
+      reserveFactor: config.reserveFactor,
+      supplyCap: config.supplyCap,
+      borrowCap: config.borrowCap,
+      borrowingEnabled: config.borrowingEnabled,
+      collateralEnabled: config.liquidationThreshold > 0,
+      active: config.active,
+      frozen: config.frozen,
+      paused: config.paused,
+      optimalUtilisation: optimal === undefined ? null : Number((optimal * 10n ** 9n) / RAY) / 1e9,
+      aToken: d.aTokenAddress.toLowerCase(),
+      debtToken: d.variableDebtTokenAddress.toLowerCase(),
+    };
+  });
+
+  // Positions: per account its account data, configuration, and balances in the reserves it used.
+  const index = new Map(assets.map((a, i) => [a, i]));
+  const accounts = [...participants.accounts.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const calls: Call[] = [];
+  const plan: { account: string; supplied: string[]; borrowed: string[]; at: number }[] = [];
+  for (const [account, used] of accounts) {
+    const supplied = [...used.supplied].filter((a) => index.has(a as Address)).sort();
+    const borrowed = [...used.borrowed].filter((a) => index.has(a as Address)).sort();
+    plan.push({ account, supplied, borrowed, at: calls.length });
+    calls.push(
+      { address: pool, abi: AAVE_POOL_ABI, functionName: 'getUserAccountData', args: [account] },
+      { address: pool, abi: AAVE_POOL_ABI, functionName: 'getUserConfiguration', args: [account] },
+    );
+    for (const a of supplied) {
+      calls.push({
+        address: data[index.get(a as Address)!]!.aTokenAddress,
+        abi: ERC20_ABI,
+        functionName: 'balanceOf',
+        args: [account],
+      });
+    }
+    for (const a of borrowed) {
+      const d = data[index.get(a as Address)!]!;
+      calls.push(
+        { address: d.variableDebtTokenAddress, abi: ERC20_ABI, functionName: 'balanceOf', args: [account] },
+        { address: d.stableDebtTokenAddress, abi: ERC20_ABI, functionName: 'balanceOf', args: [account] },
+      );
+    }
+  }
+  const results = await read(source, calls, block.number);
+  const positions: PositionSnapshot[] = [];
+  for (const p of plan) {
+    const accountData = results[p.at] as readonly bigint[] | undefined;
+    const configuration = (results[p.at + 1] as { data: bigint } | undefined)?.data ?? 0n;
+    if (!accountData) throw new Error(`lending: getUserAccountData(${p.account}) failed at block ${block.number}`);
+    let at = p.at + 2;
+    const supplied: Record<string, string> = {};
+    for (const a of p.supplied) {
+      const balance = (results[at++] as bigint | undefined) ?? 0n;
+      if (balance > 0n) supplied[a] = balance.toString();
+    }
+    const borrowed: Record<string, string> = {};
+    for (const a of p.borrowed) {
+      const balance = ((results[at++] as bigint | undefined) ?? 0n) + ((results[at++] as bigint | undefined) ?? 0n);
+      if (balance > 0n) borrowed[a] = balance.toString();
+    }
+    const collateral = assets.filter((a, i) => bits(configuration, 2 * data[i]!.id + 1, 1) === 1n && supplied[a]);
+    const [collateralBase, debtBase, , , , hf] = accountData;
+    if (!Object.keys(supplied).length && !Object.keys(borrowed).length) continue;
+    positions.push({
+      account: p.account,
+      marketId: '',
+      supplied,
+      borrowed,
+      collateral,
+      collateralUsd: Number(collateralBase!) / Number(baseUnit),
+      debtUsd: Number(debtBase!) / Number(baseUnit),
+      healthFactor: debtBase === 0n ? null : Number((hf! * 10n ** 9n) / WAD) / 1e9,
+    });
+  }
+  return { chain: market.chain, pool, blockNumber: block.number, timestamp: block.timestamp, reserves, positions };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Morpho Blue
+// ---------------------------------------------------------------------------------------------------------------
+
+const VIRTUAL_SHARES = 10n ** 6n;
+const VIRTUAL_ASSETS = 1n;
+const ORACLE_PRICE_SCALE = 10n ** 36n;
+
+const mulDivDown = (x: bigint, y: bigint, d: bigint) => (x * y) / d;
+const mulDivUp = (x: bigint, y: bigint, d: bigint) => (x * y + (d - 1n)) / d;
+export const toAssetsDown = (shares: bigint, totalAssets: bigint, totalShares: bigint) =>
+  mulDivDown(shares, totalAssets + VIRTUAL_ASSETS, totalShares + VIRTUAL_SHARES);
+export const toAssetsUp = (shares: bigint, totalAssets: bigint, totalShares: bigint) =>
+  mulDivUp(shares, totalAssets + VIRTUAL_ASSETS, totalShares + VIRTUAL_SHARES);
+
+/** Morpho's `wTaylorCompounded`: e^(rate·t) − 1 to the third order, in WAD. */
+export function wTaylorCompounded(x: bigint, n: bigint): bigint {
+  const first = x * n;
+  const second = mulDivDown(first, first, 2n * WAD);
+  const third = mulDivDown(second, first, 3n * WAD);
+  return first + second + third;
+}
+
+interface MorphoMarketState {
+  totalSupplyAssets: bigint;
+  totalSupplyShares: bigint;
+  totalBorrowAssets: bigint;
+  totalBorrowShares: bigint;
+  lastUpdate: bigint;
+  fee: bigint;
+}
+
+export async function readMorphoSnapshot(
+  source: EvmSource,
+  market: LendingMarketSource,
+  markets: readonly MorphoMarketSource[],
+  participants: Participants,
+  block: { number: number; timestamp: number },
+  usdPrice: (token: string) => number | null,
+): Promise<MarketSnapshot> {
+  const morpho = market.pool;
+  const states = await read(
+    source,
+    markets.flatMap((m): Call[] => [
+      { address: morpho, abi: MORPHO_ABI, functionName: 'market', args: [m.id] },
+      { address: m.oracle as Address, abi: MORPHO_ORACLE_ABI, functionName: 'price' },
+    ]),
+    block.number,
+  );
+  const decimalsOf = (token: string) => market.assets.find((a) => a.address === token)?.decimals ?? 18;
+  const symbolOf = (token: string) => market.assets.find((a) => a.address === token)?.symbol ?? token;
+  const paramsOf = (m: MorphoMarketSource) => ({
+    loanToken: m.loanToken as Address,
+    collateralToken: m.collateralToken as Address,
+    oracle: m.oracle as Address,
+    irm: m.irm as Address,
+    lltv: BigInt(m.lltv),
+  });
+  const raw = markets.map((m, i) => {
+    const t = states[i * 2] as readonly bigint[] | undefined;
+    if (!t) throw new Error(`lending: morpho market(${m.id}) failed at block ${block.number}`);
+    const state: MorphoMarketState = {
+      totalSupplyAssets: t[0]!,
+      totalSupplyShares: t[1]!,
+      totalBorrowAssets: t[2]!,
+      totalBorrowShares: t[3]!,
+      lastUpdate: t[4]!,
+      fee: t[5]!,
+    };
+    return { m, state, price: states[i * 2 + 1] as bigint | undefined };
+  });
+  const rates = await read(
+    source,
+    raw.map(
+      ({ m, state }): Call => ({
+        address: m.irm as Address,
+        abi: MORPHO_IRM_ABI,
+        functionName: 'borrowRateView',
+        args: [paramsOf(m), state],
+      }),
+    ),
+    block.number,
+  );
+  // Interest accrued from the market's last update to the block, as Morpho's expectedMarketBalances.
+  const accrued = raw.map(({ m, state, price }, i) => {
+    const rate = rates[i] as bigint | undefined;
+    const elapsed = BigInt(Math.max(0, block.timestamp - Number(state.lastUpdate)));
+    const s = { ...state };
+    if (rate !== undefined && elapsed > 0n && s.totalBorrowAssets > 0n) {
+      const interest = mulDivDown(s.totalBorrowAssets, wTaylorCompounded(rate, elapsed), WAD);
+      s.totalBorrowAssets += interest;
+      s.totalSupplyAssets += interest;
+      if (s.fee > 0n) {
+        const feeAmount = mulDivDown(interest, s.fee, WAD);
+        const feeShares = mulDivDown(
+          feeAmount,
+          s.totalSupplyShares + VIRTUAL_SHARES,
+          s.totalSupplyAssets - feeAmount + VIRTUAL_ASSETS,
+        );
+        s.totalSupplyShares += feeShares;
+      }
+    }
+    return { m, state: s, price, ratePerSecond: rate };
+  });
+
+  const calls: Call[] = [];
+  const plan: { key: string; marketId: string; account: string }[] = [];
+  for (const key of [...participants.accounts.keys()].sort()) {
+    const [marketId, account] = key.split(':') as [string, string];
+    if (!markets.some((m) => m.id === marketId)) continue;
+    plan.push({ key, marketId, account });
+    calls.push({ address: morpho, abi: MORPHO_ABI, functionName: 'position', args: [marketId, account] });
+  }
+  const results = await read(source, calls, block.number);
+  const loanToken = markets[0]?.loanToken ?? '';
+  const loanUsd = usdPrice(loanToken);
+  const positions: PositionSnapshot[] = [];
+  const collateralTotals = new Map<string, bigint>();
+  plan.forEach((p, i) => {
+    const r = results[i] as readonly bigint[] | undefined;
+    if (!r) throw new Error(`lending: morpho position(${p.marketId}, ${p.account}) failed at block ${block.number}`);
+    const a = accrued.find((x) => x.m.id === p.marketId)!;
+    const [supplyShares, borrowShares, collateral] = r as [bigint, bigint, bigint];
+    const supplied = toAssetsDown(supplyShares, a.state.totalSupplyAssets, a.state.totalSupplyShares);
+    const borrowed = toAssetsUp(borrowShares, a.state.totalBorrowAssets, a.state.totalBorrowShares);
+    collateralTotals.set(p.marketId, (collateralTotals.get(p.marketId) ?? 0n) + collateral);
+    if (supplied === 0n && borrowed === 0n && collateral === 0n) return;
+    const suppliedMap: Record<string, string> = {};
+    if (supplied > 0n) suppliedMap[a.m.loanToken] = supplied.toString();
+    if (collateral > 0n) suppliedMap[a.m.collateralToken] = collateral.toString();
+    // Collateral value in loan token units: collateral · price / 1e36 (raw), then whole loan tokens.
+    const collateralInLoanRaw = a.price === undefined ? 0n : mulDivDown(collateral, a.price, ORACLE_PRICE_SCALE);
+    const maxBorrowRaw = mulDivDown(collateralInLoanRaw, BigInt(a.m.lltv), WAD);
+    const loanDecimals = decimalsOf(a.m.loanToken);
+    positions.push({
+      account: p.account,
+      marketId: p.marketId,
+      supplied: suppliedMap,
+      borrowed: borrowed > 0n ? { [a.m.loanToken]: borrowed.toString() } : {},
+      collateral: collateral > 0n ? [a.m.collateralToken] : [],
+      collateralUsd: toUnits(collateralInLoanRaw, loanDecimals) * (loanUsd ?? 0),
+      debtUsd: toUnits(borrowed, loanDecimals) * (loanUsd ?? 0),
+      healthFactor: borrowed === 0n ? null : Number((maxBorrowRaw * 10n ** 9n) / borrowed) / 1e9,
+    });
+  });
+
+  const morphoMarkets: MorphoMarketSnapshot[] = accrued.map(({ m, state, price, ratePerSecond }) => {
+    const utilisation =
+      state.totalSupplyAssets > 0n ? Number((state.totalBorrowAssets * 10n ** 9n) / state.totalSupplyAssets) / 1e9 : 0;
+    const borrowRate = ratePerSecond === undefined ? null : (Number(ratePerSecond) / 1e18) * SECONDS_PER_YEAR;
+    const loanDecimals = decimalsOf(m.loanToken);
+    const collateralDecimals = decimalsOf(m.collateralToken);
+    return {
+      id: m.id,
+      loanToken: m.loanToken,
+      collateralToken: m.collateralToken,
+      lltv: Number(BigInt(m.lltv)) / 1e18,
+      // Raw loan per raw collateral · 1e36 → whole loan tokens per whole collateral token.
+      oraclePrice: price === undefined ? null : (Number(price) / 1e36) * 10 ** (collateralDecimals - loanDecimals),
+      totalSupplyRaw: state.totalSupplyAssets.toString(),
+      totalBorrowRaw: state.totalBorrowAssets.toString(),
+      totalCollateralRaw: (collateralTotals.get(m.id) ?? 0n).toString(),
+      borrowRate,
+      supplyRate: borrowRate === null ? null : borrowRate * utilisation * (1 - Number(state.fee) / 1e18),
+    };
+  });
+
+  // The view's reserves: the loan token (summed over the isolated markets) and each collateral.
+  const reserves: ReserveSnapshot[] = [];
+  const loanDecimals = decimalsOf(loanToken);
+  const sum = (xs: readonly string[]) => xs.reduce((s, x) => s + BigInt(x), 0n);
+  const totalSupplied = sum(morphoMarkets.map((x) => x.totalSupplyRaw));
+  const totalBorrowed = sum(morphoMarkets.map((x) => x.totalBorrowRaw));
+  const weighted = (f: (x: MorphoMarketSnapshot) => number | null) => {
+    let num = 0;
+    let den = 0;
+    for (const x of morphoMarkets) {
+      const v = f(x);
+      const w = Number(BigInt(x.totalBorrowRaw));
+      if (v !== null && w > 0) {
+        num += v * w;
+        den += w;
+      }
+    }
+    return den > 0 ? num / den : null;
+  };
+  const none = {
+    ltv: null,
+    liquidationThreshold: null,
+    liquidationBonus: null,
+    reserveFactor: null,
+    supplyCap: null,
+    borrowCap: null,
+    active: true,
+    frozen: false,
+    paused: false,
+    aToken: null,
+    debtToken: null,
+  };
+  if (loanToken) {
+    reserves.push({
+      ...none,
+      asset: loanToken,
+      symbol: symbolOf(loanToken),
+      decimals: loanDecimals,
+      totalSupplyRaw: totalSupplied.toString(),
+      totalBorrowRaw: totalBorrowed.toString(),
+      priceUsd: loanUsd,
+      supplyRate: weighted((x) => x.supplyRate),
+      borrowRate: weighted((x) => x.borrowRate),
+      borrowingEnabled: true,
+      collateralEnabled: false,
+      optimalUtilisation: MORPHO_TARGET_UTILISATION,
+    });
+  }
+  for (const x of morphoMarkets) {
+    const lltv = x.lltv;
+    reserves.push({
+      ...none,
+      asset: x.collateralToken,
+      symbol: symbolOf(x.collateralToken),
+      decimals: decimalsOf(x.collateralToken),
+      totalSupplyRaw: x.totalCollateralRaw,
+      totalBorrowRaw: '0',
+      priceUsd: x.oraclePrice === null || loanUsd === null ? null : x.oraclePrice * loanUsd,
+      supplyRate: 0,
+      borrowRate: null,
+      ltv: lltv,
+      liquidationThreshold: lltv,
+      liquidationBonus: morphoLiquidationIncentive(lltv),
+      borrowingEnabled: false,
+      collateralEnabled: true,
+      optimalUtilisation: null,
+    });
+  }
+  return {
+    chain: market.chain,
+    pool: morpho,
+    blockNumber: block.number,
+    timestamp: block.timestamp,
+    reserves,
+    positions,
+    morphoMarkets,
+  };
+}
+
+/** Morpho Blue's AdaptiveCurveIrm targets 90 % utilisation: the kink of its curve. */
+export const MORPHO_TARGET_UTILISATION = 0.9;
+
+/** Morpho Blue's liquidation incentive factor: min(1.15, 1 / (1 − 0.3·(1 − lltv))) − 1 (ConstantsLib / Morpho.sol). */
+export function morphoLiquidationIncentive(lltv: number): number {
+  return Math.min(1.15, 1 / (1 - 0.3 * (1 - lltv))) - 1;
+}
