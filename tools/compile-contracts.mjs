@@ -34,6 +34,8 @@ export function compileContracts(dir = CONTRACTS_DIR) {
   const artifacts = {};
   for (const [file, contracts] of Object.entries(output.contracts ?? {})) {
     for (const [contractName, c] of Object.entries(contracts)) {
+      // Interfaces (and abstract contracts) have no bytecode: nothing to deploy, no artifact.
+      if (!c.evm.bytecode.object) continue;
       artifacts[contractName] = {
         contractName,
         source: file,

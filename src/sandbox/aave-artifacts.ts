@@ -189,6 +189,8 @@ export const poolConfiguratorAbi = parseAbi([
   'function setSupplyCap(address asset, uint256 newSupplyCap)',
   'function setBorrowCap(address asset, uint256 newBorrowCap)',
   'function setLiquidationProtocolFee(address asset, uint256 newFee)',
+  'function setEModeCategory(uint8 categoryId, uint16 ltv, uint16 liquidationThreshold, uint16 liquidationBonus, address oracle, string label)',
+  'function setAssetEModeCategory(address asset, uint8 newCategoryId)',
 ]);
 
 export const aavePoolAbi = parseAbi([
@@ -200,6 +202,8 @@ export const aavePoolAbi = parseAbi([
   'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
   'function getReservesList() view returns (address[])',
   'function ADDRESSES_PROVIDER() view returns (address)',
+  'function setUserEMode(uint8 categoryId)',
+  'function getUserEMode(address user) view returns (uint256)',
   'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
   'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
   'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',

@@ -114,10 +114,24 @@ export interface AaveMarket {
   readonly startBlock: number;
 }
 
+/** An efficiency mode (E-mode) category: higher LTV and threshold among correlated assets (Aave V3's eMode). */
+export interface AaveEModeSpec {
+  /** 1–255. */
+  readonly id: number;
+  readonly label: string;
+  readonly ltvBps: number;
+  readonly liquidationThresholdBps: number;
+  readonly liquidationBonusBps: number;
+  /** Symbols of the market's reserves in the category. */
+  readonly assets: readonly string[];
+}
+
 export interface AaveMarketOptions {
   /** Registry protocol id of an `aave-v3` design market on Ethereum. */
   readonly protocol: string;
   readonly reserves: readonly AaveReserveSpec[];
+  /** E-mode categories (none by default); each uses the reserves' own price sources. */
+  readonly eModes?: readonly AaveEModeSpec[];
   /** Default: an address derived from the protocol id, with no code (Aave's Collector has no npm artifact). */
   readonly treasury?: Address;
 }
@@ -210,7 +224,65 @@ export const AAVE_V3_ETHEREUM_PARAMS = {
     variableRateSlope1: rayFromBps(700),
     variableRateSlope2: rayFromBps(30000),
   },
+  /**
+   * The three below are not in that report (listed later or with other parameters): USDT as USDC; wstETH and LINK
+   * with the order of mainnet's 2023 values (wstETH LTV 69 %, threshold 79.5 %, bonus 7 %; LINK 50/65/7.5 %).
+   */
+  USDT: {
+    ltvBps: 7400,
+    liquidationThresholdBps: 7600,
+    liquidationBonusBps: 10450,
+    liquidationProtocolFeeBps: 1000,
+    reserveFactorBps: 1000,
+    supplyCap: 1_000_000_000n,
+    borrowCap: 900_000_000n,
+    borrowingEnabled: true,
+    flashLoanEnabled: true,
+    optimalUsageRatio: rayFromBps(9000),
+    baseVariableBorrowRate: 0n,
+    variableRateSlope1: rayFromBps(400),
+    variableRateSlope2: rayFromBps(6000),
+  },
+  wstETH: {
+    ltvBps: 6900,
+    liquidationThresholdBps: 7950,
+    liquidationBonusBps: 10700,
+    liquidationProtocolFeeBps: 1000,
+    reserveFactorBps: 1500,
+    supplyCap: 1_000_000n,
+    borrowCap: 10_000n,
+    borrowingEnabled: true,
+    flashLoanEnabled: true,
+    optimalUsageRatio: rayFromBps(4500),
+    baseVariableBorrowRate: 0n,
+    variableRateSlope1: rayFromBps(450),
+    variableRateSlope2: rayFromBps(8000),
+  },
+  LINK: {
+    ltvBps: 5000,
+    liquidationThresholdBps: 6500,
+    liquidationBonusBps: 10750,
+    liquidationProtocolFeeBps: 1000,
+    reserveFactorBps: 2000,
+    supplyCap: 15_000_000n,
+    borrowCap: 8_000_000n,
+    borrowingEnabled: true,
+    flashLoanEnabled: true,
+    optimalUsageRatio: rayFromBps(4500),
+    baseVariableBorrowRate: 0n,
+    variableRateSlope1: rayFromBps(700),
+    variableRateSlope2: rayFromBps(30000),
+  },
 } as const satisfies Record<string, AaveReserveParams>;
+
+/** Aave V3 Ethereum's ETH-correlated E-mode (category 1 at launch: LTV 90 %, threshold 93 %, bonus 1 %). */
+export const AAVE_ETH_EMODE = {
+  id: 1,
+  label: 'ETH correlated',
+  ltvBps: 9000,
+  liquidationThresholdBps: 9300,
+  liquidationBonusBps: 10100,
+} as const;
 
 /** Aave prices assets in USD with 8 decimals (`BASE_CURRENCY_UNIT` of its Ethereum oracle; base currency 0x0). */
 export const AAVE_BASE_CURRENCY_UNIT = 10n ** 8n;
@@ -541,6 +613,23 @@ export function queueAaveMarket(session: ChainSession, deployer: Agent, opts: Aa
     if (r.borrowCap > 0n) {
       configure(
         encodeFunctionData({ abi: poolConfiguratorAbi, functionName: 'setBorrowCap', args: [r.token, r.borrowCap] }),
+      );
+    }
+  }
+
+  for (const e of opts.eModes ?? []) {
+    configure(
+      encodeFunctionData({
+        abi: poolConfiguratorAbi,
+        functionName: 'setEModeCategory',
+        args: [e.id, e.ltvBps, e.liquidationThresholdBps, e.liquidationBonusBps, zeroAddress, e.label],
+      }),
+    );
+    for (const symbol of e.assets) {
+      const r = opts.reserves.find((x) => x.symbol === symbol);
+      if (!r) throw new Error(`aave sandbox: E-mode ${e.label}: ${symbol} is not a reserve of ${protocol.id}`);
+      configure(
+        encodeFunctionData({ abi: poolConfiguratorAbi, functionName: 'setAssetEModeCategory', args: [r.token, e.id] }),
       );
     }
   }

@@ -123,7 +123,11 @@ describe('the cast', () => {
       fee: p.fee,
       character: p.character,
     })),
-    tokens: TOKEN_PLAN.map((t) => ({ symbol: t.symbol, initialPriceUsd: t.initialPriceUsd })),
+    tokens: TOKEN_PLAN.map((t, i) => ({
+      symbol: t.symbol,
+      address: `0x${(i + 1).toString(16).padStart(2, '0')}`,
+      initialPriceUsd: t.initialPriceUsd,
+    })),
   } as unknown as WorldManifest;
   const initial = (seed: number, scale: number) =>
     createInitialState(manifest, { seed, scale, startTimestamp: 1_700_000_000, depthUsd: new Map() });

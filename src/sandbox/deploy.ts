@@ -16,9 +16,11 @@ import {
   maxUint256,
   stringToHex,
   toEventSelector,
+  zeroAddress,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { registry } from '../registry/index.js';
+import { explainRevert } from './aave.js';
 import {
   artifacts,
   createdAddress,
@@ -33,12 +35,14 @@ import {
   v3PositionManagerAbi,
   weth9Abi,
 } from './artifacts.js';
+import { initialLendingState, lendingCastCounts, manifestLiquidStaking, queueLending, readLending } from './lending.js';
 import {
   type AgentRole,
   type AgentState,
   BURSTS,
   CHARACTERS,
   DEX_PLAN,
+  isLiquidStakingPool,
   type ManifestDex,
   type ManifestPool,
   type ManifestToken,
@@ -58,9 +62,11 @@ import {
   initialOracleState,
   manifestOracles,
   plannedFeeds,
+  plannedLendingFeeds,
   transmitData,
 } from './oracles.js';
 import { Rng, seedState } from './random.js';
+import { stakedTokenDeployData, stakeEthData, underlyingForTokens } from './staking.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Constants
@@ -277,10 +283,24 @@ export class Agent {
 // The chain session
 // ---------------------------------------------------------------------------------------------------------------
 
-export type TxKind = 'deploy' | 'setup' | 'fund' | 'approve' | 'swap' | 'arbitrage' | 'lp-add' | 'lp-remove' | 'oracle';
+export type TxKind =
+  | 'deploy'
+  | 'setup'
+  | 'fund'
+  | 'approve'
+  | 'swap'
+  | 'arbitrage'
+  | 'lp-add'
+  | 'lp-remove'
+  | 'oracle'
+  | 'lend'
+  | 'liquidation';
 
-/** Kinds whose reverts are part of trading (slippage protection, a stale arbitrage); any other revert is a bug. */
-const TOLERATED_REVERTS: ReadonlySet<TxKind> = new Set<TxKind>(['swap', 'arbitrage']);
+/**
+ * Kinds whose reverts are part of the market (slippage protection, a stale arbitrage, a liquidation of a position
+ * the block's oracle rounds made healthy again); any other revert is a bug.
+ */
+const TOLERATED_REVERTS: ReadonlySet<TxKind> = new Set<TxKind>(['swap', 'arbitrage', 'liquidation']);
 
 export interface RpcLog {
   readonly address: string;
@@ -573,6 +593,7 @@ export function createInitialState(
 ): ScenarioState {
   const { seed, scale } = opts;
   const rng = Rng.fromSeed(seed, 'agents');
+  const coreRng = rng;
   const agents: AgentState[] = [newAgent(seed, -1, 'deployer'), newAgent(seed, 0, 'arbitrageur')];
   let key = 1;
   const botOf = new Map<string, number>();
@@ -603,8 +624,20 @@ export function createInitialState(
   }
   const lpCount = Math.max(MIN_LPS, Math.round(LPS_AT_SCALE_1 * scale));
   for (let i = 0; i < lpCount; i++) agents.push(newAgent(seed, key++, 'lp'));
+  // The lending cast comes last (lending.ts draws their positions from its own stream).
+  const markets = manifest.lending?.aave.length ?? 0;
+  if (markets > 0) {
+    const cast = lendingCastCounts(scale, markets);
+    for (let i = 0; i < cast.suppliers; i++) agents.push(newAgent(seed, key++, 'supplier'));
+    for (let i = 0; i < cast.borrowers; i++) agents.push(newAgent(seed, key++, 'borrower'));
+    for (let i = 0; i < cast.loopers; i++) agents.push(newAgent(seed, key++, 'looper'));
+    for (let i = 0; i < cast.liquidators; i++) agents.push(newAgent(seed, key++, 'liquidator'));
+  }
 
+  // Pools of the liquid staking token draw from their own stream (see `ScenarioState.rngLiquidStakingPools`).
+  const lstRng = Rng.fromSeed(seed, 'liquid-staking-pools');
   const pools: PoolRuntimeState[] = manifest.pools.map((pool) => {
+    const rng = isLiquidStakingPool(manifest, pool) ? lstRng : coreRng;
     const address = pool.address.toLowerCase();
     const profile = CHARACTERS[pool.character];
     const size = Math.min(
@@ -638,10 +671,12 @@ export function createInitialState(
     step: 0,
     rngPrices: seedState(seed, 'prices'),
     rngAgents: rng.state(),
+    rngLiquidStakingPools: lstRng.state(),
     agents,
     pools,
     v3Positions: [],
     v2Shares: [],
+    ...(markets > 0 ? { lending: initialLendingState(manifest, seed, agents) } : {}),
     stats: {
       blocks: 1,
       transactions: 0,
@@ -716,19 +751,22 @@ export async function deployWorld(
     return address;
   };
 
-  // Tokens: WETH9 first (as on mainnet, everything else refers to it), then the mintable ERC-20s.
+  // Tokens: WETH9 first (as on mainnet, everything else refers to it), then the mintable ERC-20s. The liquid
+  // staking token comes later (after the feeds), so that every address of the world before it stays what it was.
   const weth = deploy(a.weth9.bytecode);
   const tokens: ManifestToken[] = TOKEN_PLAN.map((t) => {
     const address =
       t.kind === 'weth'
         ? weth
-        : deploy(
-            encodeDeployData({
-              abi: a.mintableErc20.abi,
-              bytecode: a.mintableErc20.bytecode,
-              args: [t.name, t.symbol, t.decimals],
-            }),
-          );
+        : t.liquidStaking
+          ? zeroAddress
+          : deploy(
+              encodeDeployData({
+                abi: a.mintableErc20.abi,
+                bytecode: a.mintableErc20.bytecode,
+                args: [t.name, t.symbol, t.decimals],
+              }),
+            );
     return {
       symbol: t.symbol,
       name: t.name,
@@ -740,7 +778,7 @@ export async function deployWorld(
     };
   });
   const tokenBySymbol = new Map(tokens.map((t) => [t.symbol, t]));
-
+  const lateSymbols = new Set(TOKEN_PLAN.filter((t) => t.liquidStaking).map((t) => t.symbol));
   // One factory set per planned (protocol, version).
   const dexes: ManifestDex[] = [];
   for (const d of plannedDexes()) {
@@ -792,10 +830,9 @@ export async function deployWorld(
   }
 
   // Pools of the plan whose deployment exists.
-  const planned: PlannedPool[] = [];
-  for (const plan of POOL_PLAN) {
+  const planPool = (plan: PoolPlan): PlannedPool | undefined => {
     const dex = dexes.find((d) => d.protocol === plan.protocol && d.version === plan.version);
-    if (!dex) continue;
+    if (!dex) return undefined;
     const [ta, tb] = plan.tokens.map((s) => {
       const t = tokenBySymbol.get(s);
       if (!t) throw new Error(`sandbox plan: unknown token ${s}`);
@@ -807,149 +844,163 @@ export async function deployWorld(
       plan.version === 'V2'
         ? v2PairAddress(dex.factory, token0.address, token1.address)
         : v3PoolAddress(dex.factory, token0.address, token1.address, plan.fee);
-    planned.push({ plan, dex, token0, token1, address });
+    return { plan, dex, token0, token1, address };
+  };
+  const isLate = (plan: PoolPlan) => plan.tokens.some((s) => lateSymbols.has(s));
+  const planned: PlannedPool[] = [];
+  for (const plan of POOL_PLAN) {
+    if (isLate(plan)) continue;
+    const pool = planPool(plan);
+    if (pool) planned.push(pool);
   }
 
-  // Seed amounts: half the depth on each side at the initial prices (V3: split into full-range and concentrated).
-  interface Seed {
-    pool: PlannedPool;
-    positions: { tickLower: number; tickUpper: number; amount0: bigint; amount1: bigint }[];
-  }
-  const seeds: Seed[] = [];
-  const need = new Map<string, bigint>();
-  const addNeed = (token: ManifestToken, amount: bigint) =>
-    need.set(token.address, (need.get(token.address) ?? 0n) + amount);
-  for (const pool of planned) {
-    const { token0, token1, plan } = pool;
-    const price = rawPrice(token0.initialPriceUsd, token0.decimals, token1.initialPriceUsd, token1.decimals);
-    const valueIn1 = (depthForScale(plan.depthUsd, scale) / token1.initialPriceUsd) * 10 ** token1.decimals;
-    const positions: Seed['positions'] = [];
-    if (plan.version === 'V2') {
-      positions.push({
-        tickLower: 0,
-        tickUpper: 0,
-        amount0: toRawAmount(valueIn1 / 2 / price),
-        amount1: toRawAmount(valueIn1 / 2),
-      });
-    } else {
-      const spacing = V3_TICK_SPACING[plan.fee];
-      if (!spacing) throw new Error(`sandbox plan: no tick spacing for fee ${plan.fee}`);
-      const parts: [[number, number], number][] = [
-        [fullRange(spacing), V3_FULL_RANGE_SHARE],
-        [tickRange(price, plan.rangeWidth ?? 0.2, spacing), 1 - V3_FULL_RANGE_SHARE],
-      ];
-      for (const [[tickLower, tickUpper], share] of parts) {
-        const { amount0, amount1 } = v3AmountsForValue(price, tickLower, tickUpper, valueIn1 * share);
-        positions.push({ tickLower, tickUpper, amount0: toRawAmount(amount0), amount1: toRawAmount(amount1) });
+  // Native ETH the deployer needs: what it wraps or stakes for the seeds (set on the node before mining).
+  let ethNeeded = 0n;
+  const approved = new Set<string>();
+  /**
+   * Seeds pools: half the depth on each side at the initial prices (V3: split into full-range and concentrated);
+   * mints, wraps or stakes what the deployer needs, approves the routers and position managers, creates the pools.
+   */
+  const seedPools = (pools: readonly PlannedPool[]) => {
+    interface Seed {
+      pool: PlannedPool;
+      positions: { tickLower: number; tickUpper: number; amount0: bigint; amount1: bigint }[];
+    }
+    const seeds: Seed[] = [];
+    const need = new Map<string, bigint>();
+    const addNeed = (token: ManifestToken, amount: bigint) =>
+      need.set(token.address, (need.get(token.address) ?? 0n) + amount);
+    for (const pool of pools) {
+      const { token0, token1, plan } = pool;
+      const price = rawPrice(token0.initialPriceUsd, token0.decimals, token1.initialPriceUsd, token1.decimals);
+      const valueIn1 = (depthForScale(plan.depthUsd, scale) / token1.initialPriceUsd) * 10 ** token1.decimals;
+      const positions: Seed['positions'] = [];
+      if (plan.version === 'V2') {
+        positions.push({
+          tickLower: 0,
+          tickUpper: 0,
+          amount0: toRawAmount(valueIn1 / 2 / price),
+          amount1: toRawAmount(valueIn1 / 2),
+        });
+      } else {
+        const spacing = V3_TICK_SPACING[plan.fee];
+        if (!spacing) throw new Error(`sandbox plan: no tick spacing for fee ${plan.fee}`);
+        const parts: [[number, number], number][] = [
+          [fullRange(spacing), V3_FULL_RANGE_SHARE],
+          [tickRange(price, plan.rangeWidth ?? 0.2, spacing), 1 - V3_FULL_RANGE_SHARE],
+        ];
+        for (const [[tickLower, tickUpper], share] of parts) {
+          const { amount0, amount1 } = v3AmountsForValue(price, tickLower, tickUpper, valueIn1 * share);
+          positions.push({ tickLower, tickUpper, amount0: toRawAmount(amount0), amount1: toRawAmount(amount1) });
+        }
+      }
+      for (const p of positions) {
+        addNeed(token0, p.amount0);
+        addNeed(token1, p.amount1);
+      }
+      seeds.push({ pool, positions });
+    }
+
+    // Fund the deployer: mint the ERC-20s, wrap ETH, stake ETH for the liquid staking token.
+    for (const token of tokens) {
+      const amount = need.get(token.address) ?? 0n;
+      if (amount === 0n) continue;
+      const lst = TOKEN_PLAN.find((t) => t.symbol === token.symbol)?.liquidStaking;
+      if (token.address === weth) {
+        ethNeeded += amount;
+        session.send(deployer, {
+          to: weth,
+          data: encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
+          value: amount,
+          gas: GAS.wrap,
+          kind: 'fund',
+        });
+      } else if (lst) {
+        const value = underlyingForTokens(lst, opts.startTimestamp, opts.startTimestamp, amount);
+        ethNeeded += value;
+        session.send(deployer, { to: token.address, data: stakeEthData(), value, gas: GAS.wrap * 2n, kind: 'fund' });
+      } else {
+        session.send(deployer, {
+          to: token.address,
+          data: encodeFunctionData({ abi: mintableErc20Abi, functionName: 'mint', args: [amount] }),
+          gas: GAS.mint,
+          kind: 'fund',
+        });
       }
     }
-    for (const p of positions) {
-      addNeed(token0, p.amount0);
-      addNeed(token1, p.amount1);
+    // Approve each V2 router / V3 position manager for the tokens of its pools.
+    for (const { pool } of seeds) {
+      const spender = pool.dex.version === 'V2' ? pool.dex.router : pool.dex.positionManager!;
+      for (const token of [pool.token0, pool.token1]) {
+        const k = `${token.address}>${spender}`;
+        if (approved.has(k)) continue;
+        approved.add(k);
+        session.send(deployer, {
+          to: token.address,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
+          gas: GAS.approve,
+          kind: 'approve',
+        });
+      }
     }
-    seeds.push({ pool, positions });
-  }
-
-  // Fund the deployer: mint the ERC-20s, wrap ETH.
-  const wethNeeded = need.get(weth) ?? 0n;
-  await probe.batchResults([
-    {
-      method: 'anvil_setBalance',
-      params: [deployerAddress, `0x${(wethNeeded + DEPLOYER_ETH_HEADROOM).toString(16)}`],
-    },
-  ]);
-  for (const token of tokens) {
-    const amount = need.get(token.address) ?? 0n;
-    if (amount === 0n) continue;
-    if (token.address === weth) {
-      session.send(deployer, {
-        to: weth,
-        data: encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
-        value: amount,
-        gas: GAS.wrap,
-        kind: 'fund',
-      });
-    } else {
-      session.send(deployer, {
-        to: token.address,
-        data: encodeFunctionData({ abi: mintableErc20Abi, functionName: 'mint', args: [amount] }),
-        gas: GAS.mint,
-        kind: 'fund',
-      });
-    }
-  }
-  // Approve each V2 router / V3 position manager for the tokens of its pools.
-  const approved = new Set<string>();
-  for (const { pool } of seeds) {
-    const spender = pool.dex.version === 'V2' ? pool.dex.router : pool.dex.positionManager!;
-    for (const token of [pool.token0, pool.token1]) {
-      const k = `${token.address}>${spender}`;
-      if (approved.has(k)) continue;
-      approved.add(k);
-      session.send(deployer, {
-        to: token.address,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
-        gas: GAS.approve,
-        kind: 'approve',
-      });
-    }
-  }
-  // Create and seed the pools.
-  for (const { pool, positions } of seeds) {
-    const { token0, token1, dex, plan } = pool;
-    if (plan.version === 'V2') {
-      const p = positions[0]!;
-      session.send(deployer, {
-        to: dex.router,
-        // Router02 creates the pair on first liquidity.
-        data: encodeFunctionData({
-          abi: v2RouterAbi,
-          functionName: 'addLiquidity',
-          args: [token0.address, token1.address, p.amount0, p.amount1, 0n, 0n, deployerAddress, deadline],
-        }),
-        gas: GAS.createPair,
-        kind: 'setup',
-      });
-      continue;
-    }
-    const price = rawPrice(token0.initialPriceUsd, token0.decimals, token1.initialPriceUsd, token1.decimals);
-    session.send(deployer, {
-      to: dex.positionManager!,
-      data: encodeFunctionData({
-        abi: v3PositionManagerAbi,
-        functionName: 'createAndInitializePoolIfNecessary',
-        args: [token0.address, token1.address, plan.fee, sqrtPriceX96FromPrice(price)],
-      }),
-      gas: GAS.createPool,
-      kind: 'setup',
-    });
-    for (const p of positions) {
+    // Create and seed the pools.
+    for (const { pool, positions } of seeds) {
+      const { token0, token1, dex, plan } = pool;
+      if (plan.version === 'V2') {
+        const p = positions[0]!;
+        session.send(deployer, {
+          to: dex.router,
+          // Router02 creates the pair on first liquidity.
+          data: encodeFunctionData({
+            abi: v2RouterAbi,
+            functionName: 'addLiquidity',
+            args: [token0.address, token1.address, p.amount0, p.amount1, 0n, 0n, deployerAddress, deadline],
+          }),
+          gas: GAS.createPair,
+          kind: 'setup',
+        });
+        continue;
+      }
+      const price = rawPrice(token0.initialPriceUsd, token0.decimals, token1.initialPriceUsd, token1.decimals);
       session.send(deployer, {
         to: dex.positionManager!,
         data: encodeFunctionData({
           abi: v3PositionManagerAbi,
-          functionName: 'mint',
-          args: [
-            {
-              token0: token0.address,
-              token1: token1.address,
-              fee: plan.fee,
-              tickLower: p.tickLower,
-              tickUpper: p.tickUpper,
-              amount0Desired: p.amount0,
-              amount1Desired: p.amount1,
-              amount0Min: 0n,
-              amount1Min: 0n,
-              recipient: deployerAddress,
-              deadline,
-            },
-          ],
+          functionName: 'createAndInitializePoolIfNecessary',
+          args: [token0.address, token1.address, plan.fee, sqrtPriceX96FromPrice(price)],
         }),
-        gas: GAS.v3Mint,
+        gas: GAS.createPool,
         kind: 'setup',
       });
+      for (const p of positions) {
+        session.send(deployer, {
+          to: dex.positionManager!,
+          data: encodeFunctionData({
+            abi: v3PositionManagerAbi,
+            functionName: 'mint',
+            args: [
+              {
+                token0: token0.address,
+                token1: token1.address,
+                fee: plan.fee,
+                tickLower: p.tickLower,
+                tickUpper: p.tickUpper,
+                amount0Desired: p.amount0,
+                amount1Desired: p.amount1,
+                amount0Min: 0n,
+                amount1Min: 0n,
+                recipient: deployerAddress,
+                deadline,
+              },
+            ],
+          }),
+          gas: GAS.v3Mint,
+          kind: 'setup',
+        });
+      }
     }
-  }
+  };
+  seedPools(planned);
 
   // Price feeds last, so every address above stays what it was before feeds existed; each reports its first round
   // (the token's initial price) in this block.
@@ -960,10 +1011,52 @@ export async function deployWorld(
     session.send(deployer, { to: address, data: transmitData(feedAnswers[i]!), gas: GAS.oracleRound, kind: 'oracle' });
   });
 
+  // Then the liquid staking token, its pools, its feed, and the lending markets (lending.ts).
+  tokens.forEach((token, i) => {
+    const plan = TOKEN_PLAN[i]!;
+    if (!plan.liquidStaking) return;
+    const underlying = tokenBySymbol.get(plan.liquidStaking.underlying);
+    if (!underlying) throw new Error(`sandbox plan: no underlying ${plan.liquidStaking.underlying} for ${plan.symbol}`);
+    const address = deploy(stakedTokenDeployData(plan, underlying.address));
+    tokens[i] = { ...token, address };
+    tokenBySymbol.set(token.symbol, tokens[i]!);
+  });
+  const latePools: PlannedPool[] = [];
+  for (const plan of POOL_PLAN) {
+    if (!isLate(plan)) continue;
+    const pool = planPool(plan);
+    if (pool) latePools.push(pool);
+  }
+  seedPools(latePools);
+  planned.push(...latePools);
+  const lendingFeedPlan = plannedLendingFeeds(tokens);
+  const lendingFeedAddresses = lendingFeedPlan.map((f) => deploy(feedDeployData(f.pair)));
+  const lendingFeedAnswers = genesisAnswers(lendingFeedPlan, tokens);
+  lendingFeedAddresses.forEach((address, i) => {
+    session.send(deployer, {
+      to: address,
+      data: transmitData(lendingFeedAnswers[i]!),
+      gas: GAS.oracleRound,
+      kind: 'oracle',
+    });
+  });
+  const priceSources = new Map<string, Address>();
+  feedPlan.forEach((f, i) => {
+    priceSources.set(f.token, feedAddresses[i]!);
+  });
+  lendingFeedPlan.forEach((f, i) => {
+    priceSources.set(f.token, lendingFeedAddresses[i]!);
+  });
+  const lending = queueLending(session, deployer, tokens, priceSources);
+
+  await probe.batchResults([
+    { method: 'anvil_setBalance', params: [deployerAddress, `0x${(ethNeeded + DEPLOYER_ETH_HEADROOM).toString(16)}`] },
+  ]);
   const outcome = await session.mine(opts.startTimestamp);
   if (outcome.revertedUnexpected + outcome.revertedTolerated > 0) {
+    const reasons = await Promise.all(outcome.unexpected.map((u) => explainRevert(rpcUrl, u.hash)));
     throw new Error(
-      `sandbox deployment: ${outcome.revertedUnexpected + outcome.revertedTolerated} transactions reverted`,
+      `sandbox deployment: ${outcome.revertedUnexpected + outcome.revertedTolerated} transactions reverted: ${outcome.unexpected.map((u, i) => `${u.kind} ${u.hash} (${reasons[i]})`).join(', ')}`,
     );
   }
 
@@ -1006,6 +1099,7 @@ export async function deployWorld(
     fee: p.plan.fee,
     character: p.plan.character,
   }));
+  const lendingFeeds = manifestOracles(lendingFeedPlan, lendingFeedAddresses, deployBlock);
   const manifest: WorldManifest = {
     seed: opts.seed,
     chain: 'ethereum',
@@ -1017,6 +1111,9 @@ export async function deployWorld(
     pools,
     weth,
     oracles: manifestOracles(feedPlan, feedAddresses, deployBlock),
+    lending: await readLending(rpcUrl, lending, deployBlock),
+    liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
+    lendingFeeds,
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
@@ -1025,9 +1122,9 @@ export async function deployWorld(
     depthUsd: new Map(planned.map((p) => [p.address.toLowerCase(), depthForScale(p.plan.depthUsd, scale)])),
   });
   state.agents[0]!.nonce = deployer.state.nonce;
-  state.oracles = initialOracleState(opts.seed, manifest.oracles ?? [], {
+  state.oracles = initialOracleState(opts.seed, [...(manifest.oracles ?? []), ...lendingFeeds], {
     timestamp: opts.startTimestamp,
-    answers: feedAnswers,
+    answers: [...feedAnswers, ...lendingFeedAnswers],
   });
   state.stats.transactions = outcome.transactions;
 

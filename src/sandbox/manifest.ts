@@ -68,6 +68,100 @@ export interface WorldManifest {
   weth: `0x${string}`;
   /** Price feeds. Absent in worlds saved before feeds existed: such a world has none (remove it to get them). */
   oracles?: ManifestOracle[];
+  /** Lending markets. Absent in worlds saved before lending existed (remove such a world to get them). */
+  lending?: ManifestLending;
+  /** Liquid staking tokens of the sandbox (absent in older worlds). */
+  liquidStaking?: ManifestLiquidStaking[];
+  /**
+   * Feeds of our own that are not registry oracle pairs (`wstETH-USD`: the lending markets' price source for the
+   * liquid staking token, reporting its market price). Reported like `oracles`, but no oracle-area pair.
+   */
+  lendingFeeds?: ManifestOracle[];
+}
+
+/**
+ * The lending protocols of the sandbox. Aave-design markets (`aave` V3 and its fork `spark` V1) are `AaveMarket`s
+ * as `aave.ts` deploys them; Morpho Blue is one singleton with isolated markets.
+ */
+export interface ManifestLending {
+  readonly aave: readonly ManifestAaveMarket[];
+  readonly morpho: readonly ManifestMorpho[];
+}
+
+/** An Aave V3 design market (the JSON of `AaveMarket` in aave.ts, repeated here so the manifest stands alone). */
+export interface ManifestAaveMarket {
+  readonly protocol: string;
+  readonly chain: 'ethereum';
+  readonly version: string;
+  readonly baseAsset: string;
+  readonly marketId: string;
+  readonly design: 'aave-v3';
+  readonly deployer: `0x${string}`;
+  readonly treasury: `0x${string}`;
+  readonly addressesProvider: `0x${string}`;
+  readonly aclManager: `0x${string}`;
+  readonly pool: `0x${string}`;
+  readonly poolConfigurator: `0x${string}`;
+  readonly oracle: `0x${string}`;
+  readonly dataProvider: `0x${string}`;
+  readonly reserves: readonly {
+    readonly symbol: string;
+    readonly decimals: number;
+    readonly token: `0x${string}`;
+    readonly aToken: `0x${string}`;
+    readonly variableDebtToken: `0x${string}`;
+    readonly stableDebtToken: `0x${string}`;
+    readonly interestRateStrategy: `0x${string}`;
+    readonly priceSource: `0x${string}`;
+  }[];
+  readonly startBlock: number;
+}
+
+/** Morpho Blue (compiled offline from `@morpho-org/morpho-blue`): one singleton, isolated markets. */
+export interface ManifestMorpho {
+  readonly protocol: 'morpho';
+  readonly chain: 'ethereum';
+  /** The registry's version (`V1`). */
+  readonly version: string;
+  /** The loan token's symbol: the registry's base asset (`USDC`). */
+  readonly baseAsset: string;
+  readonly design: 'morpho-blue';
+  /** The Morpho singleton (every market's events come from it). */
+  readonly morpho: `0x${string}`;
+  readonly markets: readonly ManifestMorphoMarket[];
+  readonly startBlock: number;
+}
+
+/** One isolated Morpho Blue market: `MarketParams` and its id (keccak256 of the ABI-encoded params). */
+export interface ManifestMorphoMarket {
+  readonly id: `0x${string}`;
+  readonly loanToken: `0x${string}`;
+  readonly collateralToken: `0x${string}`;
+  readonly collateralSymbol: string;
+  /** An `IOracle` (`price()`: collateral priced in loan token, scaled by 1e36 adjusted for decimals). */
+  readonly oracle: `0x${string}`;
+  readonly irm: `0x${string}`;
+  /** Liquidation loan-to-value, WAD (1e18 = 100 %), as a decimal string. */
+  readonly lltv: string;
+}
+
+/**
+ * A wrapped liquid staking token of the sandbox's own (`contracts/StakedToken.sol`), read like wstETH:
+ * `stEthPerToken()` is the amount of underlying one token is worth (1e18 scale) and grows daily.
+ */
+export interface ManifestLiquidStaking {
+  /** Registry protocol id whose token it stands in for (`lido`). */
+  readonly protocol: string;
+  readonly symbol: string;
+  readonly token: `0x${string}`;
+  readonly decimals: number;
+  /** The underlying asset on chain (WETH). */
+  readonly underlying: `0x${string}`;
+  /** DEX pools holding the token against its underlying. */
+  readonly pools: readonly `0x${string}`[];
+  readonly startBlock: number;
+  /** The `wstETH-USD` feed (in `lendingFeeds`) the lending markets price the token with: its market price. */
+  readonly priceFeed?: `0x${string}`;
 }
 
 /** JSON-serialisable state the scenario carries between calls (saved to disk by world.ts). */
@@ -100,6 +194,19 @@ export interface TokenPlan {
   readonly marketCorrelation: number;
   /** Stablecoins: the peg's mean reversion (Ornstein–Uhlenbeck on the log price). */
   readonly stable?: { readonly halfLifeHours: number; readonly deviation: number };
+  /**
+   * A wrapped liquid staking token (`contracts/StakedToken.sol`): no random walk of its own. Its price is the
+   * underlying's × the exchange rate × (1 − the market discount of `MARKET_EVENTS.depeg`).
+   */
+  readonly liquidStaking?: {
+    readonly underlying: string;
+    /** Registry protocol id it stands in for. */
+    readonly protocol: string;
+    /** Exchange rate at genesis (underlying per token). */
+    readonly initialRate: number;
+    /** Yearly growth of the rate, basis points (added pro rata once per whole day). */
+    readonly aprBps: number;
+  };
 }
 
 /** Instantaneous yearly volatility of an OU process with the given stationary deviation and half-life. */
@@ -201,7 +308,64 @@ export const TOKEN_PLAN: readonly TokenPlan[] = [
     volatility: 1.6,
     marketCorrelation: 0.35,
   },
+  // Our own wstETH (contracts/StakedToken.sol), deployed after everything above: 1.18 WETH per token at genesis
+  // (wstETH's late-2024 rate), growing ~3.5 % a year. Its volatility is WETH's (it moves with ETH).
+  {
+    symbol: 'wstETH',
+    name: 'Wrapped liquid staked Ether 2.0',
+    decimals: 18,
+    kind: 'volatile',
+    initialPriceUsd: 3000 * 1.18,
+    volatility: 0.65,
+    marketCorrelation: 0.85,
+    liquidStaking: { underlying: 'WETH', protocol: 'lido', initialRate: 1.18, aprBps: 350 },
+  },
 ];
+
+/**
+ * Scheduled market events, in hours after genesis, deterministic (no random draw), so that even a 5-day test world
+ * holds liquidations. They multiply the random walk; they do not replace it.
+ * - `ethCrash`: a market-wide drop over a few hours that stays (the walk goes on from the new level). WETH falls by
+ *   `drop`; every other volatile token by `drop` × its market correlation / WETH's (WBTC ~12 %, PEPE ~6 %).
+ *   Borrowers with volatile collateral and HF below ~1.16 get liquidated.
+ * - `depeg`: the liquid staking token trades below its exchange rate: the discount ramps to `discount`, holds, then
+ *   recovers. Its feed (and so Aave's oracle) reports the market price, so leveraged stakers (wstETH collateral,
+ *   WETH debt, E-mode) below HF ~1/(1 − discount) get liquidated.
+ */
+export const MARKET_EVENTS = {
+  ethCrash: { startHour: 30, hours: 3, drop: 0.14 },
+  depeg: { startHour: 76, rampHours: 4, holdHours: 8, recoverHours: 12, discount: 0.06 },
+} as const;
+
+/** Whether a pool holds a liquid staking token of the plan. */
+export function isLiquidStakingPool(
+  manifest: { readonly tokens: readonly { readonly symbol: string; readonly address: string }[] },
+  pool: { readonly token0: string; readonly token1: string },
+): boolean {
+  return [pool.token0, pool.token1].some((address) => {
+    const symbol = manifest.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())?.symbol;
+    return TOKEN_PLAN.some((t) => t.symbol === symbol && t.liquidStaking);
+  });
+}
+
+/** The multiplier the ETH crash puts on a token's walk at `hours` after genesis (1 before it starts). */
+export function crashFactor(hours: number, marketCorrelation: number): number {
+  const { startHour, hours: length, drop } = MARKET_EVENTS.ethCrash;
+  const share = Math.min(1, Math.max(0, (hours - startHour) / length));
+  const weth = 0.85;
+  return 1 - drop * Math.min(1, marketCorrelation / weth) * share;
+}
+
+/** The liquid staking token's market discount to its exchange rate at `hours` after genesis (0 = at par). */
+export function depegDiscount(hours: number): number {
+  const { startHour, rampHours, holdHours, recoverHours, discount } = MARKET_EVENTS.depeg;
+  const t = hours - startHour;
+  if (t <= 0) return 0;
+  if (t < rampHours) return (discount * t) / rampHours;
+  if (t < rampHours + holdHours) return discount;
+  const r = t - rampHours - holdHours;
+  return r < recoverHours ? discount * (1 - r / recoverHours) : 0;
+}
 
 /** The (protocol, version) pairs the sandbox deploys a factory set for, in deployment order. */
 export const DEX_PLAN: readonly { readonly protocol: string; readonly version: 'V2' | 'V3' }[] = [
@@ -329,6 +493,17 @@ export const POOL_PLAN: readonly PoolPlan[] = [
   { protocol: 'fraxfinance', version: 'V2', tokens: ['DAI', 'USDC'], fee: 3000, character: 'ordinary', depthUsd: 6e6 },
   { protocol: 'fraxfinance', version: 'V2', tokens: ['PEPE', 'WETH'], fee: 3000, character: 'bursty', depthUsd: 1.5e6 },
   { protocol: 'fraxfinance', version: 'V2', tokens: ['WBTC', 'USDC'], fee: 3000, character: 'ordinary', depthUsd: 3e6 },
+  // The liquid staking token against its underlying, like mainnet's wstETH/WETH 0.01 % pool: deep and concentrated
+  // (±10 % holds the depeg episode), seeded after the token exists (the last pool).
+  {
+    protocol: 'uniswap',
+    version: 'V3',
+    tokens: ['wstETH', 'WETH'],
+    fee: 100,
+    character: 'ordinary',
+    depthUsd: 20e6,
+    rangeWidth: 0.1,
+  },
 ];
 
 /** V3 tick spacing per fee tier (the factory's defaults, plus the 0.01 % tier the sandbox enables). */
@@ -459,7 +634,16 @@ export const SINGLE_TRADER = { medianTradeUsd: 4000, otherTraderShare: 0.03, oth
 // Scenario state (what `SimulationState`'s open part holds)
 // ---------------------------------------------------------------------------------------------------------------
 
-export type AgentRole = 'deployer' | 'arbitrageur' | 'trader' | 'bot' | 'lp';
+export type AgentRole =
+  | 'deployer'
+  | 'arbitrageur'
+  | 'trader'
+  | 'bot'
+  | 'lp'
+  | 'supplier'
+  | 'borrower'
+  | 'looper'
+  | 'liquidator';
 
 export interface AgentState {
   /** Index in the key derivation (-1: the deployer, anvil's account 0). */
@@ -554,6 +738,12 @@ export interface ScenarioState extends SimulationState {
   /** Generator states: prices and agents draw from separate streams, so the price path does not depend on scale. */
   rngPrices: [number, number, number, number];
   rngAgents: [number, number, number, number];
+  /**
+   * The pools of the liquid staking token draw their clientele, swaps and liquidity events from their own stream
+   * (`liquid-staking-pools`), after the other pools' actions in each block: adding them changed nothing the other
+   * pools draw. Absent in worlds saved before they existed.
+   */
+  rngLiquidStakingPools?: [number, number, number, number];
   agents: AgentState[];
   pools: PoolRuntimeState[];
   v3Positions: V3PositionState[];
@@ -561,4 +751,44 @@ export interface ScenarioState extends SimulationState {
   stats: ScenarioStats;
   /** Absent with the manifest's `oracles` (worlds saved before feeds existed). */
   oracles?: OracleRuntimeState;
+  /** Absent with the manifest's `lending` (worlds saved before lending existed); see lending.ts. */
+  lending?: LendingRuntimeState;
+}
+
+/** A borrower's position in one market, as the scenario planned it (the chain is the truth for amounts). */
+export interface LendingPositionState {
+  /** Index into `agents`. */
+  readonly owner: number;
+  /** `aave`/`spark` (Aave design) or `morpho`. */
+  readonly protocol: string;
+  /** Morpho: the market id. */
+  readonly marketId?: string;
+  readonly collateral: string;
+  readonly debt: string;
+  readonly kind: 'safe' | 'leveraged' | 'near' | 'looper';
+  /** The health factor aimed at when opening. */
+  targetHf: number;
+  open: boolean;
+  /** Raw collateral supplied and debt borrowed by the scenario (principal; interest and liquidations not counted). */
+  collateralRaw: string;
+  debtRaw: string;
+}
+
+export interface LendingRuntimeState {
+  /** The lending actors' own generator stream (`lending`): lending never changes what traders draw. */
+  rng: [number, number, number, number];
+  /** Whether the suppliers' initial deposits and the first cohort of borrowers went in. */
+  seeded: boolean;
+  /** Per supplier (agent index) and `protocol|symbol` (Morpho: `morpho|<market id>`): raw supplied principal. */
+  supplies: Record<string, Record<string, string>>;
+  positions: LendingPositionState[];
+  stats: {
+    supplies: number;
+    withdrawals: number;
+    borrows: number;
+    repays: number;
+    liquidations: number;
+    /** Liquidations that reverted (the position recovered before the transaction ran). */
+    liquidationsMissed: number;
+  };
 }

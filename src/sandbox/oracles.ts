@@ -17,7 +17,13 @@ import { encodeDeployData, encodeFunctionData, parseAbi } from 'viem';
 import { registry } from '../registry/index.js';
 import { feedBaseSymbol } from '../sources/environment.js';
 import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
-import type { FeedRuntimeState, ManifestOracle, ManifestToken, OracleRuntimeState } from './manifest.js';
+import {
+  type FeedRuntimeState,
+  type ManifestOracle,
+  type ManifestToken,
+  type OracleRuntimeState,
+  TOKEN_PLAN,
+} from './manifest.js';
 import { Rng, seedState } from './random.js';
 
 /** The compiled aggregator, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
@@ -67,6 +73,21 @@ export function plannedFeeds(tokens: readonly { symbol: string }[]): PlannedFeed
       { pair: f.pair, token, heartbeatSeconds: f.heartbeatSeconds, deviationThresholdPct: f.deviationThresholdPct },
     ];
   });
+}
+
+/**
+ * Feeds of our own beyond the registry's pairs: one `<LST>-USD` feed per liquid staking token of the plan, the
+ * lending markets' price source for it. It reports the token's market price (the depeg included, like a
+ * market-price feed; mainnet's Aave prices wstETH from the exchange rate × ETH/USD instead, which a depeg does not
+ * move), with an hourly heartbeat and a 0.5 % threshold like ETH-USD.
+ */
+export function plannedLendingFeeds(tokens: readonly { symbol: string }[]): PlannedFeed[] {
+  return TOKEN_PLAN.filter((t) => t.liquidStaking && tokens.some((x) => x.symbol === t.symbol)).map((t) => ({
+    pair: `${t.symbol}-USD`,
+    token: t.symbol,
+    heartbeatSeconds: 3600,
+    deviationThresholdPct: 0.5,
+  }));
 }
 
 /** `ETH / USD`: the description Chainlink's aggregators carry. */

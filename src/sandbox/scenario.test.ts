@@ -6,6 +6,8 @@ import { type Hex, toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployWorld, RpcClient, type RpcReceipt } from './deploy.js';
 import {
+  depegDiscount,
+  MARKET_EVENTS,
   type ManifestPool,
   POOL_PLAN,
   type PoolCharacter,
@@ -17,6 +19,7 @@ import {
 import { Rng } from './random.js';
 import {
   advancePrices,
+  applyMarketEvents,
   awakeShare,
   diurnalFactor,
   readPoolPrices,
@@ -48,7 +51,8 @@ describe('price model', () => {
       const m = xs.reduce((a, b) => a + b, 0) / xs.length;
       return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
     };
-    for (const t of TOKEN_PLAN.filter((x) => !x.stable)) {
+    // The liquid staking token has no walk of its own (applyMarketEvents prices it from WETH).
+    for (const t of TOKEN_PLAN.filter((x) => !x.stable && !x.liquidStaking)) {
       expect((sd(returns[t.symbol]!) * Math.sqrt(24 * 365)) / t.volatility, t.symbol).toBeCloseTo(1, 1);
     }
     const corr = (a: number[], b: number[]) => {
@@ -60,6 +64,28 @@ describe('price model', () => {
     };
     // ρ(WETH, WBTC) = 0.85 × 0.75 under the one-factor model.
     expect(corr(returns.WETH!, returns.WBTC!)).toBeCloseTo(0.85 * 0.75, 1);
+  });
+
+  it('puts the scheduled crash and depeg on top of the walk, and prices the liquid staking token from WETH', () => {
+    const g = 1_700_000_000;
+    const at = (h: number) => g + h * 3600;
+    // The crash: WETH −14 % over hours 30–33, WBTC by its correlation's share, stablecoins untouched.
+    let prices: Record<string, number> = { ...initial };
+    for (let h = 29; h < 34; h++) prices = applyMarketEvents(prices, tokens, g, at(h), at(h + 1));
+    expect(prices.WETH! / initial.WETH!).toBeCloseTo(1 - MARKET_EVENTS.ethCrash.drop, 10);
+    expect(prices.WBTC! / initial.WBTC!).toBeCloseTo(1 - (MARKET_EVENTS.ethCrash.drop * 0.75) / 0.85, 10);
+    expect(prices.USDC).toBe(initial.USDC);
+    // wstETH = WETH × the exchange rate (1.18, +3.5 %/yr per whole day) × (1 − the depeg discount).
+    const rateOn = (day: number) => 1.18 * (1 + (0.035 * day) / 365);
+    expect(prices.wstETH! / prices.WETH!).toBeCloseTo(rateOn(1), 12);
+    const inDepeg = applyMarketEvents(prices, tokens, g, at(81), at(82));
+    expect(depegDiscount(82)).toBe(MARKET_EVENTS.depeg.discount);
+    expect(inDepeg.wstETH! / inDepeg.WETH!).toBeCloseTo(rateOn(3) * (1 - MARKET_EVENTS.depeg.discount), 12);
+    const after = applyMarketEvents(prices, tokens, g, at(119), at(120));
+    expect(after.wstETH! / after.WETH!).toBeCloseTo(rateOn(5), 12);
+    expect(depegDiscount(70)).toBe(0);
+    expect(depegDiscount(78)).toBeGreaterThan(0);
+    expect(depegDiscount(78)).toBeLessThan(MARKET_EVENTS.depeg.discount);
   });
 
   it('does not depend on how the span is cut when only the grid is the same', () => {
@@ -337,7 +363,11 @@ describe('the sandbox world on anvil', () => {
     }));
     const rng = Rng.fromSeed(SEED, 'prices');
     const path = [Object.fromEntries(manifest.tokens.map((t) => [t.symbol, t.initialPriceUsd]))];
-    for (let h = 0; h < 24; h++) path.push(advancePrices(path.at(-1)!, tokens, 3600, rng));
+    const genesis = manifest.genesisTimestamp;
+    for (let h = 0; h < 24; h++) {
+      const walked = advancePrices(path.at(-1)!, tokens, 3600, rng);
+      path.push(applyMarketEvents(walked, tokens, genesis, genesis + h * 3600, genesis + (h + 1) * 3600));
+    }
     expect(path[24]).toEqual(stateA.prices);
 
     // Each pool's price at the end of the last 12 hourly blocks (block k closes hour k − 1, after the hour's trades).

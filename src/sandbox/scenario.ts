@@ -38,11 +38,15 @@ import {
   toRawAmount,
   v3AmountsForValue,
 } from './deploy.js';
+import { LendingActors } from './lending.js';
 import {
   BURSTS,
   CHARACTERS,
+  crashFactor,
   DORMANCY,
+  isLiquidStakingPool,
   type ManifestDex,
+  type ManifestOracle,
   type ManifestPool,
   type ManifestToken,
   type PoolRuntimeState,
@@ -58,6 +62,7 @@ import {
 } from './manifest.js';
 import { reportStep, transmitData } from './oracles.js';
 import { Rng } from './random.js';
+import { stakedTokenPriceUsd, stakeEthData, underlyingForTokens } from './staking.js';
 
 const SECONDS_PER_YEAR = 365 * 86400;
 
@@ -127,6 +132,8 @@ interface PoolView {
   readonly fee: number;
   readonly stablePair: boolean;
   readonly runtime: PoolRuntimeState;
+  /** A pool of the liquid staking token (own random stream). */
+  readonly lst: boolean;
 }
 
 type PoolReading =
@@ -192,8 +199,13 @@ export function advancePrices(
   const market = rng.normal();
   const next: Record<string, number> = {};
   for (const t of tokens) {
-    const own = rng.normal();
     const previous = prices[t.symbol] ?? 1;
+    // A liquid staking token has no walk of its own (see `applyMarketEvents`), and draws nothing.
+    if (t.plan?.liquidStaking) {
+      next[t.symbol] = previous;
+      continue;
+    }
+    const own = rng.normal();
     const stable = t.plan?.stable;
     if (stable) {
       const theta = Math.LN2 / (stable.halfLifeHours / (365 * 24));
@@ -205,6 +217,34 @@ export function advancePrices(
     const rho = t.plan?.marketCorrelation ?? 0.5;
     const z = rho * market + Math.sqrt(1 - rho * rho) * own;
     next[t.symbol] = previous * Math.exp(-0.5 * t.volatility ** 2 * years + t.volatility * Math.sqrt(years) * z);
+  }
+  return next;
+}
+
+/**
+ * The scheduled events over (from, to] on top of the walk (`MARKET_EVENTS`): the ETH crash multiplies each volatile
+ * token's price by the change of its crash factor, and each liquid staking token is priced from its underlying,
+ * its exchange rate and the depeg discount at `to`. Deterministic: no draw.
+ */
+export function applyMarketEvents(
+  prices: Record<string, number>,
+  tokens: readonly { symbol: string; plan?: TokenPlan | undefined }[],
+  genesis: number,
+  from: number,
+  to: number,
+): Record<string, number> {
+  const next = { ...prices };
+  const h0 = (from - genesis) / 3600;
+  const h1 = (to - genesis) / 3600;
+  for (const t of tokens) {
+    if (!t.plan || t.plan.stable || t.plan.liquidStaking) continue;
+    const rho = t.plan.marketCorrelation;
+    next[t.symbol] = next[t.symbol]! * (crashFactor(h1, rho) / crashFactor(h0, rho));
+  }
+  for (const t of tokens) {
+    const lst = t.plan?.liquidStaking;
+    if (!lst) continue;
+    next[t.symbol] = stakedTokenPriceUsd(lst, next[lst.underlying] ?? 0, genesis, to);
   }
   return next;
 }
@@ -231,7 +271,9 @@ export function v3AmountToTarget(liquidity: bigint, sqrtPrice: bigint, sqrtTarge
 class SimulatedWorld {
   private readonly session: ChainSession;
   private readonly rngPrices: Rng;
-  private readonly rng: Rng;
+  /** The agents' stream; swapped for `lstRng` while the liquid staking pools draw (see `step`). */
+  private rng: Rng;
+  private readonly lstRng: Rng;
   private readonly agents: Agent[];
   private readonly arbitrageur: Agent;
   /** Owner of the price feeds: transmits their rounds. */
@@ -241,6 +283,11 @@ class SimulatedWorld {
   private readonly pools: PoolView[];
   private deadline = 0n;
   private readonly quotes = new Map<string, Quote>();
+  /** The block being built's timestamp. */
+  private now = 0;
+  private readonly lending: LendingActors | undefined;
+  /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
+  private readonly feeds: readonly ManifestOracle[];
 
   constructor(
     rpcUrl: string,
@@ -251,6 +298,7 @@ class SimulatedWorld {
     this.session = new ChainSession(rpcUrl, manifest.chainId);
     this.rngPrices = new Rng(s.rngPrices);
     this.rng = new Rng(s.rngAgents);
+    this.lstRng = new Rng(s.rngLiquidStakingPools ?? s.rngAgents);
     this.agents = s.agents.map((a, i) => new Agent(a, i, agentPrivateKey(s.seed, a.key)));
     const arbitrageur = this.agents.find((a) => a.role === 'arbitrageur');
     if (!arbitrageur) throw new Error('sandbox state: no arbitrageur');
@@ -282,6 +330,7 @@ class SimulatedWorld {
         fee: m.fee / 1e6,
         stablePair: t0.m.kind === 'stable' && t1.m.kind === 'stable',
         runtime,
+        lst: s.rngLiquidStakingPools !== undefined && isLiquidStakingPool(manifest, m),
       };
     });
     this.session.watch(
@@ -289,6 +338,37 @@ class SimulatedWorld {
       this.tokens.map((t) => t.id),
       manifest.weth,
     );
+    this.feeds = [...(manifest.oracles ?? []), ...(manifest.lendingFeeds ?? [])];
+    const bySymbol = new Map(this.tokens.map((t) => [t.m.symbol, t]));
+    const tokenOf = (symbol: string) => {
+      const t = bySymbol.get(symbol);
+      if (!t) throw new Error(`sandbox state: no token ${symbol}`);
+      return t;
+    };
+    const world = this;
+    this.lending =
+      manifest.lending && s.lending
+        ? new LendingActors(manifest, s.lending, {
+            session: this.session,
+            agents: this.agents,
+            scale,
+            token: (symbol) => tokenOf(symbol).m,
+            spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
+            approve: (agent, token, spender) => this.approve(agent, token, spender),
+            oracleUsd: (symbol) => this.oracleUsd(symbol),
+            get now() {
+              return world.now;
+            },
+          })
+        : undefined;
+  }
+
+  /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
+  private oracleUsd(symbol: string): number {
+    const i = this.feeds.findIndex((f) => f.token === symbol);
+    const answer = i >= 0 ? this.s.oracles?.feeds[i]?.answer : undefined;
+    if (answer === undefined) return this.s.prices[symbol] ?? 1;
+    return Number(answer) / 10 ** this.feeds[i]!.decimals;
   }
 
   /** Node settings and nonces: the chain is the truth (the state file may come from an older run). */
@@ -306,6 +386,8 @@ class SimulatedWorld {
     for (const a of this.agents) a.save();
     this.s.rngPrices = this.rngPrices.state();
     this.s.rngAgents = this.rng.state();
+    if (this.s.rngLiquidStakingPools) this.s.rngLiquidStakingPools = this.lstRng.state();
+    this.lending?.save();
   }
 
   async step(to: number): Promise<void> {
@@ -313,19 +395,20 @@ class SimulatedWorld {
     const from = s.lastTimestamp;
     const dt = to - from;
     this.deadline = BigInt(to + DEADLINE_SECONDS);
-    s.prices = advancePrices(
-      s.prices,
-      this.tokens.map((t) => ({ symbol: t.m.symbol, volatility: t.m.volatility, plan: t.plan })),
-      dt,
-      this.rngPrices,
-    );
+    const tokens = this.tokens.map((t) => ({ symbol: t.m.symbol, volatility: t.m.volatility, plan: t.plan }));
+    s.prices = advancePrices(s.prices, tokens, dt, this.rngPrices);
+    s.prices = applyMarketEvents(s.prices, tokens, this.manifest.genesisTimestamp, from, to);
+    this.now = to;
     this.reportFeeds(from, to);
 
     const awake = this.pools.map((p) =>
       p.m.character === 'dormant' ? awakeShare(this.manifest.genesisTimestamp, from, to) : 1,
     );
     const live = this.pools.filter((_, i) => awake[i]! > 0);
-    const readings = await this.readPools(live);
+    const [readings, lendingReading] = await Promise.all([this.readPools(live), this.lending?.read()]);
+    // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
+    // lenders' and borrowers' own activity.
+    if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
     this.quotes.clear();
     live.forEach((pool, i) => {
       this.quotes.set(pool.id, this.arbitrage(pool, readings[i]!));
@@ -333,17 +416,24 @@ class SimulatedWorld {
 
     const hour = ((((from + dt / 2) % 86400) + 86400) % 86400) / 3600;
     const diurnal = diurnalFactor(hour);
-    const actions: Action[] = [];
-    this.pools.forEach((pool, i) => {
-      if (awake[i]! <= 0) return;
-      this.drawSwaps(pool, from, to, awake[i]!, diurnal, hour, actions);
-      const lpEvents = this.rng.poisson((CHARACTERS[pool.m.character].lpEventsPerHour * awake[i]! * dt) / 3600);
-      for (let k = 0; k < lpEvents; k++) actions.push({ type: 'lp', pool, agent: this.rng.pick(this.lps) });
-    });
-    for (const action of this.rng.shuffle(actions)) {
-      if (action.type === 'swap') this.randomSwap(action.pool, action.agent, action.usd, action.zeroForOne);
-      else this.liquidity(action.pool, action.agent);
+    // The other pools first, then the liquid staking token's pools with their own stream (so that adding them
+    // changed nothing the others draw).
+    const core = this.rng;
+    for (const lst of [false, true]) {
+      this.rng = lst ? this.lstRng : core;
+      const actions: Action[] = [];
+      this.pools.forEach((pool, i) => {
+        if (awake[i]! <= 0 || pool.lst !== lst) return;
+        this.drawSwaps(pool, from, to, awake[i]!, diurnal, hour, actions);
+        const lpEvents = this.rng.poisson((CHARACTERS[pool.m.character].lpEventsPerHour * awake[i]! * dt) / 3600);
+        for (let k = 0; k < lpEvents; k++) actions.push({ type: 'lp', pool, agent: this.rng.pick(this.lps) });
+      });
+      for (const action of this.rng.shuffle(actions)) {
+        if (action.type === 'swap') this.randomSwap(action.pool, action.agent, action.usd, action.zeroForOne);
+        else this.liquidity(action.pool, action.agent);
+      }
     }
+    this.rng = core;
 
     const outcome = await this.session.mine(to);
     s.stats.blocks += 1;
@@ -358,7 +448,7 @@ class SimulatedWorld {
 
   /** The feeds' rounds that land in this block, first in it (their order does not matter to anyone else). */
   private reportFeeds(from: number, to: number): void {
-    const feeds = this.manifest.oracles ?? [];
+    const feeds = this.feeds;
     if (!feeds.length || !this.s.oracles) return;
     for (const round of reportStep(this.s.oracles, feeds, this.s.prices, from, to)) {
       this.session.send(this.deployer, {
@@ -431,6 +521,15 @@ class SimulatedWorld {
           data: encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
           value: topUp,
           gas: GAS.wrap,
+          kind: 'fund',
+        });
+      } else if (token.plan?.liquidStaking) {
+        // Staked from the agent's ETH at the block's exchange rate (the contract mints at least `topUp`).
+        this.session.send(agent, {
+          to: token.m.address,
+          data: stakeEthData(),
+          value: underlyingForTokens(token.plan.liquidStaking, this.manifest.genesisTimestamp, this.now, topUp),
+          gas: GAS.wrap * 2n,
           kind: 'fund',
         });
       } else {

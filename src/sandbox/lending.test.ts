@@ -1,0 +1,216 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createPublicClient, erc20Abi, http, type PublicClient, parseAbiItem } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LendingTestWorld, lendingWorld } from '../../test/support/lending-world.js';
+import { AAVE_ETH_EMODE } from './aave.js';
+import { aavePoolAbi } from './aave-artifacts.js';
+import { depegDiscount, type ScenarioState } from './manifest.js';
+import { feedAggregatorAbi } from './oracles.js';
+import { readPoolPrices } from './scenario.js';
+import { stakedTokenAbi } from './staking.js';
+
+const LIQUIDATION_CALL = parseAbiItem(
+  'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+);
+const SUPPLY = parseAbiItem(
+  'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
+);
+const BORROW = parseAbiItem(
+  'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+);
+
+/** The test world of the e2e tests (test/support/lending-world.ts: 5 days, scale 0.3, seed 7), read from the chain. */
+describe('lending and liquid staking in the sandbox world', () => {
+  let w: LendingTestWorld;
+  let client: PublicClient;
+  let state: ScenarioState;
+  let head: bigint;
+
+  beforeAll(async () => {
+    w = await lendingWorld();
+    client = createPublicClient({ transport: http(w.rpcUrl) }) as PublicClient;
+    head = await client.getBlockNumber();
+    const saved = JSON.parse(readFileSync(path.join(w.world.dir, 'world.json'), 'utf8')) as { state: ScenarioState };
+    state = saved.state;
+  }, 180_000);
+
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  const symbolOf = (address: string) =>
+    w.manifest.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())?.symbol;
+  /** The block whose timestamp is `hours` after genesis (hourly blocks: block 1 is genesis). */
+  const blockAt = (hours: number) => BigInt(1 + hours);
+
+  it('deploys aave (V3, USDC) and spark (V1, DAI) with the planned reserves, priced by our feeds', () => {
+    expect(w.aave.map((m) => [m.protocol, m.version, m.baseAsset])).toEqual([
+      ['aave', 'V3', 'USDC'],
+      ['spark', 'V1', 'DAI'],
+    ]);
+    expect(w.aaveMarket('aave').reserves.map((r) => r.symbol)).toEqual([
+      'USDC',
+      'USDT',
+      'DAI',
+      'WETH',
+      'WBTC',
+      'wstETH',
+      'LINK',
+    ]);
+    expect(w.aaveMarket('spark').reserves.map((r) => r.symbol)).toEqual(['DAI', 'USDC', 'WETH', 'wstETH', 'WBTC']);
+    const feedOf = new Map(w.feeds.map((f) => [f.token, f.address]));
+    for (const m of w.aave) {
+      expect(m.startBlock).toBe(1);
+      for (const r of m.reserves) expect(r.priceSource, `${m.protocol} ${r.symbol}`).toBe(feedOf.get(r.symbol));
+    }
+  });
+
+  it('every reserve has suppliers, and borrowers borrow the stablecoins and WETH', async () => {
+    for (const m of w.aave) {
+      const supplies = await client.getLogs({ address: m.pool, event: SUPPLY, fromBlock: 0n, toBlock: head });
+      const borrows = await client.getLogs({ address: m.pool, event: BORROW, fromBlock: 0n, toBlock: head });
+      for (const r of m.reserves) {
+        const suppliers = new Set(
+          supplies.filter((l) => l.args.reserve === r.token).map((l) => l.args.onBehalfOf!.toLowerCase()),
+        );
+        expect(suppliers.size, `${m.protocol} ${r.symbol} suppliers`).toBeGreaterThanOrEqual(2);
+        const aSupply = await client.readContract({ address: r.aToken, abi: erc20Abi, functionName: 'totalSupply' });
+        expect(aSupply, `${m.protocol} ${r.symbol} supplied`).toBeGreaterThan(0n);
+      }
+      for (const symbol of ['USDC', 'DAI', 'WETH']) {
+        const r = m.reserves.find((x) => x.symbol === symbol)!;
+        const borrowers = new Set(
+          borrows.filter((l) => l.args.reserve === r.token).map((l) => l.args.onBehalfOf!.toLowerCase()),
+        );
+        expect(borrowers.size, `${m.protocol} ${symbol} borrowers`).toBeGreaterThanOrEqual(1);
+        const debt = await client.readContract({
+          address: r.variableDebtToken,
+          abi: erc20Abi,
+          functionName: 'totalSupply',
+        });
+        expect(debt, `${m.protocol} ${symbol} debt`).toBeGreaterThan(0n);
+      }
+    }
+  });
+
+  it('holds borrowers of every kind and loopers in E-mode with wstETH collateral and WETH debt', async () => {
+    const positions = state.lending!.positions;
+    for (const kind of ['safe', 'leveraged', 'near', 'looper'] as const) {
+      for (const protocol of ['aave', 'spark']) {
+        expect(
+          positions.filter((p) => p.kind === kind && p.protocol === protocol).length,
+          `${protocol} ${kind}`,
+        ).toBeGreaterThan(0);
+      }
+    }
+    const m = w.aaveMarket('aave');
+    const lst = m.reserves.find((r) => r.symbol === 'wstETH')!;
+    const weth = m.reserves.find((r) => r.symbol === 'WETH')!;
+    const looper = positions.find((p) => p.kind === 'looper' && p.protocol === 'aave')!;
+    const user = state.agents[looper.owner]!.address;
+    // Before the depeg the loop is at its target: leverage of several times the stake.
+    const at = { blockNumber: blockAt(60) };
+    const [collateral, debt, eMode, account] = await Promise.all([
+      client.readContract({ address: lst.aToken, abi: erc20Abi, functionName: 'balanceOf', args: [user], ...at }),
+      client.readContract({
+        address: weth.variableDebtToken,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [user],
+        ...at,
+      }),
+      client.readContract({ address: m.pool, abi: aavePoolAbi, functionName: 'getUserEMode', args: [user], ...at }),
+      client.readContract({
+        address: m.pool,
+        abi: aavePoolAbi,
+        functionName: 'getUserAccountData',
+        args: [user],
+        ...at,
+      }),
+    ]);
+    expect(eMode).toBe(BigInt(AAVE_ETH_EMODE.id));
+    expect(debt).toBeGreaterThan(0n);
+    const [collateralUsd, debtUsd, , , , hf] = account;
+    expect(Number(collateralUsd) / Number(collateralUsd - debtUsd)).toBeGreaterThan(5);
+    expect(Number(hf) / 1e18).toBeGreaterThan(1);
+    expect(Number(hf) / 1e18).toBeLessThan(1.2);
+    expect(collateral).toBeGreaterThan(0n);
+  });
+
+  it('liquidates: the ETH crash takes volatile collateral, the depeg takes loopers', async () => {
+    const all = (
+      await Promise.all(
+        w.aave.map(async (m) =>
+          (
+            await client.getLogs({ address: m.pool, event: LIQUIDATION_CALL, fromBlock: 0n, toBlock: head })
+          ).map((l) => ({
+            protocol: m.protocol,
+            hour: Number(l.blockNumber) - 1,
+            collateral: symbolOf(l.args.collateralAsset!),
+            debt: symbolOf(l.args.debtAsset!),
+            liquidator: l.args.liquidator!.toLowerCase(),
+          })),
+        ),
+      )
+    ).flat();
+    expect(all.filter((l) => l.protocol === 'aave').length).toBeGreaterThanOrEqual(1);
+    expect(all.some((l) => l.collateral === 'wstETH' && l.debt === 'WETH' && l.hour >= 76 && l.hour <= 100)).toBe(true);
+    expect(all.some((l) => l.collateral !== 'wstETH' && l.hour >= 30 && l.hour <= 40)).toBe(true);
+    const liquidators = new Set(
+      state.agents.filter((a) => a.role === 'liquidator').map((a) => a.address.toLowerCase()),
+    );
+    for (const l of all) expect(liquidators.has(l.liquidator)).toBe(true);
+    expect(state.lending!.stats.liquidations).toBe(all.length);
+    expect(state.stats.revertedUnexpected).toBe(0);
+  });
+
+  it('wstETH: the exchange rate grows daily; the pool and the feed trade below it during the depeg', async () => {
+    const lst = w.liquidStaking[0]!;
+    expect(lst).toMatchObject({ protocol: 'lido', symbol: 'wstETH', decimals: 18, underlying: w.manifest.weth });
+    expect(lst.pools).toHaveLength(1);
+    const rate = (block: bigint) =>
+      client.readContract({
+        address: lst.token,
+        abi: stakedTokenAbi,
+        functionName: 'stEthPerToken',
+        blockNumber: block,
+      });
+    const r0 = await rate(1n);
+    expect(r0).toBe(1_180_000_000_000_000_000n);
+    expect(await rate(blockAt(23))).toBe(r0);
+    expect(await rate(blockAt(24))).toBe(r0 + (r0 * 350n) / (10_000n * 365n));
+    expect(await rate(head)).toBeGreaterThan(await rate(blockAt(24)));
+
+    const pool = w.manifest.pools.find((p) => p.address === lst.pools[0])!;
+    expect(pool.fee).toBe(100);
+    const weth = w.manifest.weth.toLowerCase();
+    // wstETH per WETH in the pool, against the exchange rate: at par before, ~6 % below during the depeg.
+    const discountAt = async (hours: number) => {
+      const price = (await readPoolPrices(w.rpcUrl, w.manifest, Number(blockAt(hours)))).get(
+        pool.address.toLowerCase(),
+      )!;
+      const wethPerLst = pool.token0.toLowerCase() === weth ? 1 / price : price;
+      return 1 - wethPerLst / (Number(await rate(blockAt(hours))) / 1e18);
+    };
+    expect(Math.abs(await discountAt(50))).toBeLessThan(0.003);
+    expect(await discountAt(84)).toBeCloseTo(depegDiscount(84), 2);
+    expect(Math.abs(await discountAt(110))).toBeLessThan(0.003);
+
+    // The wstETH-USD feed reports the market price: against ETH-USD it shows the depeg too.
+    const eth = w.feeds.find((f) => f.pair === 'ETH-USD')!;
+    const answerAt = async (feed: `0x${string}`, hours: number) =>
+      Number(
+        (
+          await client.readContract({
+            address: feed,
+            abi: feedAggregatorAbi,
+            functionName: 'latestRoundData',
+            blockNumber: blockAt(hours),
+          })
+        )[1],
+      );
+    const ratio = (await answerAt(lst.priceFeed!, 84)) / (await answerAt(eth.address, 84));
+    expect(ratio / (Number(await rate(blockAt(84))) / 1e18)).toBeCloseTo(1 - depegDiscount(84), 1);
+  });
+});

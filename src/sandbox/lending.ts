@@ -1,0 +1,792 @@
+/**
+ * The lending side of the sandbox world: the markets deployed in the genesis block (Aave V3 `aave` and its fork
+ * `spark`, from `aave.ts`) and the actors that use them, step by step, from their own random stream (`lending`):
+ *
+ * - suppliers deposit every reserve of every market at the first step, then add and withdraw now and then;
+ * - borrowers hold one position each (one collateral, one debt asset) aimed at a health factor by kind: safe
+ *   (HF 2–4), leveraged (1.2–1.5) and near liquidation (1.03–1.1, only where the collateral's threshold/LTV gap
+ *   allows it); they open, repay, add collateral and borrow more;
+ * - loopers stake ETH for the liquid staking token, supply it, switch to the ETH-correlated E-mode and loop: borrow
+ *   WETH, wrap it into the token, supply it, until their health factor reaches their target (1.045–1.135);
+ * - liquidators read every open position's health factor (`getUserAccountData`) at the start of each step and
+ *   liquidate those below 1 (`liquidationCall`, debt to cover uint max: the pool applies the close factor), right
+ *   after the block's oracle rounds.
+ *
+ * Amounts are sized with the oracle answers the transactions will meet (the block's feed rounds go first), with
+ * margins, so opening transactions never revert; a liquidation may (the position recovered with this block's
+ * rounds), and is counted as missed.
+ */
+import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, maxUint256 } from 'viem';
+import { registry } from '../registry/index.js';
+import {
+  AAVE_ETH_EMODE,
+  AAVE_V3_ETHEREUM_PARAMS,
+  type AaveReserveParams,
+  type AaveReserveSpec,
+  type QueuedAaveMarket,
+  queueAaveMarket,
+  readAaveMarket,
+  VARIABLE_RATE_MODE,
+} from './aave.js';
+import { aavePoolAbi } from './aave-artifacts.js';
+import { erc20Abi } from './artifacts.js';
+import type { Agent, ChainSession } from './deploy.js';
+import type {
+  AgentState,
+  LendingPositionState,
+  LendingRuntimeState,
+  ManifestLending,
+  ManifestLiquidStaking,
+  ManifestOracle,
+  ManifestPool,
+  ManifestToken,
+  WorldManifest,
+} from './manifest.js';
+import { TOKEN_PLAN } from './manifest.js';
+import { Rng } from './random.js';
+import { stakedTokenAbi, stEthPerToken } from './staking.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plan
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The Aave-design markets and their reserves (each must be a listed asset of the registry's market; others are
+ * skipped). Both use Aave V3 Ethereum's parameters (`AAVE_V3_ETHEREUM_PARAMS`) and its ETH-correlated E-mode; Spark
+ * has its own governance values on mainnet, not modelled.
+ */
+export const AAVE_MARKETS_PLAN: readonly { readonly protocol: string; readonly reserves: readonly string[] }[] = [
+  { protocol: 'aave', reserves: ['USDC', 'USDT', 'DAI', 'WETH', 'WBTC', 'wstETH', 'LINK'] },
+  { protocol: 'spark', reserves: ['DAI', 'USDC', 'WETH', 'wstETH', 'WBTC'] },
+];
+
+/** Assets of the ETH-correlated E-mode category (when reserves of the market). */
+const EMODE_ASSETS = ['WETH', 'wstETH'];
+
+/**
+ * What the suppliers deposit at the first step, in USD per reserve at scale 1 (times max(scale, 0.3)): mainnet
+ * orders of magnitude scaled down like the DEX depths.
+ */
+export const SUPPLY_USD: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  aave: { USDC: 20e6, USDT: 12e6, DAI: 8e6, WETH: 30e6, WBTC: 8e6, wstETH: 4e6, LINK: 1e6 },
+  spark: { DAI: 15e6, USDC: 6e6, WETH: 15e6, wstETH: 2e6, WBTC: 3e6 },
+};
+
+/** The lending cast: counts at scale 1 and floors (suppliers shared by the markets; borrowers and loopers per market). */
+export const LENDING_CAST = {
+  suppliers: { perScale: 24, min: 6 },
+  borrowers: { perScale: 40, min: 10 },
+  loopers: { perScale: 8, min: 3 },
+  liquidators: 2,
+} as const;
+
+/** Borrower kinds: share of borrowers and the health factor range aimed at. */
+const BORROWER_KINDS = [
+  { kind: 'safe', share: 0.35, hf: [2, 4] },
+  { kind: 'leveraged', share: 0.35, hf: [1.2, 1.5] },
+  { kind: 'near', share: 0.3, hf: [1.03, 1.1] },
+] as const;
+
+/** Loopers' target health factors are spread evenly over this range (plus jitter), so the depeg catches the lowest. */
+const LOOPER_HF = [1.045, 1.135] as const;
+/** Opening positions: collateral in USD, log-normal (median, log-sd); loopers' own stake before looping. */
+const POSITION_USD = { median: 150e3, sigma: 1.1 } as const;
+const LOOPER_USD = { median: 120e3, sigma: 0.7 } as const;
+/** A single borrow never exceeds this share of the debt reserve's initial supply, nor half its free liquidity. */
+const MAX_BORROW_SHARE = 0.04;
+/** Share of the positions opened at the first step; the rest open over the first days. */
+const FIRST_COHORT = 0.6;
+/**
+ * Events per hour, per actor: suppliers add and withdraw; a closed position opens; an open one (loopers aside)
+ * repays (about once in ten days; a third of repayments close the position), adds collateral, or borrows back up
+ * to its target when it drifted 10 % above it.
+ */
+const RATES = {
+  supply: 0.05,
+  withdraw: 0.025,
+  open: 0.05,
+  repay: 0.004,
+  addCollateral: 0.003,
+  borrowMore: 0.02,
+} as const;
+/** Safety margin under the LTV when borrowing (oracle rounds, interest within the block). */
+const LTV_MARGIN = 0.995;
+const MAX_LOOPS = 30;
+
+const GAS_LEND = {
+  supply: 400_000n,
+  borrow: 600_000n,
+  repay: 400_000n,
+  withdraw: 500_000n,
+  liquidation: 1_200_000n,
+  eMode: 200_000n,
+  wrap: 150_000n,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deployment (genesis block)
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface QueuedLending {
+  readonly aave: readonly { readonly queued: QueuedAaveMarket; readonly specs: readonly AaveReserveSpec[] }[];
+}
+
+function reserveParams(symbol: string): AaveReserveParams | undefined {
+  return (AAVE_V3_ETHEREUM_PARAMS as Record<string, AaveReserveParams>)[symbol];
+}
+
+/** Queues the lending markets on the genesis block (after the tokens and every price source exist). */
+export function queueLending(
+  session: ChainSession,
+  deployer: Agent,
+  tokens: readonly ManifestToken[],
+  priceSources: ReadonlyMap<string, Address>,
+): QueuedLending {
+  const aave: { queued: QueuedAaveMarket; specs: AaveReserveSpec[] }[] = [];
+  for (const m of AAVE_MARKETS_PLAN) {
+    const listing = registry
+      .lendingMarkets()
+      .find((r) => r.protocol.id === m.protocol && r.market.chain === 'ethereum' && r.market.design === 'aave-v3');
+    if (!listing) continue;
+    const listed = new Set(listing.market.assets.map((a) => a.symbol));
+    const specs: AaveReserveSpec[] = [];
+    for (const symbol of m.reserves) {
+      const token = tokens.find((t) => t.symbol === symbol);
+      const params = reserveParams(symbol);
+      const priceSource = priceSources.get(symbol);
+      if (!token || !params || !priceSource || !listed.has(symbol)) continue;
+      specs.push({ ...params, token: token.address, symbol, decimals: token.decimals, priceSource });
+    }
+    const eModeAssets = EMODE_ASSETS.filter((s) => specs.some((r) => r.symbol === s));
+    const queued = queueAaveMarket(session, deployer, {
+      protocol: m.protocol,
+      reserves: specs,
+      eModes: eModeAssets.length === 2 ? [{ ...AAVE_ETH_EMODE, assets: eModeAssets }] : [],
+    });
+    aave.push({ queued, specs });
+  }
+  return { aave };
+}
+
+/** Checks the mined markets against their plans and returns the manifest's `lending`. */
+export async function readLending(rpcUrl: string, queued: QueuedLending, startBlock: number): Promise<ManifestLending> {
+  const aave = await Promise.all(queued.aave.map((m) => readAaveMarket(rpcUrl, m.queued, m.specs, startBlock)));
+  return { aave, morpho: [] };
+}
+
+/** The manifest's `liquidStaking`: each liquid staking token, its pools against the underlying, its price feed. */
+export function manifestLiquidStaking(
+  tokens: readonly ManifestToken[],
+  pools: readonly ManifestPool[],
+  feeds: readonly ManifestOracle[],
+  startBlock: number,
+): ManifestLiquidStaking[] {
+  return TOKEN_PLAN.flatMap((plan) => {
+    const lst = plan.liquidStaking;
+    const token = tokens.find((t) => t.symbol === plan.symbol);
+    const underlying = tokens.find((t) => t.symbol === lst?.underlying);
+    if (!lst || !token || !underlying) return [];
+    const pair = [token.address.toLowerCase(), underlying.address.toLowerCase()];
+    const feed = feeds.find((f) => f.token === plan.symbol);
+    return [
+      {
+        protocol: lst.protocol,
+        symbol: token.symbol,
+        token: token.address,
+        decimals: token.decimals,
+        underlying: underlying.address,
+        pools: pools
+          .filter((p) => pair.includes(p.token0.toLowerCase()) && pair.includes(p.token1.toLowerCase()))
+          .map((p) => p.address),
+        startBlock,
+        ...(feed ? { priceFeed: feed.address } : {}),
+      },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The cast and the initial state
+// ---------------------------------------------------------------------------------------------------------------
+
+export function lendingCastCounts(scale: number, markets: number) {
+  const n = (c: { perScale: number; min: number }) => Math.max(c.min, Math.round(c.perScale * scale));
+  return {
+    suppliers: n(LENDING_CAST.suppliers),
+    borrowers: n(LENDING_CAST.borrowers) * markets,
+    loopers: n(LENDING_CAST.loopers) * markets,
+    liquidators: LENDING_CAST.liquidators,
+  };
+}
+
+interface ReserveInfo {
+  readonly symbol: string;
+  readonly ltv: number;
+  readonly lt: number;
+  readonly stable: boolean;
+}
+
+function marketReserves(market: ManifestLending['aave'][number], tokens: readonly ManifestToken[]): ReserveInfo[] {
+  return market.reserves.flatMap((r) => {
+    const p = reserveParams(r.symbol);
+    if (!p) return [];
+    const kind = tokens.find((t) => t.symbol === r.symbol)?.kind;
+    return [{ symbol: r.symbol, ltv: p.ltvBps / 1e4, lt: p.liquidationThresholdBps / 1e4, stable: kind === 'stable' }];
+  });
+}
+
+/**
+ * Draws the lending positions (who borrows what, aiming at which health factor) for the agents `deploy.ts`
+ * created with the lending roles, from the `lending` stream. Positions start closed: the scenario opens them.
+ */
+export function initialLendingState(
+  manifest: WorldManifest,
+  seed: number,
+  agents: readonly AgentState[],
+): LendingRuntimeState {
+  const rng = Rng.fromSeed(seed, 'lending');
+  const markets = manifest.lending?.aave ?? [];
+  const positions: LendingPositionState[] = [];
+  const borrowers = agents.flatMap((a, i) => (a.role === 'borrower' ? [i] : []));
+  const loopers = agents.flatMap((a, i) => (a.role === 'looper' ? [i] : []));
+  const perMarket = Math.ceil(borrowers.length / Math.max(1, markets.length));
+  markets.forEach((market, m) => {
+    const reserves = marketReserves(market, manifest.tokens);
+    const mine = borrowers.slice(m * perMarket, (m + 1) * perMarket);
+    mine.forEach((owner, k) => {
+      // Kinds in proportion, in a fixed order over the market's borrowers (each kind is present in a small world).
+      const u = (k + 0.5) / mine.length;
+      let acc = 0;
+      const kind =
+        BORROWER_KINDS.find((b) => {
+          acc += b.share;
+          return acc >= u;
+        }) ?? BORROWER_KINDS[0];
+      const collaterals = reserves.filter(
+        (r) => r.lt > 0 && (kind.kind !== 'near' || r.lt / r.ltv < kind.hf[1] / 1.02),
+      );
+      const collateral = rng.pick(collaterals);
+      const debts = reserves.filter((r) => r.symbol !== collateral.symbol && r.stable !== collateral.stable);
+      const debt = rng.pick(debts.length ? debts : reserves.filter((r) => r.symbol !== collateral.symbol));
+      const lo = Math.max(kind.hf[0], (collateral.lt / collateral.ltv) * 1.01);
+      positions.push({
+        owner,
+        protocol: market.protocol,
+        collateral: collateral.symbol,
+        debt: debt.symbol,
+        kind: kind.kind,
+        targetHf: rng.uniform(lo, Math.max(lo, kind.hf[1])),
+        open: false,
+        collateralRaw: '0',
+        debtRaw: '0',
+      });
+    });
+    const hasLoop = EMODE_ASSETS.every((s) => reserves.some((r) => r.symbol === s));
+    if (!hasLoop) return;
+    const perMarketLoopers = Math.ceil(loopers.length / markets.length);
+    const mineLoopers = loopers.slice(m * perMarketLoopers, (m + 1) * perMarketLoopers);
+    mineLoopers.forEach((owner, k) => {
+      const step = (LOOPER_HF[1] - LOOPER_HF[0]) / Math.max(1, mineLoopers.length);
+      positions.push({
+        owner,
+        protocol: market.protocol,
+        collateral: 'wstETH',
+        debt: 'WETH',
+        kind: 'looper',
+        targetHf: LOOPER_HF[0] + step * (k + rng.uniform(0, 0.5)),
+        open: false,
+        collateralRaw: '0',
+        debtRaw: '0',
+      });
+    });
+  });
+  return {
+    rng: rng.state(),
+    seeded: false,
+    supplies: {},
+    positions,
+    stats: { supplies: 0, withdrawals: 0, borrows: 0, repays: 0, liquidations: 0, liquidationsMissed: 0 },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The scenario's lending step
+// ---------------------------------------------------------------------------------------------------------------
+
+/** What the lending actors need from the simulated world. */
+export interface LendingHost {
+  readonly session: ChainSession;
+  readonly agents: readonly Agent[];
+  readonly scale: number;
+  token(symbol: string): ManifestToken;
+  /** Plans spending `amount`, topping the agent up first (mint, wrap or stake) when short. */
+  spend(agent: Agent, symbol: string, amount: bigint): void;
+  approve(agent: Agent, token: Address, spender: Address): void;
+  /** USD price of a token as the markets' oracles will see it in this block (the feed's newest answer). */
+  oracleUsd(symbol: string): number;
+  /** The block being built's timestamp. */
+  readonly now: number;
+}
+
+interface AccountReading {
+  readonly collateralBase: bigint;
+  readonly debtBase: bigint;
+  readonly healthFactor: bigint;
+}
+
+export interface LendingReading {
+  /** By position index: `getUserAccountData` of its owner in its market (open positions only). */
+  readonly accounts: Map<number, AccountReading>;
+  /** By `protocol|symbol`: the underlying held by the aToken (what can be borrowed or withdrawn), raw. */
+  readonly liquidity: Map<string, bigint>;
+}
+
+const WAD = 10n ** 18n;
+
+export class LendingActors {
+  private readonly rng: Rng;
+  private readonly markets: readonly ManifestLending['aave'][number][];
+  /** Free liquidity by `protocol|symbol`, adjusted as the block's actions are queued. */
+  private liquidity = new Map<string, bigint>();
+
+  constructor(
+    private readonly manifest: WorldManifest,
+    private readonly state: LendingRuntimeState,
+    private readonly host: LendingHost,
+  ) {
+    this.rng = new Rng(state.rng);
+    this.markets = manifest.lending?.aave ?? [];
+  }
+
+  save(): void {
+    this.state.rng = this.rng.state();
+  }
+
+  private market(protocol: string) {
+    const m = this.markets.find((x) => x.protocol === protocol);
+    if (!m) throw new Error(`sandbox state: no lending market ${protocol}`);
+    return m;
+  }
+
+  /** Reads every open position's account data and every reserve's free liquidity at the newest block. */
+  async read(): Promise<LendingReading> {
+    const calls: { method: string; params: unknown[] }[] = [];
+    const open = this.state.positions.flatMap((p, i) => (p.open ? [i] : []));
+    for (const i of open) {
+      const p = this.state.positions[i]!;
+      calls.push({
+        method: 'eth_call',
+        params: [
+          {
+            to: this.market(p.protocol).pool,
+            data: encodeFunctionData({
+              abi: aavePoolAbi,
+              functionName: 'getUserAccountData',
+              args: [this.host.agents[p.owner]!.address],
+            }),
+          },
+          'latest',
+        ],
+      });
+    }
+    const reserves = this.markets.flatMap((m) => m.reserves.map((r) => ({ m, r })));
+    for (const { r } of reserves) {
+      calls.push({
+        method: 'eth_call',
+        params: [
+          { to: r.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [r.aToken] }) },
+          'latest',
+        ],
+      });
+    }
+    const results = calls.length ? await this.host.session.rpc.batchResults<Hex>(calls) : [];
+    const accounts = new Map<number, AccountReading>();
+    open.forEach((i, k) => {
+      const [collateralBase, debtBase, , , , healthFactor] = decodeFunctionResult({
+        abi: aavePoolAbi,
+        functionName: 'getUserAccountData',
+        data: results[k]!,
+      });
+      accounts.set(i, { collateralBase, debtBase, healthFactor });
+    });
+    const liquidity = new Map<string, bigint>();
+    reserves.forEach(({ m, r }, k) => {
+      liquidity.set(`${m.protocol}|${r.symbol}`, BigInt(results[open.length + k]!));
+    });
+    return { accounts, liquidity };
+  }
+
+  /** Liquidations first (right after the block's oracle rounds), then the step's lending activity. */
+  step(reading: LendingReading, from: number, to: number): void {
+    this.liquidity = new Map(reading.liquidity);
+    this.liquidate(reading);
+    if (!this.state.seeded) {
+      this.seed();
+      this.state.seeded = true;
+      return;
+    }
+    const hours = (to - from) / 3600;
+    const suppliers = this.suppliers().length;
+    for (const market of this.markets) {
+      const draws = (rate: number, actors: number) => this.rng.poisson(rate * actors * hours);
+      for (let k = draws(RATES.supply, suppliers / this.markets.length); k > 0; k--) this.supplyMore(market.protocol);
+      for (let k = draws(RATES.withdraw, suppliers / this.markets.length); k > 0; k--) {
+        this.withdrawSome(market.protocol);
+      }
+      const closed = this.positionsOf(market.protocol, false);
+      for (let k = draws(RATES.open, closed.length); k > 0 && closed.length; k--) {
+        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!);
+      }
+      const open = this.positionsOf(market.protocol, true).filter((p) => p.kind !== 'looper');
+      for (let k = draws(RATES.repay, open.length); k > 0 && open.length; k--) {
+        const p = open.splice(this.rng.int(open.length), 1)[0]!;
+        this.repay(p, reading.accounts.get(this.state.positions.indexOf(p)));
+      }
+      for (let k = draws(RATES.addCollateral, open.length); k > 0 && open.length; k--) {
+        this.addCollateral(open.splice(this.rng.int(open.length), 1)[0]!);
+      }
+      for (let k = draws(RATES.borrowMore, open.length); k > 0 && open.length; k--) {
+        const p = open.splice(this.rng.int(open.length), 1)[0]!;
+        this.borrowMore(p, reading.accounts.get(this.state.positions.indexOf(p)));
+      }
+    }
+  }
+
+  private positionsOf(protocol: string, open: boolean): LendingPositionState[] {
+    return this.state.positions.filter((p) => p.protocol === protocol && p.open === open);
+  }
+
+  // --- amounts --------------------------------------------------------------------------------------------------
+
+  private raw(symbol: string, usd: number): bigint {
+    const t = this.host.token(symbol);
+    const x = (usd / this.host.oracleUsd(symbol)) * 10 ** t.decimals;
+    return x > 0 && Number.isFinite(x) ? BigInt(Math.floor(x)) : 0n;
+  }
+
+  private usd(symbol: string, raw: bigint): number {
+    return (Number(raw) / 10 ** this.host.token(symbol).decimals) * this.host.oracleUsd(symbol);
+  }
+
+  private initialSupplyUsd(protocol: string, symbol: string): number {
+    return (SUPPLY_USD[protocol]?.[symbol] ?? 1e6) * Math.max(this.host.scale, 0.3);
+  }
+
+  // --- suppliers ------------------------------------------------------------------------------------------------
+
+  private suppliers(): Agent[] {
+    return this.host.agents.filter((a) => a.role === 'supplier');
+  }
+
+  private supply(agent: Agent, protocol: string, symbol: string, amount: bigint, kind: 'supplier' | 'borrower'): void {
+    if (amount <= 0n) return;
+    const market = this.market(protocol);
+    const token = this.host.token(symbol);
+    this.host.spend(agent, symbol, amount);
+    this.host.approve(agent, token.address, market.pool);
+    this.host.session.send(agent, {
+      to: market.pool,
+      data: encodeFunctionData({
+        abi: aavePoolAbi,
+        functionName: 'supply',
+        args: [token.address, amount, agent.address, 0],
+      }),
+      gas: GAS_LEND.supply,
+      kind: 'lend',
+      onMined: (ok) => {
+        if (ok) this.state.stats.supplies += 1;
+      },
+    });
+    const key = `${protocol}|${symbol}`;
+    this.liquidity.set(key, (this.liquidity.get(key) ?? 0n) + amount);
+    if (kind === 'supplier') {
+      const mine = this.state.supplies[String(agent.index)] ?? {};
+      this.state.supplies[String(agent.index)] = mine;
+      mine[key] = (BigInt(mine[key] ?? '0') + amount).toString();
+    }
+  }
+
+  /** First step: every reserve gets its initial supply from 2–5 suppliers (log-normal shares); a first cohort borrows. */
+  private seed(): void {
+    const suppliers = this.suppliers();
+    for (const market of this.markets) {
+      for (const r of market.reserves) {
+        const who = this.rng.sample(suppliers, 2 + this.rng.int(Math.min(4, suppliers.length - 1)));
+        const weights = who.map(() => this.rng.logNormal(1, 0.8));
+        const total = weights.reduce((a, b) => a + b, 0);
+        const usd = this.initialSupplyUsd(market.protocol, r.symbol);
+        who.forEach((agent, k) => {
+          this.supply(agent, market.protocol, r.symbol, this.raw(r.symbol, (usd * weights[k]!) / total), 'supplier');
+        });
+      }
+    }
+    for (const p of this.state.positions) if (this.rng.chance(FIRST_COHORT) || p.kind === 'looper') this.open(p);
+  }
+
+  private supplyMore(protocol: string): void {
+    const market = this.market(protocol);
+    const r = this.rng.pick(market.reserves);
+    const usd = this.initialSupplyUsd(protocol, r.symbol) * this.rng.uniform(0.005, 0.03);
+    this.supply(this.rng.pick(this.suppliers()), protocol, r.symbol, this.raw(r.symbol, usd), 'supplier');
+  }
+
+  private withdrawSome(protocol: string): void {
+    const holdings = Object.entries(this.state.supplies).flatMap(([index, mine]) =>
+      Object.entries(mine)
+        .filter(([key, amount]) => key.startsWith(`${protocol}|`) && BigInt(amount) > 0n)
+        .map(([key, amount]) => ({ agent: this.host.agents[Number(index)]!, key, amount: BigInt(amount) })),
+    );
+    if (!holdings.length) return;
+    const h = this.rng.pick(holdings);
+    const symbol = h.key.split('|')[1]!;
+    const amount = (h.amount * BigInt(Math.round(this.rng.uniform(0.1, 0.4) * 1000))) / 1000n;
+    const free = this.liquidity.get(h.key) ?? 0n;
+    if (amount <= 0n || amount * 2n > free) return;
+    this.liquidity.set(h.key, free - amount);
+    const mine = this.state.supplies[String(h.agent.index)]!;
+    mine[h.key] = (h.amount - amount).toString();
+    this.host.session.send(h.agent, {
+      to: this.market(protocol).pool,
+      data: encodeFunctionData({
+        abi: aavePoolAbi,
+        functionName: 'withdraw',
+        args: [this.host.token(symbol).address, amount, h.agent.address],
+      }),
+      gas: GAS_LEND.withdraw,
+      kind: 'lend',
+      onMined: (ok) => {
+        if (ok) this.state.stats.withdrawals += 1;
+      },
+    });
+  }
+
+  // --- borrowers ------------------------------------------------------------------------------------------------
+
+  /** A borrow the reserve can serve: capped by its initial supply share and half its free liquidity. */
+  private capBorrow(protocol: string, symbol: string, amount: bigint): bigint {
+    const key = `${protocol}|${symbol}`;
+    const free = this.liquidity.get(key) ?? 0n;
+    const cap = this.raw(symbol, this.initialSupplyUsd(protocol, symbol) * MAX_BORROW_SHARE);
+    let x = amount < cap ? amount : cap;
+    if (x * 2n > free) x = free / 2n;
+    return x;
+  }
+
+  private borrow(agent: Agent, p: LendingPositionState, amount: bigint): void {
+    if (amount <= 0n) return;
+    const key = `${p.protocol}|${p.debt}`;
+    this.liquidity.set(key, (this.liquidity.get(key) ?? 0n) - amount);
+    const token = this.host.token(p.debt);
+    this.host.session.send(agent, {
+      to: this.market(p.protocol).pool,
+      data: encodeFunctionData({
+        abi: aavePoolAbi,
+        functionName: 'borrow',
+        args: [token.address, amount, VARIABLE_RATE_MODE, 0, agent.address],
+      }),
+      gas: GAS_LEND.borrow,
+      kind: 'lend',
+      onMined: (ok) => {
+        if (ok) this.state.stats.borrows += 1;
+      },
+    });
+    agent.plan(token.address.toLowerCase(), amount);
+    p.debtRaw = (BigInt(p.debtRaw) + amount).toString();
+  }
+
+  private open(p: LendingPositionState): void {
+    const agent = this.host.agents[p.owner]!;
+    if (p.kind === 'looper') {
+      this.openLoop(agent, p);
+      return;
+    }
+    const coll = reserveParams(p.collateral)!;
+    const usd = this.rng.logNormal(POSITION_USD.median, POSITION_USD.sigma);
+    const collateral = this.raw(p.collateral, usd);
+    const ratio = Math.min(coll.liquidationThresholdBps / 1e4 / p.targetHf, (coll.ltvBps / 1e4) * LTV_MARGIN);
+    const debt = this.capBorrow(p.protocol, p.debt, this.raw(p.debt, this.usd(p.collateral, collateral) * ratio));
+    if (collateral === 0n || debt === 0n) return;
+    this.supply(agent, p.protocol, p.collateral, collateral, 'borrower');
+    p.collateralRaw = (BigInt(p.collateralRaw) + collateral).toString();
+    this.borrow(agent, p, debt);
+    p.open = true;
+  }
+
+  /**
+   * Stake ETH for the liquid staking token, supply it, enter the ETH-correlated E-mode, then loop (borrow WETH,
+   * wrap it, supply the tokens) until the debt reaches what the target health factor allows.
+   */
+  private openLoop(agent: Agent, p: LendingPositionState): void {
+    const market = this.market(p.protocol);
+    const lst = this.host.token(p.collateral);
+    const weth = this.host.token(p.debt);
+    const ltv = (AAVE_ETH_EMODE.ltvBps / 1e4) * LTV_MARGIN;
+    const lt = AAVE_ETH_EMODE.liquidationThresholdBps / 1e4;
+    const first = this.raw(p.collateral, this.rng.logNormal(LOOPER_USD.median, LOOPER_USD.sigma));
+    if (first === 0n) return;
+    this.supply(agent, p.protocol, p.collateral, first, 'borrower');
+    this.host.session.send(agent, {
+      to: market.pool,
+      data: encodeFunctionData({ abi: aavePoolAbi, functionName: 'setUserEMode', args: [AAVE_ETH_EMODE.id] }),
+      gas: GAS_LEND.eMode,
+      kind: 'lend',
+    });
+    const pLst = this.host.oracleUsd(p.collateral);
+    const pWeth = this.host.oracleUsd(p.debt);
+    const rate = Number(this.rateAt(lst.address)) / 1e18;
+    // Collateral value per unit of WETH value wrapped (the oracle's market price against the exchange rate).
+    const k = pLst / (rate * pWeth);
+    let collateralUsd = this.usd(p.collateral, first);
+    const targetDebtUsd = (lt * collateralUsd) / (p.targetHf - lt * k);
+    let debtUsd = 0;
+    let collateralRaw = first;
+    for (let loop = 0; loop < MAX_LOOPS; loop++) {
+      const room = Math.min(collateralUsd * ltv - debtUsd, targetDebtUsd - debtUsd);
+      if (room < Math.max(100, targetDebtUsd * 0.002)) break;
+      const amount = this.capBorrow(p.protocol, p.debt, this.raw(p.debt, room));
+      if (amount === 0n) break;
+      this.borrow(agent, p, amount);
+      // Wrap the borrowed WETH into the token and supply it.
+      this.host.approve(agent, weth.address, lst.address);
+      this.host.spend(agent, p.debt, amount);
+      const minted = (amount * WAD) / this.rateAt(lst.address);
+      this.host.session.send(agent, {
+        to: lst.address,
+        data: encodeFunctionData({ abi: stakedTokenAbi, functionName: 'wrap', args: [amount] }),
+        gas: GAS_LEND.wrap,
+        kind: 'lend',
+      });
+      agent.plan(lst.address.toLowerCase(), minted);
+      this.supply(agent, p.protocol, p.collateral, minted, 'borrower');
+      collateralRaw += minted;
+      const borrowedUsd = this.usd(p.debt, amount);
+      debtUsd += borrowedUsd;
+      collateralUsd += borrowedUsd * k;
+    }
+    p.collateralRaw = (BigInt(p.collateralRaw) + collateralRaw).toString();
+    p.open = true;
+  }
+
+  /** The liquid staking token's exchange rate in this block (the contract's formula). */
+  private rateAt(token: Address): bigint {
+    const t = this.manifest.tokens.find((x) => x.address.toLowerCase() === token.toLowerCase());
+    const plan = TOKEN_PLAN.find((x) => x.symbol === t?.symbol)?.liquidStaking;
+    if (!plan) throw new Error(`sandbox: ${token} is not a liquid staking token`);
+    return stEthPerToken(plan, this.manifest.genesisTimestamp, this.host.now);
+  }
+
+  /** Debt of a position in raw units of its debt asset, from the account data (one debt asset per position). */
+  private debtRaw(p: LendingPositionState, account: AccountReading | undefined): bigint {
+    if (!account) return 0n;
+    return this.raw(p.debt, Number(account.debtBase) / 1e8);
+  }
+
+  private repay(p: LendingPositionState, account: AccountReading | undefined): void {
+    const agent = this.host.agents[p.owner]!;
+    const debt = this.debtRaw(p, account);
+    if (debt === 0n) return;
+    const market = this.market(p.protocol);
+    const token = this.host.token(p.debt);
+    const full = this.rng.chance(0.35);
+    const amount = full
+      ? (debt * 105n) / 100n + 1n
+      : (debt * BigInt(Math.round(this.rng.uniform(0.2, 0.6) * 1000))) / 1000n;
+    if (amount === 0n) return;
+    this.host.spend(agent, p.debt, amount);
+    this.host.approve(agent, token.address, market.pool);
+    this.host.session.send(agent, {
+      to: market.pool,
+      data: encodeFunctionData({
+        abi: aavePoolAbi,
+        functionName: 'repay',
+        args: [token.address, full ? maxUint256 : amount, VARIABLE_RATE_MODE, agent.address],
+      }),
+      gas: GAS_LEND.repay,
+      kind: 'lend',
+      onMined: (ok) => {
+        if (ok) this.state.stats.repays += 1;
+      },
+    });
+    if (!full) {
+      p.debtRaw = (BigInt(p.debtRaw) > amount ? BigInt(p.debtRaw) - amount : 0n).toString();
+      return;
+    }
+    // Repaid in full: take the collateral back; the position is closed and may open again later.
+    this.host.session.send(agent, {
+      to: market.pool,
+      data: encodeFunctionData({
+        abi: aavePoolAbi,
+        functionName: 'withdraw',
+        args: [this.host.token(p.collateral).address, maxUint256, agent.address],
+      }),
+      gas: GAS_LEND.withdraw,
+      kind: 'lend',
+      onMined: (ok) => {
+        if (ok) this.state.stats.withdrawals += 1;
+      },
+    });
+    p.open = false;
+    p.debtRaw = '0';
+    p.collateralRaw = '0';
+  }
+
+  private addCollateral(p: LendingPositionState): void {
+    const amount = (BigInt(p.collateralRaw) * BigInt(Math.round(this.rng.uniform(0.05, 0.3) * 1000))) / 1000n;
+    if (amount === 0n) return;
+    this.supply(this.host.agents[p.owner]!, p.protocol, p.collateral, amount, 'borrower');
+    p.collateralRaw = (BigInt(p.collateralRaw) + amount).toString();
+  }
+
+  /** Borrows back up to the target when the position has drifted well above it. */
+  private borrowMore(p: LendingPositionState, account: AccountReading | undefined): void {
+    if (!account || account.debtBase === 0n) return;
+    const hf = Number(account.healthFactor) / 1e18;
+    if (!(hf > p.targetHf * 1.1)) return;
+    const debtUsd = Number(account.debtBase) / 1e8;
+    const coll = reserveParams(p.collateral)!;
+    const maxUsd = (Number(account.collateralBase) / 1e8) * (coll.ltvBps / 1e4) * LTV_MARGIN - debtUsd;
+    const extraUsd = Math.min(debtUsd * (hf / p.targetHf - 1), maxUsd * 0.9);
+    if (!(extraUsd > 10)) return;
+    this.borrow(this.host.agents[p.owner]!, p, this.capBorrow(p.protocol, p.debt, this.raw(p.debt, extraUsd)));
+  }
+
+  // --- liquidators ----------------------------------------------------------------------------------------------
+
+  private liquidate(reading: LendingReading): void {
+    const liquidators = this.host.agents.filter((a) => a.role === 'liquidator');
+    if (!liquidators.length) return;
+    let turn = 0;
+    for (const [i, account] of reading.accounts) {
+      if (account.debtBase === 0n || account.healthFactor >= WAD) continue;
+      const p = this.state.positions[i]!;
+      const liquidator = liquidators[turn++ % liquidators.length]!;
+      const market = this.market(p.protocol);
+      const debtToken = this.host.token(p.debt);
+      // Close factor: half the debt, all of it below HF 0.95; a margin for the interest and the oracle rounds.
+      const debt = this.debtRaw(p, account);
+      const cover = account.healthFactor < (WAD * 95n) / 100n ? debt : debt / 2n;
+      this.host.spend(liquidator, p.debt, (cover * 11n) / 10n + 1n);
+      this.host.approve(liquidator, debtToken.address, market.pool);
+      this.host.session.send(liquidator, {
+        to: market.pool,
+        data: encodeFunctionData({
+          abi: aavePoolAbi,
+          functionName: 'liquidationCall',
+          args: [
+            this.host.token(p.collateral).address,
+            debtToken.address,
+            getAddress(this.host.agents[p.owner]!.address),
+            maxUint256,
+            false,
+          ],
+        }),
+        gas: GAS_LEND.liquidation,
+        kind: 'liquidation',
+        onMined: (ok: boolean) => {
+          if (ok) this.state.stats.liquidations += 1;
+          else this.state.stats.liquidationsMissed += 1;
+        },
+      });
+    }
+  }
+}
