@@ -92,6 +92,15 @@ export interface PositionSnapshot {
   readonly borrowed: Readonly<Record<string, string>>;
   /** Assets whose supply counts as collateral for this account (Aave: user configuration; Morpho: the collateral). */
   readonly collateral: readonly string[];
+  /**
+   * The liquidation threshold and bonus (premium, 0.05 = 5 %) that apply to each collateral asset for THIS account:
+   * the reserve's, or its E-mode category's when the account is in that E-mode (Aave); the market's LLTV and
+   * liquidation incentive (Morpho). Recomputing a health factor under a price shock uses these.
+   */
+  readonly thresholds: Readonly<Record<string, number>>;
+  readonly bonuses: Readonly<Record<string, number>>;
+  /** Aave E-mode category of the account (0: none). */
+  readonly eMode: number;
   /** Aave getUserAccountData (USD); Morpho: computed from the market state and its oracle. */
   readonly collateralUsd: number;
   readonly debtUsd: number;

@@ -46,6 +46,9 @@ function borrower(account: string, eth: number, usdc: number): PositionSnapshot 
     supplied: { [WETH]: e18(eth) },
     borrowed: { [USDC]: e6(usdc) },
     collateral: [WETH],
+    thresholds: { [WETH]: 0.825 },
+    bonuses: { [WETH]: 0.05 },
+    eMode: 0,
     collateralUsd,
     debtUsd: usdc,
     healthFactor: (collateralUsd * 0.825) / usdc,
@@ -61,6 +64,9 @@ function market(positions: PositionSnapshot[], utilisation = 0.5): MarketSnapsho
     supplied: { [USDC]: e6(debt / utilisation) },
     borrowed: {},
     collateral: [],
+    thresholds: {},
+    bonuses: {},
+    eMode: 0,
     collateralUsd: 0,
     debtUsd: 0,
     healthFactor: null,
@@ -123,6 +129,45 @@ describe('stress test', () => {
     expect(weth!.covered).toBe(1);
     const [thin] = stressTest(s, 'aave-v3', () => 787.5);
     expect(thin!.covered).toBeCloseTo(0.5, 9);
+  });
+});
+
+describe('stress test with E-mode', () => {
+  it('uses the account’s own threshold: a looped position in E-mode survives a shock of both legs together', () => {
+    // wstETH collateral (shock 35 %), WETH debt (15 %): shocking wstETH alone hits only the collateral leg.
+    const WSTETH = '0x00000000000000000000000000000000000000f1';
+    const looper: PositionSnapshot = {
+      account: '0xl',
+      marketId: '',
+      supplied: { [WSTETH]: e18(10) },
+      borrowed: { [WETH]: e18(9) },
+      collateral: [WSTETH],
+      thresholds: { [WSTETH]: 0.95 },
+      bonuses: { [WSTETH]: 0.01 },
+      eMode: 1,
+      collateralUsd: 20000,
+      debtUsd: 18000,
+      healthFactor: (20000 * 0.95) / 18000,
+    };
+    const s: MarketSnapshot = {
+      ...market([]),
+      reserves: [
+        reserve(WETH, 'WETH', { totalSupplyRaw: e18(20), totalBorrowRaw: e18(9) }),
+        reserve(WSTETH, 'wstETH', { totalSupplyRaw: e18(10), liquidationThreshold: 0.81, liquidationBonus: 0.07 }),
+      ],
+      positions: [looper],
+    };
+    const asked: number[] = [];
+    const [wsteth] = stressTest(s, 'aave-v3', (_a, impact) => {
+      asked.push(impact);
+      return 1e9;
+    });
+    // 35 % off the collateral: HF 1.056 → 0.686, liquidated in full (below 0.95), at the E-mode premium of 1 %.
+    expect(wsteth!.positions_liquidated).toBe(1);
+    expect(wsteth!.liquidation_bonus).toBeCloseTo(0.01, 9);
+    expect(asked).toEqual([0.01]);
+    // WETH is not collateral here, so it is not stressed.
+    expect(stressTest(s, 'aave-v3', () => 1e9).map((x) => x.symbol)).toEqual(['wstETH']);
   });
 });
 

@@ -159,6 +159,7 @@ export function stressTest(
     let debtRepaid = 0;
     let toSell = 0;
     let liquidated = 0;
+    let premiumWeighted = 0;
     for (const p of snapshot.positions) {
       if (!p.collateral.includes(asset) || !(p.debtUsd > 0)) continue;
       let weighted = 0;
@@ -168,7 +169,9 @@ export function stressTest(
         const raw = p.supplied[c];
         if (!r || !raw) continue;
         const value = reserveUsd(r, raw) * (c === asset ? 1 - shock : 1);
-        const lt = design === 'morpho-blue' ? (morphoLltv.get(p.marketId) ?? 0) : (r.liquidationThreshold ?? 0);
+        const lt =
+          p.thresholds[c] ??
+          (design === 'morpho-blue' ? (morphoLltv.get(p.marketId) ?? 0) : (r.liquidationThreshold ?? 0));
         weighted += value * lt;
         if (c === asset) collateralOfAsset = value;
       }
@@ -182,16 +185,21 @@ export function stressTest(
       if (hf >= 1) continue;
       const closeFactor = design === 'morpho-blue' || hf < CLOSE_FACTOR_HF_THRESHOLD ? 1 : 0.5;
       const repaid = debt * closeFactor;
+      const premium = p.bonuses[asset] ?? bonus;
+      const seized = Math.min(collateralOfAsset, repaid * (1 + premium));
       liquidated += 1;
       debtRepaid += repaid;
-      toSell += Math.min(collateralOfAsset, repaid * (1 + bonus));
+      toSell += seized;
+      premiumWeighted += seized * premium;
     }
-    const depth = toSell > 0 ? depthUsd(asset, bonus) : null;
+    // The sale must fit in the premium the liquidators earn (E-mode positions earn less than the reserve's bonus).
+    const premium = toSell > 0 ? premiumWeighted / toSell : bonus;
+    const depth = toSell > 0 && premium > 0 ? depthUsd(asset, premium) : toSell > 0 ? 0 : null;
     out.push({
       asset,
       symbol: reserve.symbol,
       shock,
-      liquidation_bonus: bonus,
+      liquidation_bonus: premium,
       positions_liquidated: liquidated,
       debt_repaid_usd: debtRepaid,
       collateral_to_sell_usd: toSell,

@@ -79,6 +79,7 @@ export function decodeReserveConfiguration(data: bigint) {
     borrowingEnabled: bits(data, 58, 1) === 1n,
     paused: bits(data, 60, 1) === 1n,
     reserveFactor: Number(bits(data, 64, 16)) / 10_000,
+    eModeCategory: Number(bits(data, 168, 8)),
     borrowCap: Number(bits(data, 80, 36)),
     supplyCap: Number(bits(data, 116, 36)),
   };
@@ -202,6 +203,7 @@ export async function readAaveSnapshot(
     calls.push(
       { address: pool, abi: AAVE_POOL_ABI, functionName: 'getUserAccountData', args: [account] },
       { address: pool, abi: AAVE_POOL_ABI, functionName: 'getUserConfiguration', args: [account] },
+      { address: pool, abi: AAVE_POOL_ABI, functionName: 'getUserEMode', args: [account] },
     );
     for (const a of supplied) {
       calls.push({
@@ -220,12 +222,39 @@ export async function readAaveSnapshot(
     }
   }
   const results = await read(source, calls, block.number);
+  // E-mode categories in use: their threshold and bonus replace the reserves' for the assets of the category.
+  const categories = [
+    ...new Set(plan.map((p) => Number((results[p.at + 2] as bigint | undefined) ?? 0n)).filter((c) => c > 0)),
+  ].sort((a, b) => a - b);
+  const categoryData = await read(
+    source,
+    categories.map(
+      (id): Call => ({ address: pool, abi: AAVE_POOL_ABI, functionName: 'getEModeCategoryData', args: [id] }),
+    ),
+    block.number,
+  );
+  const eModes = new Map(
+    categories.map((id, i) => {
+      const c = categoryData[i] as { liquidationThreshold: number; liquidationBonus: number } | undefined;
+      return [
+        id,
+        c
+          ? {
+              threshold: c.liquidationThreshold / 10_000,
+              bonus: c.liquidationBonus > 0 ? c.liquidationBonus / 10_000 - 1 : 0,
+            }
+          : undefined,
+      ];
+    }),
+  );
+  const configs = assets.map((_, i) => decodeReserveConfiguration(data[i]!.configuration.data));
   const positions: PositionSnapshot[] = [];
   for (const p of plan) {
     const accountData = results[p.at] as readonly bigint[] | undefined;
     const configuration = (results[p.at + 1] as { data: bigint } | undefined)?.data ?? 0n;
+    const eMode = Number((results[p.at + 2] as bigint | undefined) ?? 0n);
     if (!accountData) throw new Error(`lending: getUserAccountData(${p.account}) failed at block ${block.number}`);
-    let at = p.at + 2;
+    let at = p.at + 3;
     const supplied: Record<string, string> = {};
     for (const a of p.supplied) {
       const balance = (results[at++] as bigint | undefined) ?? 0n;
@@ -239,12 +268,23 @@ export async function readAaveSnapshot(
     const collateral = assets.filter((a, i) => bits(configuration, 2 * data[i]!.id + 1, 1) === 1n && supplied[a]);
     const [collateralBase, debtBase, , , , hf] = accountData;
     if (!Object.keys(supplied).length && !Object.keys(borrowed).length) continue;
+    const thresholds: Record<string, number> = {};
+    const bonuses: Record<string, number> = {};
+    for (const a of collateral) {
+      const config = configs[index.get(a)!]!;
+      const category = eMode > 0 && config.eModeCategory === eMode ? eModes.get(eMode) : undefined;
+      thresholds[a] = category?.threshold ?? config.liquidationThreshold;
+      bonuses[a] = category?.bonus ?? config.liquidationBonus;
+    }
     positions.push({
       account: p.account,
       marketId: '',
       supplied,
       borrowed,
       collateral,
+      thresholds,
+      bonuses,
+      eMode,
       collateralUsd: Number(collateralBase!) / Number(baseUnit),
       debtUsd: Number(debtBase!) / Number(baseUnit),
       healthFactor: debtBase === 0n ? null : Number((hf! * 10n ** 9n) / WAD) / 1e9,
@@ -393,6 +433,10 @@ export async function readMorphoSnapshot(
       supplied: suppliedMap,
       borrowed: borrowed > 0n ? { [a.m.loanToken]: borrowed.toString() } : {},
       collateral: collateral > 0n ? [a.m.collateralToken] : [],
+      thresholds: collateral > 0n ? { [a.m.collateralToken]: Number(BigInt(a.m.lltv)) / 1e18 } : {},
+      bonuses:
+        collateral > 0n ? { [a.m.collateralToken]: morphoLiquidationIncentive(Number(BigInt(a.m.lltv)) / 1e18) } : {},
+      eMode: 0,
       collateralUsd: toUnits(collateralInLoanRaw, loanDecimals) * (loanUsd ?? 0),
       debtUsd: toUnits(borrowed, loanDecimals) * (loanUsd ?? 0),
       healthFactor: borrowed === 0n ? null : Number((maxBorrowRaw * 10n ** 9n) / borrowed) / 1e9,
