@@ -9,3 +9,7 @@ export interface CompiledArtifact {
 export declare const CONTRACTS_DIR: string;
 export declare const SETTINGS: Record<string, unknown>;
 export declare function compileContracts(dir?: string): Record<string, CompiledArtifact>;
+export declare const MORPHO_PACKAGE: string;
+export declare const MORPHO_ARTIFACT: string;
+export declare const MORPHO_SETTINGS: Record<string, unknown>;
+export declare function compileMorpho(): CompiledArtifact;

@@ -3,10 +3,18 @@
 // settings, abi, bytecode }. Runtime code imports only the JSON, so solc is never needed to run the service.
 // `node tools/compile-contracts.mjs` rewrites the artifacts; src/sandbox/contracts.test.ts recompiles and checks
 // that the committed ones match (so the source and the artifact cannot drift apart).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// Also Morpho Blue, from `@morpho-org/morpho-blue@1.0.0`'s sources on npm (a devDependency), with the compiler and
+// settings of its foundry.toml: solc 0.8.19 (the `solc-0.8.19` alias of solc-js), via IR, optimizer 999999 runs,
+// Paris, no metadata hash. Into `contracts/morpho/Morpho.json`, checked the same way (compileMorpho, ~25 s).
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import solc from 'solc';
+import solc0819 from 'solc-0.8.19';
+
+const require = createRequire(import.meta.url);
 
 export const CONTRACTS_DIR = fileURLToPath(new URL('../src/sandbox/contracts/', import.meta.url));
 
@@ -49,11 +57,62 @@ export function compileContracts(dir = CONTRACTS_DIR) {
   return artifacts;
 }
 
+export const MORPHO_PACKAGE = '@morpho-org/morpho-blue';
+export const MORPHO_ARTIFACT = path.join(CONTRACTS_DIR, 'morpho', 'Morpho.json');
+
+/** Morpho Blue's foundry.toml (profile default): what its deployed bytecode was built with. */
+export const MORPHO_SETTINGS = {
+  viaIR: true,
+  optimizer: { enabled: true, runs: 999999 },
+  evmVersion: 'paris',
+  metadata: { bytecodeHash: 'none' },
+};
+
+/** Compiles Morpho Blue's `src/Morpho.sol` from the npm package, offline; returns its artifact. */
+export function compileMorpho() {
+  const pkg = path.dirname(require.resolve(`${MORPHO_PACKAGE}/package.json`));
+  const version = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
+  const root = path.join(pkg, 'src');
+  const sources = {};
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) {
+        if (name !== 'mocks') walk(file);
+      } else if (name.endsWith('.sol')) {
+        sources[path.relative(root, file).split(path.sep).join('/')] = readFileSync(file, 'utf8');
+      }
+    }
+  };
+  walk(root);
+  const input = {
+    language: 'Solidity',
+    sources: { 'Morpho.sol': { content: sources['Morpho.sol'] } },
+    settings: { ...MORPHO_SETTINGS, outputSelection: { 'Morpho.sol': { Morpho: ['abi', 'evm.bytecode.object'] } } },
+  };
+  const findImports = (p) => (p in sources ? { contents: sources[p] } : { error: `not found: ${p}` });
+  const output = JSON.parse(solc0819.compile(JSON.stringify(input), { import: findImports }));
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const c = output.contracts['Morpho.sol'].Morpho;
+  return {
+    contractName: 'Morpho',
+    source: `${MORPHO_PACKAGE}@${version} src/Morpho.sol`,
+    compiler: `solc-js ${solc0819.version()}`,
+    settings: MORPHO_SETTINGS,
+    abi: c.abi,
+    bytecode: `0x${c.evm.bytecode.object}`,
+  };
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const artifacts = compileContracts();
-  for (const [name, artifact] of Object.entries(artifacts)) {
-    const file = path.join(CONTRACTS_DIR, `${name}.json`);
+  const write = (file, artifact) => {
+    mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`);
     console.log(`${path.relative(process.cwd(), file)}: ${(artifact.bytecode.length - 2) / 2} bytes of creation code`);
+  };
+  for (const [name, artifact] of Object.entries(compileContracts())) {
+    write(path.join(CONTRACTS_DIR, `${name}.json`), artifact);
   }
+  if (!process.argv.includes('--no-morpho')) write(MORPHO_ARTIFACT, compileMorpho());
 }

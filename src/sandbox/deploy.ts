@@ -56,6 +56,7 @@ import {
   V3_TICK_SPACING,
   type WorldManifest,
 } from './manifest.js';
+import { initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices } from './morpho.js';
 import {
   feedDeployData,
   genesisAnswers,
@@ -633,6 +634,15 @@ export function createInitialState(
     for (let i = 0; i < cast.loopers; i++) agents.push(newAgent(seed, key++, 'looper'));
     for (let i = 0; i < cast.liquidators; i++) agents.push(newAgent(seed, key++, 'liquidator'));
   }
+  // Morpho's borrowers after everyone else (morpho.ts draws their positions from its own stream).
+  const morpho = manifest.lending?.morpho[0];
+  const morphoBorrowers = morpho && markets > 0 ? morphoBorrowerCount(scale, morpho.markets.length) : 0;
+  for (let i = 0; i < morphoBorrowers; i++) agents.push(newAgent(seed, key++, 'borrower'));
+  const lending =
+    markets > 0 ? initialLendingState(manifest, seed, agents.slice(0, agents.length - morphoBorrowers)) : undefined;
+  if (lending && morpho && morphoBorrowers > 0) {
+    lending.morpho = initialMorphoState(morpho, seed, morphoBorrowerIndices(agents, morphoBorrowers));
+  }
 
   // Pools of the liquid staking token draw from their own stream (see `ScenarioState.rngLiquidStakingPools`).
   const lstRng = Rng.fromSeed(seed, 'liquid-staking-pools');
@@ -676,7 +686,7 @@ export function createInitialState(
     pools,
     v3Positions: [],
     v2Shares: [],
-    ...(markets > 0 ? { lending: initialLendingState(manifest, seed, agents) } : {}),
+    ...(lending ? { lending } : {}),
     stats: {
       blocks: 1,
       transactions: 0,

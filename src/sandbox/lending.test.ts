@@ -6,9 +6,25 @@ import { type LendingTestWorld, lendingWorld } from '../../test/support/lending-
 import { AAVE_ETH_EMODE } from './aave.js';
 import { aavePoolAbi } from './aave-artifacts.js';
 import { depegDiscount, type ScenarioState } from './manifest.js';
+import { morphoAbi, morphoMarketId, morphoOracleAbi } from './morpho.js';
 import { feedAggregatorAbi } from './oracles.js';
 import { readPoolPrices } from './scenario.js';
 import { stakedTokenAbi } from './staking.js';
+
+const MORPHO_EVENTS = {
+  Supply: parseAbiItem(
+    'event Supply(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets, uint256 shares)',
+  ),
+  Borrow: parseAbiItem(
+    'event Borrow(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets, uint256 shares)',
+  ),
+  SupplyCollateral: parseAbiItem(
+    'event SupplyCollateral(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets)',
+  ),
+  Liquidate: parseAbiItem(
+    'event Liquidate(bytes32 indexed id, address indexed caller, address indexed borrower, uint256 repaidAssets, uint256 repaidShares, uint256 seizedAssets, uint256 badDebtAssets, uint256 badDebtShares)',
+  ),
+} as const;
 
 const LIQUIDATION_CALL = parseAbiItem(
   'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
@@ -163,6 +179,74 @@ describe('lending and liquid staking in the sandbox world', () => {
     for (const l of all) expect(liquidators.has(l.liquidator)).toBe(true);
     expect(state.lending!.stats.liquidations).toBe(all.length);
     expect(state.stats.revertedUnexpected).toBe(0);
+  });
+
+  it('Morpho Blue: isolated USDC markets against WETH, wstETH and WBTC, with lenders, borrowers and liquidations', async () => {
+    expect(w.morpho).toHaveLength(1);
+    const mo = w.morpho[0]!;
+    expect(mo).toMatchObject({ protocol: 'morpho', version: 'V1', baseAsset: 'USDC', design: 'morpho-blue' });
+    expect(mo.markets.map((m) => [m.collateralSymbol, m.lltv])).toEqual([
+      ['WETH', '860000000000000000'],
+      ['wstETH', '860000000000000000'],
+      ['WBTC', '770000000000000000'],
+    ]);
+    const usdc = w.manifest.tokens.find((t) => t.symbol === 'USDC')!.address;
+    const events = async (name: 'Supply' | 'Borrow' | 'Liquidate' | 'SupplyCollateral') =>
+      client.getLogs({
+        address: mo.morpho,
+        event: MORPHO_EVENTS[name],
+        fromBlock: 0n,
+        toBlock: head,
+      });
+    const [supplies, borrows, collaterals, liquidations] = await Promise.all([
+      events('Supply'),
+      events('Borrow'),
+      events('SupplyCollateral'),
+      events('Liquidate'),
+    ]);
+    for (const m of mo.markets) {
+      expect(m.loanToken).toBe(usdc);
+      expect(morphoMarketId({ ...m, lltv: BigInt(m.lltv) })).toBe(m.id);
+      const [loanToken, collateralToken, oracle, irm, lltv] = await client.readContract({
+        address: mo.morpho,
+        abi: morphoAbi,
+        functionName: 'idToMarketParams',
+        args: [m.id],
+      });
+      expect([loanToken, collateralToken, oracle, irm, lltv.toString()]).toEqual([
+        m.loanToken,
+        m.collateralToken,
+        m.oracle,
+        m.irm,
+        m.lltv,
+      ]);
+      const of = (logs: readonly { args: { id?: `0x${string}` } }[]) => logs.filter((l) => l.args.id === m.id);
+      expect(of(supplies).length, `${m.collateralSymbol} supplies`).toBeGreaterThanOrEqual(2);
+      expect(of(borrows).length, `${m.collateralSymbol} borrows`).toBeGreaterThanOrEqual(1);
+      expect(of(collaterals).length, `${m.collateralSymbol} collateral`).toBeGreaterThanOrEqual(1);
+      const market = await client.readContract({
+        address: mo.morpho,
+        abi: morphoAbi,
+        functionName: 'market',
+        args: [m.id],
+      });
+      expect(market[2], `${m.collateralSymbol} borrowed`).toBeGreaterThan(0n);
+      expect(market[2]).toBeLessThan(market[0]);
+      // The oracle: the collateral's feed over USDC's, 1e36-scaled, adjusted for decimals.
+      const price = await client.readContract({ address: m.oracle, abi: morphoOracleAbi, functionName: 'price' });
+      const feed = (token: string) => w.feeds.find((f) => f.token === token)!.address;
+      const answer = async (token: string) =>
+        (
+          await client.readContract({ address: feed(token), abi: feedAggregatorAbi, functionName: 'latestRoundData' })
+        )[1];
+      const decimals = w.manifest.tokens.find((t) => t.symbol === m.collateralSymbol)!.decimals;
+      expect(price).toBe(
+        ((await answer(m.collateralSymbol)) * 10n ** BigInt(36 + 6 - decimals)) / (await answer('USDC')),
+      );
+    }
+    // The crash liquidates near-liquidation Morpho borrowers too.
+    expect(liquidations.length).toBeGreaterThanOrEqual(1);
+    expect(state.lending!.morpho!.stats.liquidations).toBe(liquidations.length);
   });
 
   it('wstETH: the exchange rate grows daily; the pool and the feed trade below it during the depeg', async () => {

@@ -30,7 +30,7 @@ import {
 } from './aave.js';
 import { aavePoolAbi } from './aave-artifacts.js';
 import { erc20Abi } from './artifacts.js';
-import type { Agent, ChainSession } from './deploy.js';
+import { type Agent, type ChainSession, RpcClient } from './deploy.js';
 import type {
   AgentState,
   LendingPositionState,
@@ -43,6 +43,7 @@ import type {
   WorldManifest,
 } from './manifest.js';
 import { TOKEN_PLAN } from './manifest.js';
+import { type QueuedMorpho, queueMorpho, readMorpho } from './morpho.js';
 import { Rng } from './random.js';
 import { stakedTokenAbi, stEthPerToken } from './staking.js';
 
@@ -129,6 +130,7 @@ const GAS_LEND = {
 
 export interface QueuedLending {
   readonly aave: readonly { readonly queued: QueuedAaveMarket; readonly specs: readonly AaveReserveSpec[] }[];
+  readonly morpho: QueuedMorpho | undefined;
 }
 
 function reserveParams(symbol: string): AaveReserveParams | undefined {
@@ -165,13 +167,14 @@ export function queueLending(
     });
     aave.push({ queued, specs });
   }
-  return { aave };
+  return { aave, morpho: queueMorpho(session, deployer, tokens, priceSources) };
 }
 
 /** Checks the mined markets against their plans and returns the manifest's `lending`. */
 export async function readLending(rpcUrl: string, queued: QueuedLending, startBlock: number): Promise<ManifestLending> {
   const aave = await Promise.all(queued.aave.map((m) => readAaveMarket(rpcUrl, m.queued, m.specs, startBlock)));
-  return { aave, morpho: [] };
+  const morpho = queued.morpho ? [await readMorpho(new RpcClient(rpcUrl), queued.morpho, startBlock)] : [];
+  return { aave, morpho };
 }
 
 /** The manifest's `liquidStaking`: each liquid staking token, its pools against the underlying, its price feed. */

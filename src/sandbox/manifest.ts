@@ -774,6 +774,16 @@ export interface LendingPositionState {
   debtRaw: string;
 }
 
+/** Morpho Blue's actors between steps (`morpho.ts`): their own stream, positions and supplies by market id. */
+export interface MorphoRuntimeState {
+  rng: [number, number, number, number];
+  seeded: boolean;
+  /** Per supplier (agent index) and market id: raw USDC supplied (principal). */
+  supplies: Record<string, Record<string, string>>;
+  positions: LendingPositionState[];
+  stats: LendingRuntimeState['stats'];
+}
+
 export interface LendingRuntimeState {
   /** The lending actors' own generator stream (`lending`): lending never changes what traders draw. */
   rng: [number, number, number, number];
@@ -791,4 +801,6 @@ export interface LendingRuntimeState {
     /** Liquidations that reverted (the position recovered before the transaction ran). */
     liquidationsMissed: number;
   };
+  /** Morpho Blue's actors (absent without Morpho in the manifest). */
+  morpho?: MorphoRuntimeState;
 }

@@ -60,6 +60,7 @@ import {
   type V3PositionState,
   type WorldManifest,
 } from './manifest.js';
+import { MorphoActors } from './morpho.js';
 import { reportStep, transmitData } from './oracles.js';
 import { Rng } from './random.js';
 import { stakedTokenPriceUsd, stakeEthData, underlyingForTokens } from './staking.js';
@@ -286,6 +287,7 @@ class SimulatedWorld {
   /** The block being built's timestamp. */
   private now = 0;
   private readonly lending: LendingActors | undefined;
+  private readonly morpho: MorphoActors | undefined;
   /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
   private readonly feeds: readonly ManifestOracle[];
 
@@ -361,6 +363,19 @@ class SimulatedWorld {
             },
           })
         : undefined;
+    const morpho = manifest.lending?.morpho[0];
+    this.morpho =
+      morpho && s.lending?.morpho
+        ? new MorphoActors(morpho, s.lending.morpho, {
+            session: this.session,
+            agents: this.agents,
+            scale,
+            token: (symbol) => tokenOf(symbol).m,
+            spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
+            approve: (agent, token, spender) => this.approve(agent, token, spender),
+            oracleUsd: (symbol) => this.oracleUsd(symbol),
+          })
+        : undefined;
   }
 
   /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
@@ -388,6 +403,7 @@ class SimulatedWorld {
     this.s.rngAgents = this.rng.state();
     if (this.s.rngLiquidStakingPools) this.s.rngLiquidStakingPools = this.lstRng.state();
     this.lending?.save();
+    this.morpho?.save();
   }
 
   async step(to: number): Promise<void> {
@@ -405,10 +421,15 @@ class SimulatedWorld {
       p.m.character === 'dormant' ? awakeShare(this.manifest.genesisTimestamp, from, to) : 1,
     );
     const live = this.pools.filter((_, i) => awake[i]! > 0);
-    const [readings, lendingReading] = await Promise.all([this.readPools(live), this.lending?.read()]);
+    const [readings, lendingReading, morphoReading] = await Promise.all([
+      this.readPools(live),
+      this.lending?.read(),
+      this.morpho?.read(),
+    ]);
     // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
-    // lenders' and borrowers' own activity.
+    // lenders' and borrowers' own activity; Aave, then Morpho.
     if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
+    if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
     this.quotes.clear();
     live.forEach((pool, i) => {
       this.quotes.set(pool.id, this.arbitrage(pool, readings[i]!));

@@ -1,0 +1,732 @@
+/**
+ * Morpho Blue in the sandbox: the real protocol bytecode, compiled offline from `@morpho-org/morpho-blue@1.0.0`
+ * with its own settings (tools/compile-contracts.mjs → contracts/morpho/Morpho.json), one singleton with isolated
+ * markets lending USDC against WETH, wstETH and WBTC. Each market has an oracle of our own (FeedPriceOracle: the
+ * collateral's feed over USDC's, 1e36-scaled) and the same interest rate model of our own (FixedCurveIrm:
+ * AdaptiveCurveIrm's curve without the adaptation, which ships in a repository of its own, not on npm).
+ *
+ * Deployed in the genesis block after Aave; animated by `MorphoActors` (suppliers of USDC, borrowers of every kind,
+ * liquidators), from its own random stream (`morpho`), like `LendingActors` for Aave.
+ */
+import {
+  type Abi,
+  type Address,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeDeployData,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseAbi,
+} from 'viem';
+import { registry } from '../registry/index.js';
+import { createdAddress } from './artifacts.js';
+import feedOracleArtifact from './contracts/FeedPriceOracle.json' with { type: 'json' };
+import irmArtifact from './contracts/FixedCurveIrm.json' with { type: 'json' };
+import morphoArtifact from './contracts/morpho/Morpho.json' with { type: 'json' };
+import type { Agent, ChainSession } from './deploy.js';
+import type {
+  AgentState,
+  LendingPositionState,
+  ManifestMorpho,
+  ManifestMorphoMarket,
+  ManifestToken,
+  MorphoRuntimeState,
+} from './manifest.js';
+import { Rng } from './random.js';
+
+export const MORPHO_BLUE = { abi: morphoArtifact.abi as Abi, bytecode: morphoArtifact.bytecode as Hex };
+export const FIXED_CURVE_IRM = { abi: irmArtifact.abi as Abi, bytecode: irmArtifact.bytecode as Hex };
+export const FEED_PRICE_ORACLE = { abi: feedOracleArtifact.abi as Abi, bytecode: feedOracleArtifact.bytecode as Hex };
+
+const MARKET_PARAMS =
+  'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }';
+
+export const morphoAbi = parseAbi([
+  MARKET_PARAMS,
+  'function owner() view returns (address)',
+  'function enableIrm(address irm)',
+  'function enableLltv(uint256 lltv)',
+  'function createMarket(MarketParams marketParams)',
+  'function supply(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, bytes data) returns (uint256, uint256)',
+  'function withdraw(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, address receiver) returns (uint256, uint256)',
+  'function borrow(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, address receiver) returns (uint256, uint256)',
+  'function repay(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, bytes data) returns (uint256, uint256)',
+  'function supplyCollateral(MarketParams marketParams, uint256 assets, address onBehalf, bytes data)',
+  'function withdrawCollateral(MarketParams marketParams, uint256 assets, address onBehalf, address receiver)',
+  'function liquidate(MarketParams marketParams, address borrower, uint256 seizedAssets, uint256 repaidShares, bytes data) returns (uint256, uint256)',
+  'function position(bytes32 id, address user) view returns (uint256 supplyShares, uint128 borrowShares, uint128 collateral)',
+  'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
+  'function idToMarketParams(bytes32 id) view returns (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv)',
+  'function isIrmEnabled(address irm) view returns (bool)',
+  'event Liquidate(bytes32 indexed id, address indexed caller, address indexed borrower, uint256 repaidAssets, uint256 repaidShares, uint256 seizedAssets, uint256 badDebtAssets, uint256 badDebtShares)',
+]);
+
+export const morphoOracleAbi = parseAbi(['function price() view returns (uint256)']);
+
+const WAD = 10n ** 18n;
+const ORACLE_PRICE_SCALE = 10n ** 36n;
+
+/**
+ * The markets: USDC lent against each collateral, with mainnet's LLTVs for these pairs (86 % for WETH and wstETH,
+ * 77 % for WBTC, as two of Morpho's enabled LLTVs); the collateral must be a listed asset of the registry's market.
+ */
+export const MORPHO_PLAN = {
+  protocol: 'morpho',
+  loan: 'USDC',
+  markets: [
+    { collateral: 'WETH', lltv: 860_000_000_000_000_000n },
+    { collateral: 'wstETH', lltv: 860_000_000_000_000_000n },
+    { collateral: 'WBTC', lltv: 770_000_000_000_000_000n },
+  ],
+  /** Borrow rate at 90 % utilisation: 4 % a year (AdaptiveCurveIrm's initial rate at target), per second. */
+  rateAtTargetPerSecond: (4n * WAD) / 100n / (365n * 86400n),
+} as const;
+
+/** USDC the suppliers deposit per market at the first step, at scale 1 (times max(scale, 0.3)). */
+const SUPPLY_USD: Readonly<Record<string, number>> = { WETH: 10e6, wstETH: 6e6, WBTC: 4e6 };
+
+/** Borrowers per market at scale 1, and the floor. */
+export const MORPHO_BORROWERS = { perScale: 12, min: 4 } as const;
+
+/** Kinds in fixed proportions, with the health factor (collateral × LLTV / debt) aimed at. */
+const KINDS = [
+  { kind: 'safe', share: 0.35, hf: [2, 3] },
+  { kind: 'leveraged', share: 0.35, hf: [1.15, 1.4] },
+  { kind: 'near', share: 0.3, hf: [1.03, 1.08] },
+] as const;
+
+const POSITION_USD = { median: 100e3, sigma: 1 } as const;
+const MAX_BORROW_SHARE = 0.06;
+const RATES = { supply: 0.05, withdraw: 0.025, open: 0.05, repay: 0.004, addCollateral: 0.003, borrowMore: 0.02 };
+
+const GAS_MORPHO = {
+  deploy: 8_000_000n,
+  setup: 500_000n,
+  supply: 300_000n,
+  borrow: 400_000n,
+  repay: 300_000n,
+  withdraw: 300_000n,
+  liquidate: 600_000n,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deployment
+// ---------------------------------------------------------------------------------------------------------------
+
+interface MarketParams {
+  readonly loanToken: Address;
+  readonly collateralToken: Address;
+  readonly oracle: Address;
+  readonly irm: Address;
+  readonly lltv: bigint;
+}
+
+/** A market's id: keccak256 of its ABI-encoded parameters (MarketParamsLib.id). */
+export function morphoMarketId(p: MarketParams): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' }],
+      [p.loanToken, p.collateralToken, p.oracle, p.irm, p.lltv],
+    ),
+  );
+}
+
+export type QueuedMorpho = Omit<ManifestMorpho, 'startBlock'>;
+
+/** Queues Morpho Blue, its IRM, one oracle per market and the markets (the deployer owns Morpho). */
+export function queueMorpho(
+  session: ChainSession,
+  deployer: Agent,
+  tokens: readonly ManifestToken[],
+  priceSources: ReadonlyMap<string, Address>,
+): QueuedMorpho | undefined {
+  const listing = registry
+    .lendingMarkets()
+    .find(
+      (r) =>
+        r.protocol.id === MORPHO_PLAN.protocol && r.market.chain === 'ethereum' && r.market.design === 'morpho-blue',
+    );
+  const loan = tokens.find((t) => t.symbol === MORPHO_PLAN.loan);
+  const loanFeed = priceSources.get(MORPHO_PLAN.loan);
+  if (!listing || !loan || !loanFeed || listing.market.baseAsset !== MORPHO_PLAN.loan) return undefined;
+  const listed = new Set(listing.market.assets.map((a) => a.symbol));
+  const deploy = (data: Hex): Address => {
+    const address = createdAddress(deployer.address, deployer.state.nonce);
+    session.send(deployer, { to: null, data, gas: GAS_MORPHO.deploy, kind: 'deploy' });
+    return address;
+  };
+  const setup = (to: Address, data: Hex) => session.send(deployer, { to, data, gas: GAS_MORPHO.setup, kind: 'setup' });
+
+  const morpho = deploy(
+    encodeDeployData({ abi: MORPHO_BLUE.abi, bytecode: MORPHO_BLUE.bytecode, args: [deployer.address] }),
+  );
+  const irm = deploy(
+    encodeDeployData({
+      abi: FIXED_CURVE_IRM.abi,
+      bytecode: FIXED_CURVE_IRM.bytecode,
+      args: [MORPHO_PLAN.rateAtTargetPerSecond],
+    }),
+  );
+  setup(morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'enableIrm', args: [irm] }));
+  const lltvs = new Set<bigint>();
+  const markets: ManifestMorphoMarket[] = [];
+  for (const m of MORPHO_PLAN.markets) {
+    const collateral = tokens.find((t) => t.symbol === m.collateral);
+    const feed = priceSources.get(m.collateral);
+    if (!collateral || !feed || !listed.has(m.collateral)) continue;
+    if (!lltvs.has(m.lltv)) {
+      lltvs.add(m.lltv);
+      setup(morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'enableLltv', args: [m.lltv] }));
+    }
+    const oracle = deploy(
+      encodeDeployData({
+        abi: FEED_PRICE_ORACLE.abi,
+        bytecode: FEED_PRICE_ORACLE.bytecode,
+        args: [feed, loanFeed, collateral.decimals, loan.decimals],
+      }),
+    );
+    const params: MarketParams = {
+      loanToken: loan.address,
+      collateralToken: collateral.address,
+      oracle,
+      irm,
+      lltv: m.lltv,
+    };
+    setup(morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'createMarket', args: [params] }));
+    markets.push({
+      id: morphoMarketId(params),
+      loanToken: loan.address,
+      collateralToken: collateral.address,
+      collateralSymbol: collateral.symbol,
+      oracle,
+      irm,
+      lltv: m.lltv.toString(),
+    });
+  }
+  return {
+    protocol: 'morpho',
+    chain: 'ethereum',
+    version: listing.market.version,
+    baseAsset: listing.market.baseAsset,
+    design: 'morpho-blue',
+    morpho,
+    markets,
+  };
+}
+
+/** Checks the mined Morpho against its plan (owner, IRM, every market's parameters and a live oracle price). */
+export async function readMorpho(
+  rpc: ChainSession['rpc'],
+  queued: QueuedMorpho,
+  startBlock: number,
+): Promise<ManifestMorpho> {
+  const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
+  const calls = [
+    call(queued.morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'owner' })),
+    ...queued.markets.flatMap((m) => [
+      call(queued.morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'idToMarketParams', args: [m.id] })),
+      call(m.oracle, encodeFunctionData({ abi: morphoOracleAbi, functionName: 'price' })),
+    ]),
+  ];
+  const results = await rpc.batchResults<Hex>(calls);
+  const problems: string[] = [];
+  if (results[0] === '0x') problems.push('no Morpho code');
+  queued.markets.forEach((m, i) => {
+    const [loanToken, collateralToken, oracle, irm, lltv] = decodeFunctionResult({
+      abi: morphoAbi,
+      functionName: 'idToMarketParams',
+      data: results[1 + 2 * i]!,
+    });
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    if (
+      !same(loanToken, m.loanToken) ||
+      !same(collateralToken, m.collateralToken) ||
+      !same(oracle, m.oracle) ||
+      !same(irm, m.irm) ||
+      lltv.toString() !== m.lltv
+    ) {
+      problems.push(`market ${m.collateralSymbol} (${m.id}) is not created as planned`);
+    }
+    if (!(BigInt(results[2 + 2 * i]!) > 0n)) problems.push(`market ${m.collateralSymbol}: the oracle has no price`);
+  });
+  if (problems.length) throw new Error(`morpho sandbox: ${problems.join('; ')}`);
+  return { ...queued, startBlock };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The actors
+// ---------------------------------------------------------------------------------------------------------------
+
+export function morphoBorrowerCount(scale: number, markets: number): number {
+  return Math.max(MORPHO_BORROWERS.min, Math.round(MORPHO_BORROWERS.perScale * scale)) * markets;
+}
+
+/** Draws the Morpho positions of the borrowers `deploy.ts` created for it (from the `morpho` stream). */
+export function initialMorphoState(
+  morpho: ManifestMorpho,
+  seed: number,
+  borrowers: readonly number[],
+): MorphoRuntimeState {
+  const rng = Rng.fromSeed(seed, 'morpho');
+  const positions: LendingPositionState[] = [];
+  const per = Math.ceil(borrowers.length / Math.max(1, morpho.markets.length));
+  morpho.markets.forEach((market, m) => {
+    const mine = borrowers.slice(m * per, (m + 1) * per);
+    mine.forEach((owner, k) => {
+      const u = (k + 0.5) / mine.length;
+      let acc = 0;
+      const kind =
+        KINDS.find((x) => {
+          acc += x.share;
+          return acc >= u;
+        }) ?? KINDS[0];
+      positions.push({
+        owner,
+        protocol: 'morpho',
+        marketId: market.id,
+        collateral: market.collateralSymbol,
+        debt: MORPHO_PLAN.loan,
+        kind: kind.kind,
+        targetHf: rng.uniform(kind.hf[0], kind.hf[1]),
+        open: false,
+        collateralRaw: '0',
+        debtRaw: '0',
+      });
+    });
+  });
+  return {
+    rng: rng.state(),
+    seeded: false,
+    supplies: {},
+    positions,
+    stats: { supplies: 0, withdrawals: 0, borrows: 0, repays: 0, liquidations: 0, liquidationsMissed: 0 },
+  };
+}
+
+/** What the Morpho actors need from the world (the Aave actors' host). */
+export interface MorphoHost {
+  readonly session: ChainSession;
+  readonly agents: readonly Agent[];
+  readonly scale: number;
+  token(symbol: string): ManifestToken;
+  spend(agent: Agent, symbol: string, amount: bigint): void;
+  approve(agent: Agent, token: Address, spender: Address): void;
+  oracleUsd(symbol: string): number;
+}
+
+interface MarketReading {
+  readonly totalSupplyAssets: bigint;
+  readonly totalBorrowAssets: bigint;
+  readonly totalBorrowShares: bigint;
+  readonly price: bigint;
+}
+
+interface PositionReading {
+  readonly borrowShares: bigint;
+  readonly collateral: bigint;
+}
+
+export interface MorphoReading {
+  readonly markets: Map<string, MarketReading>;
+  readonly positions: Map<number, PositionReading>;
+}
+
+export class MorphoActors {
+  private readonly rng: Rng;
+  private readonly liquidity = new Map<string, bigint>();
+  /** Positions liquidated in the block being built: their owners leave them alone until the next block. */
+  private readonly liquidating = new Set<LendingPositionState>();
+
+  constructor(
+    private readonly morpho: ManifestMorpho,
+    private readonly state: MorphoRuntimeState,
+    private readonly host: MorphoHost,
+  ) {
+    this.rng = new Rng(state.rng);
+  }
+
+  save(): void {
+    this.state.rng = this.rng.state();
+  }
+
+  private params(id: string): MarketParams {
+    const m = this.morpho.markets.find((x) => x.id === id);
+    if (!m) throw new Error(`sandbox state: no Morpho market ${id}`);
+    return {
+      loanToken: m.loanToken,
+      collateralToken: m.collateralToken,
+      oracle: m.oracle,
+      irm: m.irm,
+      lltv: BigInt(m.lltv),
+    };
+  }
+
+  async read(): Promise<MorphoReading> {
+    const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
+    const open = this.state.positions.flatMap((p, i) => (p.open ? [i] : []));
+    const calls = [
+      ...this.morpho.markets.flatMap((m) => [
+        call(this.morpho.morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'market', args: [m.id as Hex] })),
+        call(m.oracle, encodeFunctionData({ abi: morphoOracleAbi, functionName: 'price' })),
+      ]),
+      ...open.map((i) => {
+        const p = this.state.positions[i]!;
+        return call(
+          this.morpho.morpho,
+          encodeFunctionData({
+            abi: morphoAbi,
+            functionName: 'position',
+            args: [p.marketId as Hex, this.host.agents[p.owner]!.address],
+          }),
+        );
+      }),
+    ];
+    const results = await this.host.session.rpc.batchResults<Hex>(calls);
+    const markets = new Map<string, MarketReading>();
+    this.morpho.markets.forEach((m, i) => {
+      const [totalSupplyAssets, , totalBorrowAssets, totalBorrowShares] = decodeFunctionResult({
+        abi: morphoAbi,
+        functionName: 'market',
+        data: results[2 * i]!,
+      });
+      markets.set(m.id, {
+        totalSupplyAssets,
+        totalBorrowAssets,
+        totalBorrowShares,
+        price: BigInt(results[2 * i + 1]!),
+      });
+    });
+    const positions = new Map<number, PositionReading>();
+    const offset = 2 * this.morpho.markets.length;
+    open.forEach((i, k) => {
+      const [, borrowShares, collateral] = decodeFunctionResult({
+        abi: morphoAbi,
+        functionName: 'position',
+        data: results[offset + k]!,
+      });
+      positions.set(i, { borrowShares, collateral });
+    });
+    return { markets, positions };
+  }
+
+  step(reading: MorphoReading, from: number, to: number): void {
+    this.liquidity.clear();
+    this.liquidating.clear();
+    for (const [id, m] of reading.markets) this.liquidity.set(id, m.totalSupplyAssets - m.totalBorrowAssets);
+    this.liquidate(reading);
+    if (!this.state.seeded) {
+      this.state.seeded = true;
+      this.seed(reading);
+      return;
+    }
+    const hours = (to - from) / 3600;
+    const suppliers = this.suppliers().length;
+    for (const market of this.morpho.markets) {
+      const draws = (rate: number, actors: number) => this.rng.poisson(rate * actors * hours);
+      const actorsPerMarket = suppliers / this.morpho.markets.length;
+      for (let k = draws(RATES.supply, actorsPerMarket); k > 0; k--) this.supplyMore(market.id);
+      for (let k = draws(RATES.withdraw, actorsPerMarket); k > 0; k--) this.withdrawSome(market.id);
+      const mine = (open: boolean) =>
+        this.state.positions.filter((p) => p.marketId === market.id && p.open === open && !this.liquidating.has(p));
+      const closed = mine(false);
+      for (let k = draws(RATES.open, closed.length); k > 0 && closed.length; k--) {
+        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!, reading);
+      }
+      const open = mine(true);
+      const index = (p: LendingPositionState) => this.state.positions.indexOf(p);
+      for (let k = draws(RATES.repay, open.length); k > 0 && open.length; k--) {
+        const p = open.splice(this.rng.int(open.length), 1)[0]!;
+        this.repay(p, reading.positions.get(index(p)));
+      }
+      for (let k = draws(RATES.addCollateral, open.length); k > 0 && open.length; k--) {
+        this.addCollateral(open.splice(this.rng.int(open.length), 1)[0]!);
+      }
+      for (let k = draws(RATES.borrowMore, open.length); k > 0 && open.length; k--) {
+        const p = open.splice(this.rng.int(open.length), 1)[0]!;
+        this.borrowMore(p, reading, reading.positions.get(index(p)));
+      }
+    }
+  }
+
+  // --- amounts --------------------------------------------------------------------------------------------------
+
+  private raw(symbol: string, usd: number): bigint {
+    const x = (usd / this.host.oracleUsd(symbol)) * 10 ** this.host.token(symbol).decimals;
+    return x > 0 && Number.isFinite(x) ? BigInt(Math.floor(x)) : 0n;
+  }
+
+  /** The loan assets `collateral` is worth at the oracle price of this block's rounds (not yet on chain). */
+  private collateralValue(p: LendingPositionState, collateral: bigint): bigint {
+    const c = this.host.token(p.collateral);
+    const usd = (Number(collateral) / 10 ** c.decimals) * this.host.oracleUsd(p.collateral);
+    return this.raw(p.debt, usd);
+  }
+
+  private debtOf(market: MarketReading | undefined, position: PositionReading | undefined): bigint {
+    if (!market || !position || market.totalBorrowShares === 0n) return 0n;
+    return (
+      (position.borrowShares * market.totalBorrowAssets + market.totalBorrowShares - 1n) / market.totalBorrowShares
+    );
+  }
+
+  private suppliers(): Agent[] {
+    return this.host.agents.filter((a) => a.role === 'supplier');
+  }
+
+  // --- transactions ---------------------------------------------------------------------------------------------
+
+  private send(agent: Agent, data: Hex, gas: bigint, kind: 'lend' | 'liquidation', onMined?: (ok: boolean) => void) {
+    this.host.session.send(agent, { to: this.morpho.morpho, data, gas, kind, ...(onMined ? { onMined } : {}) });
+  }
+
+  private pay(agent: Agent, symbol: string, amount: bigint): void {
+    this.host.spend(agent, symbol, amount);
+    this.host.approve(agent, this.host.token(symbol).address, this.morpho.morpho);
+  }
+
+  private supply(agent: Agent, id: string, amount: bigint): void {
+    if (amount <= 0n) return;
+    this.pay(agent, MORPHO_PLAN.loan, amount);
+    this.send(
+      agent,
+      encodeFunctionData({
+        abi: morphoAbi,
+        functionName: 'supply',
+        args: [this.params(id), amount, 0n, agent.address, '0x'],
+      }),
+      GAS_MORPHO.supply,
+      'lend',
+      (ok) => {
+        if (ok) this.state.stats.supplies += 1;
+      },
+    );
+    this.liquidity.set(id, (this.liquidity.get(id) ?? 0n) + amount);
+    const mine = this.state.supplies[String(agent.index)] ?? {};
+    this.state.supplies[String(agent.index)] = mine;
+    mine[id] = (BigInt(mine[id] ?? '0') + amount).toString();
+  }
+
+  private seed(reading: MorphoReading): void {
+    const suppliers = this.suppliers();
+    for (const market of this.morpho.markets) {
+      const who = this.rng.sample(suppliers, 2 + this.rng.int(Math.min(3, suppliers.length - 1)));
+      const weights = who.map(() => this.rng.logNormal(1, 0.8));
+      const total = weights.reduce((a, b) => a + b, 0);
+      const usd = (SUPPLY_USD[market.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3);
+      who.forEach((agent, k) => {
+        this.supply(agent, market.id, this.raw(MORPHO_PLAN.loan, (usd * weights[k]!) / total));
+      });
+    }
+    for (const p of this.state.positions) if (this.rng.chance(0.6)) this.open(p, reading);
+  }
+
+  private supplyMore(id: string): void {
+    const m = this.morpho.markets.find((x) => x.id === id)!;
+    const usd =
+      (SUPPLY_USD[m.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3) * this.rng.uniform(0.005, 0.03);
+    this.supply(this.rng.pick(this.suppliers()), id, this.raw(MORPHO_PLAN.loan, usd));
+  }
+
+  private withdrawSome(id: string): void {
+    const holdings = Object.entries(this.state.supplies).flatMap(([index, mine]) =>
+      BigInt(mine[id] ?? '0') > 0n ? [{ agent: this.host.agents[Number(index)]!, amount: BigInt(mine[id]!) }] : [],
+    );
+    if (!holdings.length) return;
+    const h = this.rng.pick(holdings);
+    const amount = (h.amount * BigInt(Math.round(this.rng.uniform(0.1, 0.4) * 1000))) / 1000n;
+    const free = this.liquidity.get(id) ?? 0n;
+    if (amount <= 0n || amount * 2n > free) return;
+    this.liquidity.set(id, free - amount);
+    this.state.supplies[String(h.agent.index)]![id] = (h.amount - amount).toString();
+    this.send(
+      h.agent,
+      encodeFunctionData({
+        abi: morphoAbi,
+        functionName: 'withdraw',
+        args: [this.params(id), amount, 0n, h.agent.address, h.agent.address],
+      }),
+      GAS_MORPHO.withdraw,
+      'lend',
+      (ok) => {
+        if (ok) this.state.stats.withdrawals += 1;
+      },
+    );
+  }
+
+  private borrow(agent: Agent, p: LendingPositionState, amount: bigint): void {
+    const id = p.marketId!;
+    const free = this.liquidity.get(id) ?? 0n;
+    const m = this.morpho.markets.find((x) => x.id === id)!;
+    const cap = this.raw(
+      MORPHO_PLAN.loan,
+      (SUPPLY_USD[m.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3) * MAX_BORROW_SHARE,
+    );
+    let x = amount < cap ? amount : cap;
+    if (x * 2n > free) x = free / 2n;
+    if (x <= 0n) return;
+    this.liquidity.set(id, free - x);
+    this.send(
+      agent,
+      encodeFunctionData({
+        abi: morphoAbi,
+        functionName: 'borrow',
+        args: [this.params(id), x, 0n, agent.address, agent.address],
+      }),
+      GAS_MORPHO.borrow,
+      'lend',
+      (ok) => {
+        if (ok) this.state.stats.borrows += 1;
+      },
+    );
+    agent.plan(this.host.token(p.debt).address.toLowerCase(), x);
+    p.debtRaw = (BigInt(p.debtRaw) + x).toString();
+  }
+
+  private supplyCollateral(agent: Agent, p: LendingPositionState, amount: bigint): void {
+    this.pay(agent, p.collateral, amount);
+    this.send(
+      agent,
+      encodeFunctionData({
+        abi: morphoAbi,
+        functionName: 'supplyCollateral',
+        args: [this.params(p.marketId!), amount, agent.address, '0x'],
+      }),
+      GAS_MORPHO.supply,
+      'lend',
+    );
+    p.collateralRaw = (BigInt(p.collateralRaw) + amount).toString();
+  }
+
+  private open(p: LendingPositionState, _reading: MorphoReading): void {
+    const agent = this.host.agents[p.owner]!;
+    const collateral = this.raw(p.collateral, this.rng.logNormal(POSITION_USD.median, POSITION_USD.sigma));
+    if (collateral === 0n) return;
+    const lltv = Number(this.params(p.marketId!).lltv) / 1e18;
+    // Borrow to the target, and never past 99.5 % of the LLTV (the block's oracle answer is the one we size with).
+    const ratio = Math.min(lltv / p.targetHf, lltv * 0.995);
+    const debt = (this.collateralValue(p, collateral) * BigInt(Math.floor(ratio * 1e6))) / 1_000_000n;
+    this.supplyCollateral(agent, p, collateral);
+    this.borrow(agent, p, debt);
+    p.open = true;
+  }
+
+  private repay(p: LendingPositionState, position: PositionReading | undefined): void {
+    if (!position || position.borrowShares === 0n) return;
+    const agent = this.host.agents[p.owner]!;
+    const params = this.params(p.marketId!);
+    const full = this.rng.chance(0.35);
+    const debt = BigInt(p.debtRaw);
+    if (full) {
+      // Repay by shares (exactly the debt), then take the collateral back: the position closes.
+      this.pay(agent, p.debt, (debt * 105n) / 100n + 1_000_000n);
+      this.send(
+        agent,
+        encodeFunctionData({
+          abi: morphoAbi,
+          functionName: 'repay',
+          args: [params, 0n, position.borrowShares, agent.address, '0x'],
+        }),
+        GAS_MORPHO.repay,
+        'lend',
+        (ok) => {
+          if (ok) this.state.stats.repays += 1;
+        },
+      );
+      this.send(
+        agent,
+        encodeFunctionData({
+          abi: morphoAbi,
+          functionName: 'withdrawCollateral',
+          args: [params, position.collateral, agent.address, agent.address],
+        }),
+        GAS_MORPHO.withdraw,
+        'lend',
+      );
+      p.open = false;
+      p.debtRaw = '0';
+      p.collateralRaw = '0';
+      return;
+    }
+    const shares = (position.borrowShares * BigInt(Math.round(this.rng.uniform(0.2, 0.6) * 1000))) / 1000n;
+    if (shares === 0n) return;
+    this.pay(agent, p.debt, debt);
+    this.send(
+      agent,
+      encodeFunctionData({ abi: morphoAbi, functionName: 'repay', args: [params, 0n, shares, agent.address, '0x'] }),
+      GAS_MORPHO.repay,
+      'lend',
+      (ok) => {
+        if (ok) this.state.stats.repays += 1;
+      },
+    );
+  }
+
+  private addCollateral(p: LendingPositionState): void {
+    const amount = (BigInt(p.collateralRaw) * BigInt(Math.round(this.rng.uniform(0.05, 0.3) * 1000))) / 1000n;
+    if (amount > 0n) this.supplyCollateral(this.host.agents[p.owner]!, p, amount);
+  }
+
+  private borrowMore(p: LendingPositionState, reading: MorphoReading, position: PositionReading | undefined): void {
+    const debt = this.debtOf(reading.markets.get(p.marketId!), position);
+    if (!position || debt === 0n) return;
+    const lltv = Number(this.params(p.marketId!).lltv) / 1e18;
+    const value = Number(this.collateralValue(p, position.collateral));
+    const hf = (value * lltv) / Number(debt);
+    if (!(hf > p.targetHf * 1.1)) return;
+    const extra = Math.min(Number(debt) * (hf / p.targetHf - 1), (value * lltv * 0.995 - Number(debt)) * 0.9);
+    if (extra > 0) this.borrow(this.host.agents[p.owner]!, p, BigInt(Math.floor(extra)));
+  }
+
+  // --- liquidators ----------------------------------------------------------------------------------------------
+
+  private liquidate(reading: MorphoReading): void {
+    const liquidators = this.host.agents.filter((a) => a.role === 'liquidator');
+    if (!liquidators.length) return;
+    let turn = 0;
+    for (const [i, position] of reading.positions) {
+      const p = this.state.positions[i]!;
+      const market = reading.markets.get(p.marketId!);
+      if (!market || market.price === 0n || position.borrowShares === 0n) continue;
+      const params = this.params(p.marketId!);
+      const debt = this.debtOf(market, position);
+      const maxBorrow = (((position.collateral * market.price) / ORACLE_PRICE_SCALE) * params.lltv) / WAD;
+      if (debt <= maxBorrow) continue;
+      // Morpho's incentive: min(1.15, 1 / (1 − 0.3 × (1 − LLTV))). Repay everything when the collateral covers it
+      // with the incentive, else seize all the collateral (the rest of the debt is then bad debt).
+      const lif = (WAD * WAD) / (WAD - (3n * (WAD - params.lltv)) / 10n);
+      const incentive = lif < (115n * WAD) / 100n ? lif : (115n * WAD) / 100n;
+      const seizedIfAll = (((debt * incentive) / WAD) * ORACLE_PRICE_SCALE) / market.price;
+      const byShares = seizedIfAll < (position.collateral * 999n) / 1000n;
+      const liquidator = liquidators[turn++ % liquidators.length]!;
+      this.liquidating.add(p);
+      this.pay(liquidator, p.debt, (debt * 102n) / 100n + 1_000_000n);
+      this.send(
+        liquidator,
+        encodeFunctionData({
+          abi: morphoAbi,
+          functionName: 'liquidate',
+          args: [
+            params,
+            this.host.agents[p.owner]!.address,
+            byShares ? 0n : position.collateral,
+            byShares ? position.borrowShares : 0n,
+            '0x',
+          ],
+        }),
+        GAS_MORPHO.liquidate,
+        'liquidation',
+        (ok) => {
+          if (ok) this.state.stats.liquidations += 1;
+          else this.state.stats.liquidationsMissed += 1;
+        },
+      );
+    }
+  }
+}
+
+/** The agents that borrow on Morpho (appended last to the cast by deploy.ts), by role. */
+export function morphoBorrowerIndices(agents: readonly AgentState[], count: number): number[] {
+  const borrowers = agents.flatMap((a, i) => (a.role === 'borrower' ? [i] : []));
+  return borrowers.slice(borrowers.length - count);
+}
