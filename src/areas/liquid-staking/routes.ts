@@ -1,6 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import type { Registry } from '../../registry/index.js';
 import { seeListing } from '../entity.js';
 import type { PathDef, PathParams } from '../types.js';
+import {
+  AvailableDexExposure,
+  AvailableLendingExposure,
+  LendingExposureAnalytics,
+  LstPoolAnalytics,
+  LstScoreHistory,
+} from './schema.js';
 
 const LENDING_LISTING = '/data/liquidity/liquid-staking/available-lending-markets-exposure';
 const DEX_LISTING = '/data/liquidity/liquid-staking/available-dexes-exposure';
@@ -27,6 +35,7 @@ const dexPool = (p: PathParams, r: Registry) =>
 export const liquidStakingPaths: PathDef[] = [
   {
     id: 'liquid-staking.available-lending-markets-exposure',
+    payload: Type.Array(AvailableLendingExposure),
     area: 'liquid-staking',
     template: '/data/liquidity/liquid-staking/available-lending-markets-exposure',
     shape: 'listing',
@@ -35,6 +44,7 @@ export const liquidStakingPaths: PathDef[] = [
   },
   {
     id: 'liquid-staking.available-dexes-exposure',
+    payload: Type.Array(AvailableDexExposure),
     area: 'liquid-staking',
     template: '/data/liquidity/liquid-staking/available-dexes-exposure',
     shape: 'listing',
@@ -43,6 +53,7 @@ export const liquidStakingPaths: PathDef[] = [
   },
   {
     id: 'liquid-staking.asset-analytics-in-lending',
+    payload: LendingExposureAnalytics,
     area: 'liquid-staking',
     template:
       '/data/liquidity/liquid-staking/asset-analytics-in-lending/<chain>/<protocol>/<version>/<base_asset>/<flag>',
@@ -53,6 +64,7 @@ export const liquidStakingPaths: PathDef[] = [
   },
   {
     id: 'liquid-staking.pool-analytics-in-dex',
+    payload: LstPoolAnalytics,
     area: 'liquid-staking',
     template: '/data/liquidity/liquid-staking/pool-analytics-in-dex/<pool_address>',
     shape: 'snapshot',
@@ -61,6 +73,7 @@ export const liquidStakingPaths: PathDef[] = [
   },
   {
     id: 'liquid-staking.exposure-in-lending',
+    payload: LstScoreHistory,
     area: 'liquid-staking',
     template: '/scores/liquidity/liquid-staking/exposure-in-lending/<chain>/<protocol>/<version>/<base_asset>/<flag>',
     shape: 'score-history',
@@ -70,6 +83,7 @@ export const liquidStakingPaths: PathDef[] = [
   },
   {
     id: 'liquid-staking.dex-pool-scores',
+    payload: LstScoreHistory,
     area: 'liquid-staking',
     template: '/scores/liquidity/liquid-staking/dex-pool-scores/<pool_address>',
     shape: 'score-history',

@@ -1,0 +1,342 @@
+/**
+ * Liquid staking token (LST) exposure in one lending market, from the market's state at one block
+ * (`MarketSnapshot` of the lending area). Pure. docs/methodology/liquid-staking-exposure.md explains the model.
+ *
+ * Scope (`<flag>`, API.md): looped positions only (they post the LST as collateral AND borrow its underlying), or
+ * every position that posts the LST as collateral. Depeg scenarios: the LST price falls by d relative to the
+ * underlying (whose price is unchanged); each position's health factor is recomputed with its LST collateral worth
+ * (1 − d) as much, and positions falling below 1 are liquidatable.
+ */
+
+import { toFloat } from '../../core/decimal.js';
+import { roundTo } from '../../core/score.js';
+import { isoSeconds } from '../../core/time.js';
+import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/facts.js';
+import type {
+  DepegScenarioEntry,
+  HealthBandEntry,
+  LendingExposurePayload,
+  LiquidStakingTokenInfoEntry,
+} from './schema.js';
+
+/** Depegs of the scenarios, as fractions (issue 4: 1, 2, 5 and 10 %). */
+export const DEPEGS = [0.01, 0.02, 0.05, 0.1] as const;
+
+/**
+ * Aave V3 close factor: a liquidation may repay 50 % of the debt, or all of it once the health factor is below
+ * 0.95 (Aave V3 `LiquidationLogic`: DEFAULT_LIQUIDATION_CLOSE_FACTOR 0.5, CLOSE_FACTOR_HF_THRESHOLD 0.95).
+ */
+export const AAVE_CLOSE_FACTOR = 0.5;
+export const AAVE_FULL_CLOSE_BELOW_HF = 0.95;
+
+/** Morpho Blue liquidation incentive factor: min(1.15, 1 / (1 − 0.3 · (1 − LLTV))) (Morpho Blue `ConstantsLib`). */
+export const MORPHO_MAX_LIF = 1.15;
+export const MORPHO_LIF_CURSOR = 0.3;
+export function morphoIncentive(lltv: number): number {
+  return Math.min(MORPHO_MAX_LIF, 1 / (1 - MORPHO_LIF_CURSOR * (1 - lltv))) - 1;
+}
+
+/** Health-factor bands (lower bound inclusive), the lending area's market analytics bands (issue 4). */
+export const HF_BANDS: readonly { band: string; min: number; max: number }[] = [
+  { band: '<1.0', min: Number.NEGATIVE_INFINITY, max: 1 },
+  { band: '1.0-1.05', min: 1, max: 1.05 },
+  { band: '1.05-1.1', min: 1.05, max: 1.1 },
+  { band: '1.1-1.25', min: 1.1, max: 1.25 },
+  { band: '1.25-1.5', min: 1.25, max: 1.5 },
+  { band: '1.5-2', min: 1.5, max: 2 },
+  { band: '>2', min: 2, max: Number.POSITIVE_INFINITY },
+];
+
+export interface LstRef {
+  readonly chain: string;
+  readonly protocol: string;
+  readonly symbol: string;
+  /** Lowercase. */
+  readonly token: string;
+  readonly decimals: number;
+  readonly underlying: string;
+  readonly underlyingSymbol: string;
+}
+
+export interface LendingMarketRef {
+  readonly chain: string;
+  readonly protocol: string;
+  readonly version: string;
+  readonly baseAsset: string;
+  readonly marketName: string;
+  readonly design: 'aave-v3' | 'morpho-blue';
+  readonly pool: string;
+  /** Morpho: the ids of the isolated markets of this view (positions of other markets are left out). */
+  readonly morphoMarketIds?: readonly string[];
+}
+
+export function lstInfo(lst: LstRef): LiquidStakingTokenInfoEntry {
+  return {
+    protocol: lst.protocol,
+    token_address: lst.token,
+    symbol: lst.symbol,
+    decimals: lst.decimals,
+    underlying_address: lst.underlying,
+    underlying_symbol: lst.underlyingSymbol,
+  };
+}
+
+/** One position as the exposure model sees it. */
+export interface LstPosition {
+  readonly account: string;
+  readonly marketId: string;
+  readonly lstToken: number;
+  readonly lstUsd: number;
+  readonly looped: boolean;
+  readonly collateralUsd: number;
+  readonly debtUsd: number;
+  readonly underlyingDebtUsd: number;
+  readonly healthFactor: number | null;
+  /** The liquidation threshold applied to the LST collateral of this position. */
+  readonly lstThreshold: number;
+  /** The liquidation bonus (premium) a liquidator gets seizing the LST. */
+  readonly lstBonus: number;
+}
+
+export interface DepegOutcome {
+  readonly healthFactor: number | null;
+  readonly liquidatable: boolean;
+  readonly debtRepaidUsd: number;
+  readonly collateralSeizedUsd: number;
+  readonly lstSeizedUsd: number;
+}
+
+/**
+ * A position after a depeg d: threshold-weighted collateral HF·debt loses lstUsd·LT·d (only the LST price moves),
+ * so HF' = HF − lstUsd·LT·d / debt. Below 1 it is liquidatable: a liquidator repays the close factor's share of
+ * the debt (Aave: 50 %, all below 0.95; Morpho: all) and seizes repaid × (1 + bonus), capped by the collateral
+ * left; the LST is seized first (it is the collateral the scenario devalues and the one the bonus is set for).
+ */
+export function applyDepeg(p: LstPosition, d: number, design: LendingMarketRef['design']): DepegOutcome {
+  if (p.healthFactor === null || p.debtUsd <= 0) {
+    return { healthFactor: null, liquidatable: false, debtRepaidUsd: 0, collateralSeizedUsd: 0, lstSeizedUsd: 0 };
+  }
+  const hf = p.healthFactor - (p.lstUsd * p.lstThreshold * d) / p.debtUsd;
+  if (!(hf < 1))
+    return { healthFactor: hf, liquidatable: false, debtRepaidUsd: 0, collateralSeizedUsd: 0, lstSeizedUsd: 0 };
+  const closeFactor = design === 'morpho-blue' || hf < AAVE_FULL_CLOSE_BELOW_HF ? 1 : AAVE_CLOSE_FACTOR;
+  const collateralLeft = Math.max(0, p.collateralUsd - p.lstUsd * d);
+  const lstLeft = p.lstUsd * (1 - d);
+  const seized = Math.min(collateralLeft, p.debtUsd * closeFactor * (1 + p.lstBonus));
+  // Repaid debt is what the seized collateral pays for, when the collateral runs out first.
+  const repaid = Math.min(p.debtUsd * closeFactor, seized / (1 + p.lstBonus));
+  return {
+    healthFactor: hf,
+    liquidatable: true,
+    debtRepaidUsd: repaid,
+    collateralSeizedUsd: seized,
+    lstSeizedUsd: Math.min(lstLeft, seized),
+  };
+}
+
+export interface LendingExposureResult {
+  readonly payload: LendingExposurePayload;
+  /** Positions in scope (for the score). */
+  readonly positions: readonly LstPosition[];
+}
+
+const rawOf = (balances: Readonly<Record<string, string>>, asset: string): bigint => {
+  const v = balances[asset] ?? balances[asset.toLowerCase()];
+  return v === undefined ? 0n : BigInt(v);
+};
+
+const usd6 = (x: number) => roundTo(x, 6);
+const ratio = (num: number, den: number) => (den > 0 ? roundTo(num / den, 6) : null);
+
+/** The positions of the market view (Morpho: only those of the view's isolated markets). */
+export function viewPositions(snapshot: MarketSnapshot, market: LendingMarketRef): readonly PositionSnapshot[] {
+  if (market.design !== 'morpho-blue' || !market.morphoMarketIds) return snapshot.positions;
+  const ids = new Set(market.morphoMarketIds.map((x) => x.toLowerCase()));
+  return snapshot.positions.filter((p) => ids.has(p.marketId.toLowerCase()));
+}
+
+/** Every position posting the LST as collateral, with the figures the model needs. */
+export function lstPositions(snapshot: MarketSnapshot, market: LendingMarketRef, lst: LstRef): LstPosition[] {
+  const reserve = snapshot.reserves.find((r) => r.asset === lst.token);
+  const underlying = snapshot.reserves.find((r) => r.asset === lst.underlying);
+  const lstPrice = reserve?.priceUsd ?? 0;
+  const underlyingPrice = underlying?.priceUsd ?? 0;
+  const morpho = new Map((snapshot.morphoMarkets ?? []).map((m) => [m.id.toLowerCase(), m]));
+  const out: LstPosition[] = [];
+  for (const p of viewPositions(snapshot, market)) {
+    const raw = rawOf(p.supplied, lst.token);
+    if (raw <= 0n || !p.collateral.some((a) => a.toLowerCase() === lst.token)) continue;
+    const lstToken = toFloat(raw, lst.decimals);
+    const lstUsd = lstToken * lstPrice;
+    const underlyingDebtRaw = rawOf(p.borrowed, lst.underlying);
+    // The position's own threshold and bonus for the LST (E-mode category or Morpho LLTV/incentive) when the
+    // snapshot carries them; snapshots written before they existed fall back to the market's figures.
+    let threshold = p.thresholds?.[lst.token];
+    let bonus = p.bonuses?.[lst.token];
+    if (threshold === undefined || bonus === undefined) {
+      if (market.design === 'morpho-blue') {
+        const m = morpho.get(p.marketId.toLowerCase());
+        threshold ??= m?.lltv ?? reserve?.liquidationThreshold ?? 0;
+        bonus ??= morphoIncentive(threshold);
+      } else {
+        bonus ??= reserve?.liquidationBonus ?? 0;
+        if (threshold === undefined) {
+          threshold = reserve?.liquidationThreshold ?? 0;
+          // A position whose only collateral is the LST shows its effective threshold in its own figures
+          // (HF · debt / collateral): this catches E-mode without the per-position figures.
+          const onlyLst = p.collateral.every((a) => a.toLowerCase() === lst.token || rawOf(p.supplied, a) === 0n);
+          if (onlyLst && p.healthFactor !== null && p.debtUsd > 0 && p.collateralUsd > 0) {
+            threshold = (p.healthFactor * p.debtUsd) / p.collateralUsd;
+          }
+        }
+      }
+    }
+    out.push({
+      account: p.account,
+      marketId: p.marketId,
+      lstToken,
+      lstUsd,
+      looped: underlyingDebtRaw > 0n,
+      collateralUsd: p.collateralUsd,
+      debtUsd: p.debtUsd,
+      underlyingDebtUsd: toFloat(underlyingDebtRaw, underlying?.decimals ?? 18) * underlyingPrice,
+      healthFactor: p.debtUsd > 0 ? p.healthFactor : null,
+      lstThreshold: threshold,
+      lstBonus: bonus,
+    });
+  }
+  return out.sort((a, b) =>
+    a.account < b.account ? -1 : a.account > b.account ? 1 : a.marketId < b.marketId ? -1 : 1,
+  );
+}
+
+function bandOf(hf: number): string {
+  return HF_BANDS.find((b) => hf >= b.min && hf < b.max)!.band;
+}
+
+export function healthBands(positions: readonly LstPosition[]): HealthBandEntry[] {
+  return HF_BANDS.map(({ band }) => {
+    const members = positions.filter((p) => p.healthFactor !== null && bandOf(p.healthFactor) === band);
+    return {
+      band,
+      position_count: members.length,
+      debt_usd: usd6(members.reduce((s, p) => s + p.debtUsd, 0)),
+      lst_collateral_usd: usd6(members.reduce((s, p) => s + p.lstUsd, 0)),
+    };
+  });
+}
+
+export function depegScenarios(
+  positions: readonly LstPosition[],
+  design: LendingMarketRef['design'],
+  lstPriceUsd: number,
+): DepegScenarioEntry[] {
+  const debt = positions.reduce((s, p) => s + p.debtUsd, 0);
+  return DEPEGS.map((d) => {
+    let count = 0;
+    let atRisk = 0;
+    let repaid = 0;
+    let seized = 0;
+    let lstSeized = 0;
+    for (const p of positions) {
+      const o = applyDepeg(p, d, design);
+      if (!o.liquidatable) continue;
+      count++;
+      atRisk += p.debtUsd;
+      repaid += o.debtRepaidUsd;
+      seized += o.collateralSeizedUsd;
+      lstSeized += o.lstSeizedUsd;
+    }
+    const postPrice = lstPriceUsd * (1 - d);
+    return {
+      depeg_pct: roundTo(d * 100, 4),
+      positions_liquidatable: count,
+      debt_at_risk_usd: usd6(atRisk),
+      share_of_debt: ratio(atRisk, debt),
+      debt_repaid_usd: usd6(repaid),
+      collateral_liquidated_usd: usd6(seized),
+      lst_liquidated_usd: usd6(lstSeized),
+      lst_liquidated_token: postPrice > 0 ? roundTo(lstSeized / postPrice, 9) : 0,
+    };
+  });
+}
+
+/**
+ * LST analytics in a lending market at the snapshot's block. `exchangeRate`: underlying per LST at that block
+ * (null when it could not be read).
+ */
+export function lendingExposure(
+  snapshot: MarketSnapshot,
+  market: LendingMarketRef,
+  lst: LstRef,
+  loopedOnly: boolean,
+  exchangeRate: number | null,
+): LendingExposureResult {
+  const reserve: ReserveSnapshot | undefined = snapshot.reserves.find((r) => r.asset === lst.token);
+  const underlying = snapshot.reserves.find((r) => r.asset === lst.underlying);
+  const all = lstPositions(snapshot, market, lst);
+  const scope = loopedOnly ? all.filter((p) => p.looped) : all;
+  const looped = all.filter((p) => p.looped);
+  const sum = (xs: readonly LstPosition[], f: (p: LstPosition) => number) => xs.reduce((s, p) => s + f(p), 0);
+  const marketCollateral = viewPositions(snapshot, market).reduce((s, p) => s + p.collateralUsd, 0);
+  const lstCollateralUsd = sum(scope, (p) => p.lstUsd);
+  const allLstUsd = sum(all, (p) => p.lstUsd);
+  const loopedUsd = sum(looped, (p) => p.lstUsd);
+  const lstPrice = reserve?.priceUsd ?? null;
+  const underlyingPrice = underlying?.priceUsd ?? null;
+  const morphoLltv = (snapshot.morphoMarkets ?? []).find(
+    (m) =>
+      m.collateralToken.toLowerCase() === lst.token &&
+      (!market.morphoMarketIds || market.morphoMarketIds.some((id) => id.toLowerCase() === m.id.toLowerCase())),
+  )?.lltv;
+  const threshold = market.design === 'morpho-blue' ? (morphoLltv ?? null) : (reserve?.liquidationThreshold ?? null);
+  const bonus =
+    market.design === 'morpho-blue'
+      ? morphoLltv === undefined
+        ? null
+        : roundTo(morphoIncentive(morphoLltv), 6)
+      : (reserve?.liquidationBonus ?? null);
+  const totalSupplied = reserve ? toFloat(BigInt(reserve.totalSupplyRaw), reserve.decimals) : null;
+  const payload: LendingExposurePayload = {
+    chain: market.chain,
+    protocol: market.protocol,
+    version: market.version,
+    base_asset_symbol: market.baseAsset,
+    pool_address: market.pool,
+    design: market.design,
+    looped_only: loopedOnly,
+    liquid_staking_token: lstInfo(lst),
+    snapshot_block: snapshot.blockNumber,
+    lst_listed: reserve !== undefined,
+    exchange_rate: exchangeRate,
+    lst_price_usd: lstPrice,
+    underlying_price_usd: underlyingPrice,
+    oracle_price_vs_peg:
+      lstPrice !== null && underlyingPrice && exchangeRate
+        ? roundTo(lstPrice / (underlyingPrice * exchangeRate), 6)
+        : null,
+    ltv: market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null),
+    liquidation_threshold: threshold,
+    liquidation_bonus: bonus,
+    total_lst_supplied_token: totalSupplied,
+    total_lst_supplied_usd: totalSupplied !== null && lstPrice !== null ? usd6(totalSupplied * lstPrice) : null,
+    lst_collateral_token: roundTo(
+      sum(scope, (p) => p.lstToken),
+      9,
+    ),
+    lst_collateral_usd: usd6(lstCollateralUsd),
+    market_collateral_usd: usd6(marketCollateral),
+    share_of_market_collateral: ratio(lstCollateralUsd, marketCollateral),
+    looped_collateral_usd: usd6(loopedUsd),
+    looped_share: ratio(loopedUsd, allLstUsd),
+    position_count: scope.length,
+    borrowing_position_count: scope.filter((p) => p.debtUsd > 0).length,
+    looped_position_count: looped.length,
+    debt_usd: usd6(sum(scope, (p) => p.debtUsd)),
+    underlying_debt_usd: usd6(sum(scope, (p) => p.underlyingDebtUsd)),
+    health_factor_distribution: healthBands(scope),
+    depeg_scenarios: depegScenarios(scope, market.design, lstPrice ?? 0),
+    as_of: isoSeconds(snapshot.timestamp),
+  };
+  return { payload, positions: scope };
+}

@@ -1,0 +1,200 @@
+/**
+ * Payload schemas of the liquid staking paths (DESIGN.md convention 3). `compute.ts` and `score.ts` produce exactly
+ * these shapes (`Static<…>`); routes set them as `payload`, so OpenAPI documents them.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ScoreComponent } from '../../http/openapi.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Iso = (description: string) => Type.String({ format: 'date-time', description });
+const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
+const Num = (description: string) => Type.Number({ description });
+const NullableNum = (description: string) => Nullable(Type.Number({ description }));
+
+export const LstToken = Type.Object({
+  token_address: Type.String({ description: 'Lowercase 0x address' }),
+  symbol: Type.String(),
+  decimals: Type.Integer({ minimum: 0 }),
+});
+
+export const LiquidStakingTokenInfo = Type.Object({
+  protocol: Type.String({ description: 'Registry id of the liquid staking protocol (lido)' }),
+  token_address: Type.String(),
+  symbol: Type.String(),
+  decimals: Type.Integer({ minimum: 0 }),
+  underlying_address: Type.String({ description: 'The token the exchange rate is expressed in (WETH on chain)' }),
+  underlying_symbol: Type.String(),
+});
+
+export const AvailableLendingExposure = Type.Object({
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  base_asset_symbol: Type.String({ description: 'The market base asset (legacy name); `<base_asset>` of the paths' }),
+  market_name: Type.String(),
+  pool_address: Type.String({ description: 'The market contract (Aave Pool, Morpho singleton)' }),
+  design: Type.String(),
+  liquid_staking_token: LiquidStakingTokenInfo,
+  flags: Type.Array(Type.Boolean(), { description: 'Values of `<flag>`: true = looped positions only, false = all' }),
+});
+
+export const AvailableDexExposure = Type.Object({
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  exchange_name: Type.String(),
+  pool_addresses: Type.Array(Type.String(), { description: 'Pools holding a liquid staking token, lowercase' }),
+  number_of_pools: Count(),
+  liquid_staking_tokens: Type.Array(LiquidStakingTokenInfo),
+});
+
+export const DepthSide = Type.Object({
+  token_in: NullableNum('Tokens sold into the pool (normalised), gross of fee'),
+  token_out: NullableNum('Tokens received (normalised)'),
+  usd: NullableNum('token_in × its USD price; null without a price'),
+  reachable: Type.Boolean({
+    description: 'False when the pool cannot move that far (V3: the balance of the token received runs out first)',
+  }),
+});
+
+export const DepthEntry = Type.Object({
+  price_move_pct: Num('Size of the move of the liquid staking token price in the underlying, in percent'),
+  down: Type.Composite([Type.Object({ sells: Type.Literal('lst') }), DepthSide], {
+    description: 'Selling the liquid staking token until its pool price falls by price_move_pct',
+  }),
+  up: Type.Composite([Type.Object({ sells: Type.Literal('underlying') }), DepthSide], {
+    description: 'Selling the underlying until the liquid staking token price rises by price_move_pct',
+  }),
+});
+
+export const LstPoolAnalytics = Type.Object({
+  pool_address: Type.String(),
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  design: Type.String(),
+  fee_tier: Type.Integer({ description: 'Hundredths of a basis point (100 = 0.01 %)' }),
+  liquid_staking_token: LiquidStakingTokenInfo,
+  lst_is_token0: Type.Boolean(),
+  snapshot_block: Type.Integer({ description: 'Block of the pool state and of the exchange rate read' }),
+  lst_balance: Num('Liquid staking tokens held by the pool, normalised'),
+  underlying_balance: Num('Underlying tokens held by the pool, normalised'),
+  lst_balance_raw: Type.String(),
+  underlying_balance_raw: Type.String(),
+  lst_balance_usd: NullableNum('lst_balance × the token USD price of the hour'),
+  underlying_balance_usd: NullableNum('underlying_balance × its USD price of the hour'),
+  tvl_usd: NullableNum('Sum of both; null without both prices'),
+  lst_share_of_value: NullableNum('LST value (at the exchange rate) / pool value, both in underlying'),
+  imbalance: NullableNum(
+    '(LST value − underlying value) / pool value, in underlying at the exchange rate: −1…1, 0 balanced, > 0 the pool holds more LST',
+  ),
+  exchange_rate: Num('Underlying per liquid staking token: stEthPerToken() / 1e18 at snapshot_block'),
+  exchange_rate_raw: Type.String({ description: 'stEthPerToken() as read, 1e18 scale' }),
+  pool_price: NullableNum('Underlying per liquid staking token in the pool (V3: sqrtPriceX96; V2: reserves)'),
+  price_vs_peg: NullableNum('pool_price / exchange_rate (1 = at peg)'),
+  discount_pct: NullableNum('(1 − price_vs_peg) × 100: positive when the token trades below its exchange rate'),
+  lst_price_usd: NullableNum('USD price of the liquid staking token, hour of as_of (DEX area prices)'),
+  underlying_price_usd: NullableNum('USD price of the underlying, hour of as_of'),
+  depth: Type.Array(DepthEntry, {
+    description:
+      'Depth to move the price by 1, 2 and 5 % each way (core/depth: V2 exact, V3 constant active liquidity)',
+  }),
+  volume_24h_usd: Num('One side per swap (input token, else output) × its USD price of the hour'),
+  volume_7d_usd: Num('As volume_24h_usd over 7 days'),
+  volume_24h_lst: Num('Σ |LST amount| of the 24 h swaps'),
+  volume_7d_lst: Num('Σ |LST amount| of the 7 d swaps'),
+  swap_count_24h: Count(),
+  swap_count_7d: Count(),
+  unpriced_swap_count_7d: Count('Swaps without a price on either side (not in USD volume)'),
+  lst_collateral_in_lending_usd: NullableNum(
+    'LST posted as collateral in the tracked lending markets (the latest snapshots), USD: what liquidations could sell',
+  ),
+  as_of: Iso('Block time of snapshot_block: the end of the volume windows'),
+});
+
+export const HealthBand = Type.Object({
+  band: Type.String({ description: 'Health-factor band: <1.0, 1.0-1.05, 1.05-1.1, 1.1-1.25, 1.25-1.5, 1.5-2, >2' }),
+  position_count: Count(),
+  debt_usd: Num('Debt of the positions in the band'),
+  lst_collateral_usd: Num('LST collateral of the positions in the band'),
+});
+
+export const DepegScenario = Type.Object({
+  depeg_pct: Num('The LST price falls by this percent against the underlying (the underlying price unchanged)'),
+  positions_liquidatable: Count('Positions whose recomputed health factor falls below 1'),
+  debt_at_risk_usd: Num('Whole debt of those positions'),
+  share_of_debt: NullableNum('debt_at_risk_usd / debt_usd of the positions in scope'),
+  debt_repaid_usd: Num(
+    'Debt a liquidator may repay at once (Aave: close factor 50 %, 100 % below HF 0.95; Morpho: all)',
+  ),
+  collateral_liquidated_usd: Num('debt_repaid_usd × (1 + liquidation bonus), capped by the collateral, post-depeg USD'),
+  lst_liquidated_usd: Num('The part of collateral_liquidated_usd seized in the LST (it is seized first)'),
+  lst_liquidated_token: Num('lst_liquidated_usd in tokens at the post-depeg price'),
+});
+
+export const LendingExposureAnalytics = Type.Object({
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  base_asset_symbol: Type.String(),
+  pool_address: Type.String(),
+  design: Type.String(),
+  looped_only: Type.Boolean({
+    description: '`<flag>`: true = looped positions only (LST collateral + underlying debt)',
+  }),
+  liquid_staking_token: LiquidStakingTokenInfo,
+  snapshot_block: Type.Integer(),
+  lst_listed: Type.Boolean({ description: 'Whether the market lists the token' }),
+  exchange_rate: NullableNum('Underlying per LST at snapshot_block (stEthPerToken() / 1e18)'),
+  lst_price_usd: NullableNum('The market oracle price of the LST'),
+  underlying_price_usd: NullableNum('The market oracle price of the underlying'),
+  oracle_price_vs_peg: NullableNum(
+    'lst_price_usd / (underlying_price_usd × exchange_rate): the market’s view of the peg',
+  ),
+  ltv: NullableNum('LST loan-to-value (fraction)'),
+  liquidation_threshold: NullableNum('LST liquidation threshold (fraction; Morpho: the LLTV)'),
+  liquidation_bonus: NullableNum('LST liquidation bonus (premium, 0.07 = 7 %)'),
+  total_lst_supplied_token: NullableNum('Everything supplied in the LST reserve, collateral or not'),
+  total_lst_supplied_usd: NullableNum('total_lst_supplied_token × lst_price_usd'),
+  lst_collateral_token: Num('LST posted as collateral by the positions in scope'),
+  lst_collateral_usd: Num('lst_collateral_token × lst_price_usd'),
+  market_collateral_usd: Num('Collateral of every position of the market (the protocol’s own figure)'),
+  share_of_market_collateral: NullableNum('lst_collateral_usd / market_collateral_usd'),
+  looped_collateral_usd: Num('LST collateral of looped positions (whatever the flag)'),
+  looped_share: NullableNum('looped LST collateral / all LST collateral (whatever the flag)'),
+  position_count: Count('Positions in scope'),
+  borrowing_position_count: Count('Positions in scope with debt'),
+  looped_position_count: Count('Looped positions (whatever the flag)'),
+  debt_usd: Num('Debt of the positions in scope'),
+  underlying_debt_usd: Num('The part of debt_usd borrowed in the underlying'),
+  health_factor_distribution: Type.Array(HealthBand),
+  depeg_scenarios: Type.Array(DepegScenario, { description: 'Depegs of 1, 2, 5 and 10 %' }),
+  as_of: Iso('Block time of snapshot_block'),
+});
+
+/** A score record of the liquid staking history endpoints (as the DEX area's): the day it describes. */
+export const LstScoreRecord = Type.Object({
+  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  grade: Nullable(
+    Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('D'), Type.Literal('E')]),
+  ),
+  components: Type.Array(ScoreComponent),
+  methodology: Type.String(),
+  timestamp: Iso('The instant scored: as_of for the running day, else the last second of the UTC day'),
+  aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
+  date: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
+  partial: Type.Boolean({ description: 'True for the running day' }),
+  gap_reason: Nullable(Type.String({ description: 'Why the score is null (no_data, not_listed, …)' })),
+});
+
+export const LstScoreHistory = Type.Array(LstScoreRecord, { minItems: 7, maxItems: 7 });
+
+export type LiquidStakingTokenInfoEntry = Static<typeof LiquidStakingTokenInfo>;
+export type AvailableLendingExposureEntry = Static<typeof AvailableLendingExposure>;
+export type AvailableDexExposureEntry = Static<typeof AvailableDexExposure>;
+export type DepthEntryPayload = Static<typeof DepthEntry>;
+export type LstPoolAnalyticsPayload = Static<typeof LstPoolAnalytics>;
+export type HealthBandEntry = Static<typeof HealthBand>;
+export type DepegScenarioEntry = Static<typeof DepegScenario>;
+export type LendingExposurePayload = Static<typeof LendingExposureAnalytics>;
+export type LstScoreRecordEntry = Static<typeof LstScoreRecord>;
