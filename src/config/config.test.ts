@@ -28,6 +28,9 @@ describe('loadConfig', () => {
     [{ HOST: 'a b' }, 'HOST'],
     [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],
     [{ CONFIG_FILE: '/no/such/file.json' }, 'CONFIG_FILE'],
+    [{ GITHUB_API_URL: 'ftp://github.example' }, 'GITHUB_API_URL'],
+    [{ GITHUB_API_URL: 'not a url' }, 'GITHUB_API_URL'],
+    [{ GITHUB_TOKEN: 'ghp_abc def' }, 'GITHUB_TOKEN'],
   ])('%j names the bad key %s', (env, key) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -76,5 +79,19 @@ describe('loadConfig', () => {
     });
     expect(eth?.startBlock).toBeUndefined();
     expect(() => environmentFromRegistry(loadConfig({ RPC_URL_MOON: 'http://x' }).rpcUrls)).toThrow(/RPC_URL_MOON/);
+  });
+
+  it('reads GITHUB_API_URL and GITHUB_TOKEN; a bad token is named without its value', () => {
+    expect(loadConfig({}).github).toEqual({ apiUrl: undefined, token: undefined });
+    const c = loadConfig({ GITHUB_API_URL: 'https://ghe.example/api/v3/', GITHUB_TOKEN: 'ghp_secret123' });
+    expect(c.github).toEqual({ apiUrl: 'https://ghe.example/api/v3', token: 'ghp_secret123' });
+    expect(Object.isFrozen(c.github)).toBe(true);
+    try {
+      loadConfig({ GITHUB_TOKEN: 'ghp_secret 123' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toContain('GITHUB_TOKEN');
+      expect((err as Error).message).not.toContain('secret');
+    }
   });
 });

@@ -30,7 +30,22 @@ export interface Config {
   readonly rpcUrls: ReadonlyMap<string, string>;
   /** The embedded sandbox world (used when no RPC URL is configured). */
   readonly sandbox: SandboxSettings;
+  /**
+   * GitHub's REST API for the development area. `apiUrl` undefined means not configured: `start` then runs the
+   * sandbox's GitHub stand-in (and other roles read https://api.github.com). The token is a secret: never logged.
+   */
+  readonly github: GithubSettings;
 }
+
+export interface GithubSettings {
+  /** `GITHUB_API_URL` as configured (no trailing slash); undefined when not set. */
+  readonly apiUrl: string | undefined;
+  /** `GITHUB_TOKEN`; undefined means anonymous requests (60 an hour on GitHub). */
+  readonly token: string | undefined;
+}
+
+/** GitHub's public REST API: what the development area reads when `GITHUB_API_URL` is not set outside the sandbox. */
+export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 
 export interface SandboxSettings {
   /** Seed of the world's scenario: the same seed and clock give the same chain, block for block. */
@@ -195,6 +210,22 @@ export const CONFIG_KEYS = {
     default: '5',
     parse: integer(1, 3600),
   },
+  GITHUB_API_URL: {
+    key: 'GITHUB_API_URL',
+    doc: 'GitHub REST API base URL of the development area (default https://api.github.com; GitHub Enterprise: `https://HOST/api/v3`). Unset with the sandbox in use: `start` runs the GitHub stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  GITHUB_TOKEN: {
+    key: 'GITHUB_TOKEN',
+    doc: 'GitHub token (classic or fine-grained, read-only public access is enough; collaborators need push access). Unset: anonymous, 60 requests an hour. Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const token = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(k, 'expected a token without spaces');
+      return token;
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -262,6 +293,7 @@ export function loadConfig(env: Raw = process.env): Config {
       blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
       scale: p.SANDBOX_SCALE ?? 1,
     }),
+    github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
   });
 }
 

@@ -41,10 +41,13 @@ describe('GitHub world', () => {
       expect(share(world.history(p, NOW), (_l, type) => type === 'Bot')).toBeGreaterThan(0.5);
     }
     for (const p of byCharacter('declining')) {
+      // Slowing down since the decline started, but not stopped.
       const h = world.history(p, NOW);
-      const inYear = (from: number) =>
-        h.commits.filter((c) => c.committerDateMs >= from && c.committerDateMs < from + 365 * DAY_MS).length;
-      expect(inYear(NOW - 365 * DAY_MS)).toBeLessThan(inYear(p.createdAtMs) / 3);
+      const perDay = (from: number, to: number) =>
+        h.commits.filter((c) => c.committerDateMs >= from && c.committerDateMs < to).length / ((to - from) / DAY_MS);
+      const before = perDay(p.createdAtMs, p.decliningFromMs!);
+      expect(perDay(NOW - 365 * DAY_MS, NOW)).toBeLessThan(0.6 * before);
+      expect(perDay(NOW - 365 * DAY_MS, NOW)).toBeGreaterThan(0.05 * before);
     }
     const recent = (h: RepoHistory) => h.commits.filter((c) => c.committerDateMs > NOW - 90 * DAY_MS).length;
     const busy = byCharacter('busy').map((p) => recent(world.history(p, NOW)));

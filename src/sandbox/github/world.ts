@@ -77,6 +77,8 @@ export interface RepoProfile {
   readonly createdAtMs: number;
   /** Activity stops here (abandoned repositories); null otherwise. */
   readonly abandonedAtMs: number | null;
+  /** Activity decays from here on (declining repositories); null otherwise. */
+  readonly decliningFromMs: number | null;
   /** Archived from here on; null if never. */
   readonly archivedAtMs: number | null;
   readonly rates: ActivityRates;
@@ -225,6 +227,10 @@ export const EVENTS_MAX = 300;
 const MEMO_REPOS = 16;
 
 const ms = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`);
+/** Declining repositories start to decline in this span, and decay with this e-folding time. */
+const DECLINE_FROM = ms('2023-10-01');
+const DECLINE_TO = ms('2024-12-31');
+const DECLINE_EFOLDING_DAYS = 450;
 /** The calendar of the world: every repository is created in this span. */
 const CREATED_FROM = ms('2017-01-01');
 const CREATED_TO = ms('2023-06-30');
@@ -308,9 +314,13 @@ const LANGUAGES: Record<string, string> = {
 function intensity(profile: RepoProfile, day: number): number {
   const age = day - dayOf(profile.createdAtMs);
   switch (profile.character) {
-    case 'declining':
-      // Halves about every 290 days (e-folding 420 days), never quite to zero.
-      return Math.max(0.03, Math.exp(-age / 420));
+    case 'declining': {
+      // Full activity until the decline starts (late 2023 to 2024, on the world's calendar), then halving about
+      // every 310 days (e-folding 450 days), never quite to zero: in 2026 these are projects visibly slowing down,
+      // not yet stopped.
+      const since = profile.decliningFromMs === null ? age : day - dayOf(profile.decliningFromMs);
+      return since <= 0 ? 1 : Math.max(0.03, Math.exp(-since / DECLINE_EFOLDING_DAYS));
+    }
     case 'abandoned':
       return profile.abandonedAtMs !== null && day >= dayOf(profile.abandonedAtMs) ? 0 : 1;
     default:
@@ -785,6 +795,15 @@ export class GithubWorld {
       character === 'abandoned' ? createdAtMs + (200 + rng.int(500)) * DAY_MS + rng.int(86_400) * 1000 : null;
     const archivedAtMs =
       abandonedAtMs !== null && rng.chance(0.5) ? abandonedAtMs + (100 + rng.int(300)) * DAY_MS : null;
+    // Drawn for every repository, so that the other draws do not depend on the character.
+    const declineDraw = rng.next();
+    const decliningFromMs =
+      character === 'declining'
+        ? Math.max(
+            createdAtMs + 180 * DAY_MS,
+            DECLINE_FROM + Math.floor(((DECLINE_TO - DECLINE_FROM) / 1000) * declineDraw) * 1000,
+          )
+        : null;
     const scale = rng.logNormal(1, 0.3);
     const base = CHARACTER_RATES[character];
     const rates: ActivityRates = {
@@ -837,6 +856,7 @@ export class GithubWorld {
       longLivedBranches,
       createdAtMs,
       abandonedAtMs,
+      decliningFromMs,
       archivedAtMs,
       rates,
       team,

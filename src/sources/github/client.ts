@@ -222,7 +222,9 @@ export function createGithubClient(options: GithubClientOptions = {}): GithubCli
       debug: () => undefined,
       info: () => undefined,
       warn: (message: string) => log?.warn({ source: 'github' }, message),
-      error: (message: string) => log?.error({ source: 'github' }, message),
+      // Octokit reports every non-2xx answer here, 304s from the ETag cache and retried 5xx included: the hook
+      // decides what is an error and logs it, so these are debug lines.
+      error: (message: string) => log?.debug({ source: 'github' }, message),
     },
   });
 

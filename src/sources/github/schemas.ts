@@ -109,7 +109,12 @@ export const GithubEvent = Type.Object({
   type: Nullable(Type.String()),
   actor: Type.Object({ id: Type.Integer(), login: Type.String() }),
   created_at: Timestamp,
-  payload: Type.Object({}),
+  /** The fields read: the action, and the issue or pull request number of issue, comment and pull request events. */
+  payload: Type.Object({
+    action: Type.Optional(Nullable(Type.String())),
+    number: Type.Optional(Nullable(Type.Integer())),
+    issue: Type.Optional(Nullable(Type.Object({ number: Type.Integer() }))),
+  }),
 });
 export type GithubEvent = Static<typeof GithubEvent>;
 

@@ -165,14 +165,18 @@ export class GithubSource {
   }
 
   /**
-   * Issues and pull requests (those carry `pull_request`) of every state updated at or after `sinceMs` (all when
-   * absent), newest created first.
+   * Issues and pull requests (those carry `pull_request`) of every state (or only `state`) updated at or after
+   * `sinceMs` (all when absent), newest created first.
    */
-  listIssues(owner: string, repo: string, window: Pick<TimeWindow, 'sinceMs'> = {}): Promise<GithubIssue[]> {
+  listIssues(
+    owner: string,
+    repo: string,
+    window: Pick<TimeWindow, 'sinceMs'> & { readonly state?: 'open' | 'closed' | 'all' } = {},
+  ): Promise<GithubIssue[]> {
     return this.list(CHECK.issues, 'GET /repos/{owner}/{repo}/issues', {
       owner,
       repo,
-      state: 'all',
+      state: window.state ?? 'all',
       ...(window.sinceMs === undefined ? {} : { since: iso(window.sinceMs) }),
     });
   }
