@@ -13,8 +13,10 @@ import { JobRunner } from './jobs/runner.js';
 import { readyState, statusReport } from './jobs/status.js';
 import type { JobDef } from './jobs/types.js';
 import { registry } from './registry/index.js';
+import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './sandbox/github/server.js';
 import { openWorld, type World } from './sandbox/world.js';
 import { type EvmEnvironment, environmentFromRegistry, environmentFromSandbox, NO_EVM } from './sources/environment.js';
+import { type GithubEnvironment, githubFromConfig, githubFromStandin } from './sources/github/environment.js';
 import { ChangeFollower, ChangeNotifier } from './store/changes.js';
 import { DatasetRepository } from './store/datasets.js';
 import { defaultSqliteFile, openStore, type Store } from './store/db.js';
@@ -61,8 +63,8 @@ export function storeFor(config: Config): Store {
 }
 
 /** Every job of the enabled areas, plus the service's own. */
-export function enabledJobs(config: Config, evm: EvmEnvironment = NO_EVM): JobDef[] {
-  const env = { config, evm };
+export function enabledJobs(config: Config, evm: EvmEnvironment = NO_EVM, github?: GithubEnvironment): JobDef[] {
+  const env = { config, evm, ...(github ? { github } : {}) };
   return [...BUILTIN_JOBS, ...AREAS.filter((a) => !config.disabledAreas.has(a.id)).flatMap((a) => a.jobs(env))];
 }
 
@@ -89,6 +91,8 @@ export interface ServiceOptions {
   readonly statusExtra?: () => Record<string, unknown>;
   /** The chains and deployments on-chain jobs read (default: none). */
   readonly evm?: EvmEnvironment;
+  /** The GitHub API the development area reads (default: none, no development jobs). */
+  readonly github?: GithubEnvironment;
   /** Jobs start once this settles (the sandbox's catch-up); the API serves meanwhile. */
   readonly jobsAfter?: Promise<void>;
   /** Called last by `close()` (e.g. stopping the sandbox world). */
@@ -128,6 +132,38 @@ export async function openEvm(config: Config, role: Role, logger: Logger): Promi
   return { evm: environmentFromSandbox(world.manifest, world.rpcUrl), world };
 }
 
+export interface GithubSetup {
+  readonly github?: GithubEnvironment;
+  /** Stops the stand-in, when one was started. */
+  readonly close?: () => Promise<void>;
+}
+
+/**
+ * Where the development area reads GitHub from: `GITHUB_API_URL` when configured; else, when the sandbox world
+ * is in use, the GitHub stand-in, started here with the world's seed and clock and announced in running.json
+ * (`github_api_url`, shown by `sandbox info`); else GitHub's public API. `serve` reads nothing.
+ */
+export async function openGithub(
+  config: Config,
+  role: Role,
+  world: World | undefined,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Promise<GithubSetup> {
+  if (role === 'serve') return {};
+  if (config.github.apiUrl || !world) {
+    const github = githubFromConfig(config);
+    // The URL only: the token never reaches a log line.
+    logger.info({ github_api_url: github.baseUrl, token: github.token ? 'set' : 'none' }, 'development: GitHub API');
+    if (!github.token) logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
+    return { github };
+  }
+  const standin = await startGithubStandin({ seed: config.sandbox.seed, clock, faults: SANDBOX_GITHUB_FAULTS });
+  await world.announce({ github_api_url: standin.url });
+  logger.info({ github_api_url: standin.url }, 'sandbox: GitHub stand-in started');
+  return { github: githubFromStandin(standin.url), close: () => standin.close() };
+}
+
 /**
  * Assembles the service for a role: `serve` (API only), `worker` (jobs only) or `start` (both in one process).
  * Migrations are applied first in every role.
@@ -140,7 +176,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const metrics = new Metrics();
   const notifier = new ChangeNotifier(logger, config.redisUrl);
-  const jobs = enabledJobs(config, options.evm);
+  const jobs = enabledJobs(config, options.evm, options.github);
   const closers: (() => Promise<void> | void)[] = [];
 
   let follower: ChangeFollower | undefined;

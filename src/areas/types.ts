@@ -5,6 +5,7 @@ import type { SegmentCase } from '../http/params.js';
 import type { JobDef } from '../jobs/types.js';
 import type { Registry } from '../registry/index.js';
 import type { EvmEnvironment } from '../sources/environment.js';
+import type { GithubEnvironment } from '../sources/github/environment.js';
 
 export type PathParams = Readonly<Record<string, string>>;
 
@@ -45,6 +46,8 @@ export interface PathDef {
 export interface AreaEnv {
   readonly config: Config;
   readonly evm: EvmEnvironment;
+  /** GitHub (the development area): the configured API or the sandbox's stand-in; absent: no GitHub jobs. */
+  readonly github?: GithubEnvironment;
 }
 
 export interface AreaModule {

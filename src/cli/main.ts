@@ -10,6 +10,7 @@ import {
   type EvmSetup,
   enabledJobs,
   openEvm,
+  openGithub,
   type Role,
   startService,
   storeFor,
@@ -21,6 +22,7 @@ import {
   environmentFromSandbox,
   NO_EVM,
 } from '../sources/environment.js';
+import { type GithubEnvironment, githubFromConfig, githubFromStandin } from '../sources/github/environment.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
@@ -78,15 +80,21 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
     throw err;
   }
   const { evm, world } = setup;
+  const gh = await openGithub(cfg, role, world, logger);
+  const closeAll = async () => {
+    await gh.close?.();
+    await world?.stop();
+  };
   const service = await startService({
     role,
     config: cfg,
     logger,
     evm,
+    ...(gh.github ? { github: gh.github } : {}),
+    onClose: closeAll,
     ...(world
       ? {
           jobsAfter: world.caughtUp,
-          onClose: () => world.stop(),
           statusExtra: () => ({ sandbox: world.status() }),
         }
       : {}),
@@ -115,6 +123,7 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
       `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
       `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
       `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
+      `  curl -H 'Authorization: Bearer ${token}' ${base}/scores/development`,
       `API reference: ${base}/docs   status: ${base}/status`,
     );
   }
@@ -123,6 +132,9 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
       `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,
       'DEX datasets appear once the world has caught up with the clock and the first computation has run' +
         ' (the first start simulates the history; later starts resume in seconds).',
+      ...(gh.close
+        ? [`Sandbox GitHub stand-in: ${gh.github!.baseUrl} (development data, first pass in about a minute).`]
+        : []),
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -136,6 +148,14 @@ async function cliEvm(cfg: Config): Promise<EvmEnvironment> {
   if (cfg.rpcUrls.size) return environmentFromRegistry(cfg.rpcUrls);
   const found = await findRunningWorld(cfg.dataDir);
   return found.running ? environmentFromSandbox(found.running.manifest, found.running.rpc_url) : NO_EVM;
+}
+
+/** GitHub for `jobs list|run`: GITHUB_API_URL, else the stand-in of the sandbox running from DATA_DIR, else GitHub. */
+async function cliGithub(cfg: Config): Promise<GithubEnvironment> {
+  if (cfg.github.apiUrl) return githubFromConfig(cfg);
+  const found = await findRunningWorld(cfg.dataDir);
+  const url = found.running?.github_api_url;
+  return typeof url === 'string' ? githubFromStandin(url) : githubFromConfig(cfg);
 }
 
 export function buildCli(): Command {
@@ -254,7 +274,7 @@ export function buildCli(): Command {
     .action(() =>
       withStore(async (cfg, store) => {
         const repo = new JobRepository(store.db);
-        for (const job of enabledJobs(cfg, await cliEvm(cfg))) {
+        for (const job of enabledJobs(cfg, await cliEvm(cfg), await cliGithub(cfg))) {
           const state = await repo.state(job.name);
           const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
           const next = state ? isoSeconds(state.next_run_at) : 'not scheduled yet';
@@ -271,7 +291,7 @@ export function buildCli(): Command {
     .argument('<name>', 'job name from jobs list')
     .action((name: string) =>
       withStore(async (cfg, store) => {
-        const all = enabledJobs(cfg, await cliEvm(cfg));
+        const all = enabledJobs(cfg, await cliEvm(cfg), await cliGithub(cfg));
         if (!all.some((j) => j.name === name)) {
           process.stderr.write(
             `protoscore: unknown job ${JSON.stringify(name)}; known: ${all.map((j) => j.name).join(', ')}\n`,

@@ -1,6 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import type { Registry } from '../../registry/index.js';
 import { seeListing } from '../entity.js';
 import type { PathDef, PathParams } from '../types.js';
+import { ActivityRecord, DevelopmentRankingEntry, DevelopmentScoreHistory, Stats } from './schema.js';
 
 const LISTING = '/scores/development';
 
@@ -17,6 +19,7 @@ export const developmentPaths: PathDef[] = [
     area: 'development',
     template: '/data/development/<protocol>',
     shape: 'daily-7',
+    payload: Type.Array(ActivityRecord),
     summary: "Repository activity of a protocol's repositories, one record per repository and day, past 7 days",
     entity: protocol,
   },
@@ -25,6 +28,7 @@ export const developmentPaths: PathDef[] = [
     area: 'development',
     template: '/data/development/<protocol>/stats',
     shape: 'snapshot',
+    payload: Stats,
     summary: "Statistics aggregated over a protocol's tracked repositories",
     entity: protocol,
   },
@@ -33,6 +37,7 @@ export const developmentPaths: PathDef[] = [
     area: 'development',
     template: '/scores/development/protocols/<protocol>',
     shape: 'score-history',
+    payload: DevelopmentScoreHistory,
     summary: "Development score of a protocol's repositories",
     methodology: 'development.activity',
     entity: protocol,
@@ -42,6 +47,7 @@ export const developmentPaths: PathDef[] = [
     area: 'development',
     template: '/scores/development/blockchain/<chain>',
     shape: 'score-history',
+    payload: DevelopmentScoreHistory,
     summary: "Development score of a chain's repositories",
     methodology: 'development.activity',
     entity: subject('chain', 'chain'),
@@ -51,6 +57,7 @@ export const developmentPaths: PathDef[] = [
     area: 'development',
     template: '/scores/development',
     shape: 'all-scores',
+    payload: Type.Array(DevelopmentRankingEntry),
     summary: 'Current development scores of all protocols and chains',
     methodology: 'development.activity',
     entity: () => undefined,

@@ -1,0 +1,162 @@
+import { nowSeconds } from '../../core/time.js';
+import { compilePath, documentPath } from '../../http/route-table.js';
+import type { JobContext, JobDef } from '../../jobs/types.js';
+import { type DevelopmentSubject, registry } from '../../registry/index.js';
+import type { GithubEnvironment } from '../../sources/github/environment.js';
+import { GithubSource } from '../../sources/github/index.js';
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { AreaEnv } from '../types.js';
+import { computeDevelopment, type SubjectInput } from './compute.js';
+import { devDb } from './facts.js';
+import { DbEtagStore, discoverRepos, ingestRepo, subjectKey } from './ingest.js';
+import { DevelopmentRepository } from './repo.js';
+import { developmentPaths } from './routes.js';
+import { DEVELOPMENT_METHODOLOGY } from './score.js';
+
+/**
+ * The development area's jobs: `development.ingest` (each subject's repositories from GitHub → facts, one
+ * transaction per repository) and `development.compute` (facts → the 5 paths' documents, published at once).
+ */
+
+export const DEVELOPMENT_COMPUTATION = 'development.compute';
+/** Checkpoint: the repositories each subject tracks (`kind:id` → names), written after a complete discovery. */
+export const REPOS_KEY = 'development:repos';
+/** Checkpoint: the last complete ingest (instant and per-repository snapshot times). */
+const INGESTED_KEY = 'development:ingested';
+const COMPUTED_KEY = 'development:computed';
+/** GitHub is read every 10 minutes: a pass over ~130 repositories is ~1300 requests, mostly free 304s. */
+const INGEST_EVERY_SECONDS = 600;
+/** Two missed passes and a margin. */
+const FRESH_FOR_SECONDS = 3 * INGEST_EVERY_SECONDS + 600;
+/** Repositories read at once (the client keeps at most 2 requests in flight anyway). */
+const PARALLEL_REPOS = 2;
+
+const compiled = new Map(developmentPaths.map((def) => [def.id, compilePath(def)]));
+function pathOf(id: string, values: Record<string, string>): string {
+  return documentPath(compiled.get(id)!, values);
+}
+
+export function selectedSubjects(github: GithubEnvironment): DevelopmentSubject[] {
+  const all = registry.developmentSubjects();
+  return github.subjects ? all.filter((s) => github.subjects!.includes(subjectKey(s))) : all;
+}
+
+export function developmentJobs(env: AreaEnv): JobDef[] {
+  const github = env.github;
+  if (!github) return [];
+  const subjects = selectedSubjects(github);
+  let source: GithubSource | undefined;
+  const sourceFor = (ctx: JobContext) => {
+    source ??= new GithubSource({
+      baseUrl: github.baseUrl,
+      ...(github.token ? { token: github.token } : {}),
+      etagStore: new DbEtagStore(devDb(ctx.store.db), () => nowSeconds(ctx.clock)),
+      clock: github.clock ?? ctx.clock,
+      ...(github.sleep ? { sleep: github.sleep } : {}),
+      ...(github.maxRetries !== undefined ? { maxRetries: github.maxRetries } : {}),
+      log: ctx.log,
+    });
+    return source;
+  };
+
+  const ingestJob: JobDef = {
+    name: 'development.ingest',
+    area: 'development',
+    description: `Reads the repositories of ${subjects.length} protocols and chains from GitHub (${github.kind === 'sandbox' ? 'the sandbox stand-in' : github.baseUrl})`,
+    everySeconds: INGEST_EVERY_SECONDS,
+    maxAttempts: 3,
+    backoffMs: 5000,
+    async run(ctx) {
+      const src = sourceFor(ctx);
+      const db = devDb(ctx.store.db);
+      const before = { ...src.stats };
+      const repos = await discoverRepos(src, subjects);
+      await writeCheckpoint(ctx.store.db, REPOS_KEY, repos, nowSeconds(ctx.clock));
+      const names = [...new Set(Object.values(repos).flat())];
+      const failures: string[] = [];
+      let facts = 0;
+      let next = 0;
+      const worker = async () => {
+        while (next < names.length && !ctx.signal.aborted) {
+          const name = names[next++]!;
+          try {
+            const r = await ingestRepo(src, db, name, nowSeconds(ctx.clock));
+            facts += r.commits + r.issues + r.events;
+          } catch (err) {
+            // One repository failing leaves its facts as they were; the others go on.
+            failures.push(`${name}: ${(err as Error).message}`);
+            ctx.log.warn({ repo: name, err: (err as Error).message }, 'development.ingest: repository failed');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL_REPOS }, worker));
+      const requests = src.stats.requests - before.requests;
+      const notModified = src.stats.notModified - before.notModified;
+      const summary = `${names.length - failures.length}/${names.length} repositories, ${facts} facts read, ${requests} requests (${notModified} answered 304)`;
+      if (failures.length) throw new Error(`${summary}; failed: ${failures.slice(0, 3).join('; ')}`);
+      await writeCheckpoint(ctx.store.db, INGESTED_KEY, { at: nowSeconds(ctx.clock) }, nowSeconds(ctx.clock));
+      return summary;
+    },
+  };
+
+  const computeJob: JobDef = {
+    name: DEVELOPMENT_COMPUTATION,
+    area: 'development',
+    description: 'Repository records, statistics and development scores of every tracked protocol and chain (5 paths)',
+    everySeconds: 30,
+    async run(ctx) {
+      const db = devDb(ctx.store.db);
+      const repos = await readCheckpoint<Record<string, string[]>>(ctx.store.db, REPOS_KEY);
+      if (!repos) return 'no repositories discovered yet';
+      const facts = await new DevelopmentRepository(db).facts([...new Set(Object.values(repos).flat())]);
+      if (!facts.size) return 'no repository ingested yet';
+      // One as_of for the publication: the repository observed longest ago.
+      const asOf = Math.min(...[...facts.values()].map((f) => f.snapshotAt));
+      const inputsKey = JSON.stringify({ asOf, snapshots: [...facts.values()].map((f) => [f.repo, f.snapshotAt]) });
+      if (JSON.stringify(await readCheckpoint(ctx.store.db, COMPUTED_KEY)) === inputsKey)
+        return `up to date at ${asOf}`;
+      const inputs: SubjectInput[] = subjects.map((s) => ({
+        kind: s.kind,
+        id: s.id,
+        name: s.name,
+        repos: (repos[subjectKey(s)] ?? []).flatMap((name) => facts.get(name) ?? []),
+      }));
+      const output = computeDevelopment({ asOf, subjects: inputs.filter((s) => s.repos.length) });
+      const source =
+        github.kind === 'sandbox' ? 'sandbox GitHub stand-in (REST API v3)' : `GitHub REST API (${github.baseUrl})`;
+      const documents: DatasetDocument[] = [];
+      const add = (path: string, data: unknown, methodology?: string) =>
+        documents.push({
+          path,
+          data,
+          asOf,
+          source,
+          freshFor: FRESH_FOR_SECONDS,
+          ...(methodology ? { methodology } : {}),
+        });
+      for (const [protocol, records] of output.activity) add(pathOf('development.activity', { protocol }), records);
+      for (const [key, stats] of output.stats) {
+        const [kind, id] = key.split(':') as ['protocol' | 'chain', string];
+        if (kind === 'protocol') add(pathOf('development.stats', { protocol: id }), stats, DEVELOPMENT_METHODOLOGY);
+      }
+      for (const [key, history] of output.scores) {
+        const [kind, id] = key.split(':') as ['protocol' | 'chain', string];
+        if (kind === 'protocol')
+          add(pathOf('development.protocol-score', { protocol: id }), history, DEVELOPMENT_METHODOLOGY);
+        else add(pathOf('development.chain-score', { chain: id }), history, DEVELOPMENT_METHODOLOGY);
+      }
+      add(pathOf('development.all', {}), output.ranking, DEVELOPMENT_METHODOLOGY);
+      const version = await new DatasetRepository(ctx.store.db).publish({
+        computation: DEVELOPMENT_COMPUTATION,
+        area: 'development',
+        computedAt: nowSeconds(ctx.clock),
+        documents,
+      });
+      await writeCheckpoint(ctx.store.db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
+      await ctx.notifyPublished();
+      return `published ${documents.length} documents (version ${version}) as of ${asOf}`;
+    },
+  };
+  return [ingestJob, computeJob];
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentJobs } from '../src/areas/development/jobs.js';
+import { loadConfig } from '../src/config/index.js';
+import { registry } from '../src/registry/index.js';
+import { type GithubStandin, startGithubStandin } from '../src/sandbox/github/server.js';
+import { NO_EVM } from '../src/sources/environment.js';
+import type { GithubEnvironment } from '../src/sources/github/environment.js';
+import { type TestApp, testApp } from './helpers.js';
+import { jobRunner } from './support/dex-world.js';
+
+/**
+ * End to end: GitHub stand-in → development.ingest → development.compute → API, on a few subjects. Commits of the
+ * last week and month, contributors and the Gini coefficient are recomputed here from the stand-in's generated
+ * ground truth (`world.history`), with none of the service's code; then a second ingest must be mostly 304s, and a
+ * GitHub failure must leave the published data as it was.
+ */
+
+type Rec = Record<string, unknown>;
+interface Envelope<T> {
+  status: boolean;
+  data: T;
+  meta: Rec & { as_of: string; methodology?: string; source: string };
+}
+
+const SUBJECTS = ['protocol:aave', 'protocol:uniswap', 'chain:ethereum'];
+const DAY = 86_400;
+
+/** Gini by its definition: Σᵢ Σⱼ |xᵢ − xⱼ| / (2 n² mean). */
+function giniByDefinition(xs: number[]): number {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  let total = 0;
+  for (const a of xs) for (const b of xs) total += Math.abs(a - b);
+  return total / (2 * n * n * mean);
+}
+
+describe('development end to end on the GitHub stand-in', () => {
+  let t: TestApp;
+  let gh: GithubStandin;
+  let run: (name: string) => Promise<string | undefined>;
+
+  const get = async <T>(url: string, status = 200) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
+    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status);
+    return res.json() as Envelope<T>;
+  };
+
+  beforeAll(async () => {
+    t = await testApp();
+    const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
+    gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    const github: GithubEnvironment = {
+      baseUrl: gh.url,
+      token: 'test-token',
+      kind: 'sandbox',
+      clock: t.clock,
+      sleep: async (ms: number) => t.clock.advance(ms / 1000),
+      maxRetries: 1,
+      subjects: SUBJECTS,
+    };
+    run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock, () => t.sync());
+    await run('development.ingest');
+    await run('development.compute');
+    await t.sync();
+  }, 120_000);
+
+  afterAll(async () => {
+    await gh?.close();
+    await t?.close();
+  });
+
+  it('serves one record per repository and day with the legacy fields, recomputed from the ground truth', async () => {
+    const res = await get<Rec[]>('/data/development/aave');
+    const org = gh.world.org('aave')!;
+    const tracked = org.repos.filter((r) => !r.fork);
+    expect(res.data).toHaveLength(7 * tracked.length);
+    expect(res.data[0]!.partial).toBe(true);
+    const asOf = Date.parse(res.meta.as_of) / 1000;
+    expect(asOf).toBe(Math.floor(t.clock.nowMs() / 1000));
+    for (const record of res.data) {
+      const profile = gh.world.repo('aave', String(record.repository).split('/')[1]!)!;
+      const at = Date.parse(String(record.timestamp)) / 1000;
+      const truth = gh.world.history(profile, at * 1000);
+      const commitsIn = (days: number) =>
+        truth.commits.filter((c) => c.committerDateMs / 1000 > at - days * DAY && c.committerDateMs / 1000 <= at)
+          .length;
+      const contributions = truth.contributors.map((c) => c.contributions);
+      expect(record).toMatchObject({
+        url: `https://github.com/${profile.fullName}`,
+        repos: tracked.length,
+        num_commit_t: truth.commits.length,
+        num_commit_w: commitsIn(7),
+        num_commit_m: commitsIn(30),
+        contributors: contributions.length,
+        num_issues: truth.issues.filter((i) => !i.pull && i.closedAtMs === null).length,
+        num_pulls: truth.issues.filter((i) => i.pull && i.closedAtMs === null).length,
+        stars: truth.stars.length,
+        forks: truth.forks.length,
+        gap_reason: null,
+      });
+      expect(record.gini_coefficient as number).toBeCloseTo(giniByDefinition(contributions), 5);
+      const top = Math.max(...contributions) / contributions.reduce((a, b) => a + b, 0);
+      expect(record.top_contributor_weight as number).toBeCloseTo(100 * top, 1);
+    }
+    // Observed-only fields exist for today (observed now) and are null for days before ingestion began.
+    const today = res.data.filter((r) => r.partial);
+    expect(today.every((r) => typeof r.branches === 'number' && typeof r.collaborators === 'number')).toBe(true);
+    expect(res.data.filter((r) => !r.partial).every((r) => r.branches === null)).toBe(true);
+  });
+
+  it('serves stats, score histories and the ranking with their methodology', async () => {
+    const stats = await get<Rec>('/data/development/aave/stats');
+    expect(stats.data).toMatchObject({
+      protocol: 'aave',
+      repositories: gh.world.org('aave')!.repos.filter((r) => !r.fork).length,
+    });
+    expect((stats.data.weekly as unknown[]).length).toBe(12);
+    const score = await get<Rec[]>('/scores/development/protocols/aave');
+    expect(score.data).toHaveLength(7);
+    expect(score.data[0]).toMatchObject({ partial: true, methodology: 'development.activity@1.0.0' });
+    expect(score.meta.methodology).toBe('development.activity@1.0.0');
+    const names = (score.data[0]!.components as Rec[]).map((c) => c.name);
+    expect(names).toEqual(['activity', 'continuity', 'developer_base', 'contributor_concentration', 'maintenance']);
+    const chain = await get<Rec[]>('/scores/development/blockchain/ethereum');
+    expect(chain.data[0]!.score).toEqual(expect.any(Number));
+    const all = await get<Rec[]>('/scores/development');
+    expect(all.data.map((r) => r.id).sort()).toEqual(['aave', 'ethereum', 'uniswap']);
+    expect(all.data.map((r) => r.rank)).toEqual([1, 2, 3]);
+    const scores = all.data.map((r) => r.score as number);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    await get('/data/development/compound', 404);
+  });
+
+  it('a second ingest reuses ETags: most requests are answered 304, and all of a third', async () => {
+    const pass = async () => {
+      const before = { ...gh.stats };
+      const summary = await run('development.ingest');
+      const requests = gh.stats.requests - before.requests;
+      return { share: (gh.stats.notModified - before.notModified) / requests, requests, summary };
+    };
+    // The second pass moves the commit and issue cursors from the first run's lookback to the newest facts (one
+    // new URL each per repository); everything else is a 304.
+    const second = await pass();
+    expect(second.requests).toBeGreaterThan(20);
+    expect(second.share, second.summary).toBeGreaterThan(0.75);
+    const third = await pass();
+    expect(third.share, third.summary).toBeGreaterThan(0.95);
+  });
+
+  it('a GitHub failure leaves the published data as it was; the next run recovers', async () => {
+    const published = (await get<Rec[]>('/data/development/aave')).data;
+    const before = await t.store.db
+      .selectFrom('checkpoints' as never)
+      .selectAll()
+      .execute();
+    t.clock.advance(DAY);
+    // More 5xx than the client retries, on one repository, then a secondary limit on another.
+    gh.faults.inject(
+      { fault: { kind: 'server-error', status: 502 }, pathIncludes: '/repos/aave/', times: 4 },
+      { fault: { kind: 'secondary-limit', retryAfterSeconds: 30 }, pathIncludes: '/repos/Uniswap/' },
+    );
+    await expect(run('development.ingest')).rejects.toThrow(/failed/);
+    await run('development.compute');
+    await t.sync();
+    // Facts of the failed repository did not move; the publication of the others moved on but aave's record of
+    // yesterday is the same figures.
+    const after = (await get<Rec[]>('/data/development/aave')).data;
+    expect(after.length).toBe(published.length);
+    expect(before.length).toBeGreaterThan(0);
+    await run('development.ingest');
+    await run('development.compute');
+    await t.sync();
+    const recovered = await get<Rec[]>('/data/development/aave');
+    expect(Date.parse(recovered.meta.as_of) / 1000).toBe(Math.floor(t.clock.nowMs() / 1000));
+    expect(recovered.data[0]!.date).not.toBe(published[0]!.date);
+  });
+});
