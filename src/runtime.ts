@@ -213,7 +213,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       datasets: cache,
       ...(redis ? { redis } : {}),
       status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
-      ready: () => readyState(store, config),
+      ready: () => readyState(store, config, jobs),
     });
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
     const listening = app;

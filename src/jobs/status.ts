@@ -72,11 +72,17 @@ export async function statusReport(
   };
 }
 
-/** Ready when every enabled area's computations have published at least once. */
-export async function readyState(store: Store, config: Config) {
+/**
+ * Ready when every enabled area's computations have published at least once. With `jobs`, only computations this
+ * process schedules count: an area without sources here (no lending market on the configured chains, no feeds)
+ * has no job and never publishes, and must not hold readiness back forever.
+ */
+export async function readyState(store: Store, config: Config, jobs?: readonly { name: string }[]) {
   const published = new Set((await new DatasetRepository(store.db).summary()).map((d) => d.computation));
+  const scheduled = jobs ? new Set(jobs.map((j) => j.name)) : undefined;
   const waiting = AREAS.filter((a) => !config.disabledAreas.has(a.id))
     .flatMap((a) => a.computations)
+    .filter((c) => !scheduled || scheduled.has(c))
     .filter((c) => !published.has(c));
   return { ready: waiting.length === 0, waiting };
 }

@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testStore } from '../../test/helpers.js';
+import { loadConfig } from '../config/index.js';
+import { DatasetRepository } from '../store/datasets.js';
+import type { Store } from '../store/db.js';
+import { readyState } from './status.js';
+
+describe('readiness', () => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ store, cleanup } = testStore('sqlite'));
+    await store.migrate();
+  });
+  afterEach(() => cleanup());
+
+  it('waits only for the computations this process schedules', async () => {
+    const config = loadConfig({ DISABLED_AREAS: '' });
+    // Without a job list every area's computations count.
+    const all = await readyState(store, config);
+    expect(all.ready).toBe(false);
+    expect(all.waiting).toEqual(expect.arrayContaining(['dex.compute', 'lending.compute', 'oracles.compute']));
+
+    // Only the DEX runs here (no lending market, no feed on the configured chains): only it is awaited.
+    const jobs = [{ name: 'dex.ingest' }, { name: 'dex.compute' }];
+    expect(await readyState(store, config, jobs)).toEqual({ ready: false, waiting: ['dex.compute'] });
+    await new DatasetRepository(store.db).publish({
+      computation: 'dex.compute',
+      area: 'dex',
+      computedAt: 1,
+      documents: [{ path: '/data/liquidity/dex/available-dexes', data: [], asOf: 1, source: 'test', freshFor: 60 }],
+    });
+    expect(await readyState(store, config, jobs)).toEqual({ ready: true, waiting: [] });
+  });
+});
