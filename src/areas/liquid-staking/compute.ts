@@ -328,7 +328,9 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
       const scores = instants.map((t, d) => {
         const e = history[d];
         const states: DepthPoolState[] = own.flatMap((c) => (c.states[d] ? [c.states[d]!.state] : []));
-        const bonus = e?.liquidation_bonus ?? null;
+        // A liquidator of the 10 % depeg must sell the seized LST within the bonus those positions pay (E-mode
+        // positions pay their category's, usually far below the reserve's).
+        const bonus = e?.depeg_scenarios[3]?.lst_liquidation_bonus ?? e?.liquidation_bonus ?? null;
         const depth =
           e && bonus !== null && bonus > 0 && bonus < 1 && states.length
             ? pairSellDepthUsd(states, x.lst.token, x.lst.underlying, bonus, { [x.lst.token]: e.lst_price_usd })

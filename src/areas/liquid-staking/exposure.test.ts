@@ -297,6 +297,9 @@ describe('lendingExposure', () => {
     expect(d10!.share_of_debt).toBeCloseTo(227_000 / 277_000, 6);
     expect(d10!.lst_liquidated_usd).toBeCloseTo(212_400 + 9_095, 4);
     expect(d10!.lst_liquidated_token).toBeCloseTo((212_400 + 9_095) / (2360 * 0.9), 6);
+    expect(d10!.lst_liquidation_bonus).toBe(0.07);
+    expect(d5!.lst_liquidation_bonus).toBe(0.07);
+    expect(d1!.lst_liquidation_bonus).toBeNull();
   });
 
   it('looped positions only (flag true)', () => {

@@ -146,6 +146,7 @@ const rawOf = (balances: Readonly<Record<string, string>>, asset: string): bigin
 };
 
 const usd6 = (x: number) => roundTo(x, 6);
+const round6 = (x: number | null) => (x === null ? null : roundTo(x, 6));
 const ratio = (num: number, den: number) => (den > 0 ? roundTo(num / den, 6) : null);
 
 /** The positions of the market view (Morpho: only those of the view's isolated markets). */
@@ -238,6 +239,7 @@ export function depegScenarios(
     let repaid = 0;
     let seized = 0;
     let lstSeized = 0;
+    let bonusWeighted = 0;
     for (const p of positions) {
       const o = applyDepeg(p, d, design);
       if (!o.liquidatable) continue;
@@ -246,6 +248,7 @@ export function depegScenarios(
       repaid += o.debtRepaidUsd;
       seized += o.collateralSeizedUsd;
       lstSeized += o.lstSeizedUsd;
+      bonusWeighted += o.lstSeizedUsd * p.lstBonus;
     }
     const postPrice = lstPriceUsd * (1 - d);
     return {
@@ -257,6 +260,7 @@ export function depegScenarios(
       collateral_liquidated_usd: usd6(seized),
       lst_liquidated_usd: usd6(lstSeized),
       lst_liquidated_token: postPrice > 0 ? roundTo(lstSeized / postPrice, 9) : 0,
+      lst_liquidation_bonus: lstSeized > 0 ? roundTo(bonusWeighted / lstSeized, 6) : null,
     };
   });
 }
@@ -315,9 +319,9 @@ export function lendingExposure(
       lstPrice !== null && underlyingPrice && exchangeRate
         ? roundTo(lstPrice / (underlyingPrice * exchangeRate), 6)
         : null,
-    ltv: market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null),
-    liquidation_threshold: threshold,
-    liquidation_bonus: bonus,
+    ltv: round6(market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null)),
+    liquidation_threshold: round6(threshold),
+    liquidation_bonus: round6(bonus),
     total_lst_supplied_token: totalSupplied,
     total_lst_supplied_usd: totalSupplied !== null && lstPrice !== null ? usd6(totalSupplied * lstPrice) : null,
     lst_collateral_token: roundTo(

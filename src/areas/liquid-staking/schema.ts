@@ -130,6 +130,9 @@ export const DepegScenario = Type.Object({
   collateral_liquidated_usd: Num('debt_repaid_usd × (1 + liquidation bonus), capped by the collateral, post-depeg USD'),
   lst_liquidated_usd: Num('The part of collateral_liquidated_usd seized in the LST (it is seized first)'),
   lst_liquidated_token: Num('lst_liquidated_usd in tokens at the post-depeg price'),
+  lst_liquidation_bonus: NullableNum(
+    'Mean liquidation bonus of the LST seized, weighted by it (positions in E-mode get their category bonus); null when none',
+  ),
 });
 
 export const LendingExposureAnalytics = Type.Object({

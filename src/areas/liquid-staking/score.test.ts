@@ -82,6 +82,7 @@ function exposure(
     collateral_liquidated_usd: lstUsd,
     lst_liquidated_usd: lstUsd,
     lst_liquidated_token: lstUsd / 2000,
+    lst_liquidation_bonus: lstUsd > 0 ? 0.07 : null,
   });
   const band = (b: string, debt: number) => ({
     band: b,

@@ -193,7 +193,7 @@ export function scoreExposure(x: ExposureScoreInput): LstScoreRecordEntry {
       inputs: {
         lst_liquidated_usd_at_10pct: d10.lst_liquidated_usd,
         dex_depth_usd_within_bonus: x.dexDepthUsd === null ? null : roundTo(x.dexDepthUsd, 2),
-        liquidation_bonus: e.liquidation_bonus,
+        liquidation_bonus: d10.lst_liquidation_bonus ?? e.liquidation_bonus,
         dex_pools: x.dexPools,
         formula: 'min(1, dex_depth_usd_within_bonus / lst_liquidated_usd_at_10pct); 1 when nothing is liquidated',
       },

@@ -1,0 +1,251 @@
+import { type Address, createPublicClient, http, parseAbi, parseAbiItem } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liquidStakingJobs } from '../src/areas/liquid-staking/jobs.js';
+import { loadConfig } from '../src/config/index.js';
+import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/manifest.js';
+import { type TestApp, testApp } from './helpers.js';
+import { dexJobRunner, jobRunner } from './support/dex-world.js';
+import { lendingJobRunner } from './support/lending-runner.js';
+import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
+
+/**
+ * End to end on the sandbox's lending world: DEX jobs → lending jobs → liquid-staking.compute → API. The key
+ * figures are recomputed here with viem alone, at the block each document names: the pool's token balances
+ * (balanceOf), its price (slot0), the exchange rate (stEthPerToken), and the LST collateral of the Aave markets from
+ * the aToken holders (recounted from the aToken's Transfer logs), their collateral flags and their WETH debt.
+ */
+
+interface Envelope<T> {
+  status: boolean;
+  data: T;
+  meta: Record<string, unknown> & { as_of: string; methodology?: string };
+}
+type Row = Record<string, unknown>;
+interface ScoreRecord extends Row {
+  score: number | null;
+  partial: boolean;
+  components: { name: string; value: number | null; inputs: Row }[];
+}
+
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const STAKED = parseAbi(['function stEthPerToken() view returns (uint256)']);
+const V3 = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function token0() view returns (address)',
+]);
+const AAVE_POOL = parseAbi([
+  'function getReservesList() view returns (address[])',
+  'function getUserConfiguration(address user) view returns ((uint256 data))',
+]);
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+describe('liquid staking end to end on the sandbox', () => {
+  let w: LendingTestWorld;
+  let t: TestApp;
+  let lst: ManifestLiquidStaking;
+  const client = () => createPublicClient({ transport: http(w.rpcUrl) });
+
+  const get = async <T>(url: string, status = 200) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
+    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status);
+    return res.json() as Envelope<T>;
+  };
+
+  beforeAll(async () => {
+    w = await lendingWorld();
+    lst = w.liquidStaking[0]!;
+    t = await testApp();
+    await dexJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
+    await lendingJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
+    const run = jobRunner(liquidStakingJobs({ config: loadConfig({}), evm: w.env }), t.store, t.clock, () => t.sync());
+    const summary = await run('liquid-staking.compute');
+    expect(summary).toMatch(/^published/);
+    // Nothing changed: the second run skips.
+    expect(await run('liquid-staking.compute')).toMatch(/^up to date/);
+    await t.sync();
+  }, 360_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await w?.close();
+  });
+
+  it('lists the LST pools by exchange and the lending markets that list the token', async () => {
+    const dexes = await get<{ protocol: string; version: string; pool_addresses: string[] }[]>(
+      '/data/liquidity/liquid-staking/available-dexes-exposure',
+    );
+    const listed = dexes.data.flatMap((d) => d.pool_addresses).sort();
+    expect(listed).toEqual(lst.pools.map((p) => p.toLowerCase()).sort());
+    expect(listed.length).toBeGreaterThan(0);
+
+    const markets = await get<{ protocol: string; base_asset_symbol: string; liquid_staking_token: Row }[]>(
+      '/data/liquidity/liquid-staking/available-lending-markets-exposure',
+    );
+    const expected = w.env.lending
+      .filter((m) => m.assets.some((a) => a.address === lst.token.toLowerCase()))
+      .map((m) => m.protocol)
+      .sort();
+    expect(markets.data.map((m) => m.protocol).sort()).toEqual(expected);
+    expect(expected).toEqual(expect.arrayContaining(['aave', 'spark']));
+    for (const m of markets.data) {
+      expect(m.liquid_staking_token).toMatchObject({ token_address: lst.token.toLowerCase(), symbol: lst.symbol });
+    }
+  });
+
+  it('pool analytics equal balances, price and exchange rate read from the chain at the snapshot block', async () => {
+    for (const address of lst.pools.map((p) => p.toLowerCase() as Address)) {
+      const res = await get<Row & { depth: { down: Row; up: Row; price_move_pct: number }[] }>(
+        `/data/liquidity/liquid-staking/pool-analytics-in-dex/${address}`,
+      );
+      const d = res.data;
+      const blockNumber = BigInt(d.snapshot_block as number);
+      const c = client();
+      const [lstBalance, wethBalance, rate] = await Promise.all([
+        c.readContract({ address: lst.token, abi: ERC20, functionName: 'balanceOf', args: [address], blockNumber }),
+        c.readContract({
+          address: lst.underlying,
+          abi: ERC20,
+          functionName: 'balanceOf',
+          args: [address],
+          blockNumber,
+        }),
+        c.readContract({ address: lst.token, abi: STAKED, functionName: 'stEthPerToken', blockNumber }),
+      ]);
+      expect(d.lst_balance_raw).toBe(lstBalance.toString());
+      expect(d.underlying_balance_raw).toBe(wethBalance.toString());
+      expect(d.exchange_rate_raw).toBe(rate.toString());
+      expect(d.exchange_rate as number).toBeCloseTo(Number(rate) / 1e18, 12);
+      // Price: underlying per LST from slot0 (both tokens have 18 decimals).
+      const [slot0, token0] = await Promise.all([
+        c.readContract({ address, abi: V3, functionName: 'slot0', blockNumber }),
+        c.readContract({ address, abi: V3, functionName: 'token0', blockNumber }),
+      ]);
+      const p = (Number(slot0[0]) / 2 ** 96) ** 2;
+      const lstPerPrice = token0.toLowerCase() === lst.token.toLowerCase() ? p : 1 / p;
+      expect(d.pool_price as number).toBeCloseTo(lstPerPrice, 9);
+      expect(d.price_vs_peg as number).toBeCloseTo(lstPerPrice / (Number(rate) / 1e18), 5);
+      // Depth grows with the move, both ways.
+      const down = d.depth.map((x) => x.down.token_in as number);
+      const up = d.depth.map((x) => x.up.token_in as number);
+      expect(d.depth.map((x) => x.price_move_pct)).toEqual([1, 2, 5]);
+      expect(down[0]!).toBeGreaterThan(0);
+      expect(down[0]!).toBeLessThan(down[1]!);
+      expect(down[1]!).toBeLessThan(down[2]!);
+      expect(up[0]!).toBeLessThan(up[2]!);
+      expect(res.meta.as_of).toBe(d.as_of);
+    }
+  });
+
+  /** LST collateral and looped collateral of an Aave market at a block, recounted from its aToken holders. */
+  async function aaveTruth(m: ManifestAaveMarket, blockNumber: bigint) {
+    const c = client();
+    const reserve = m.reserves.find((r) => r.token.toLowerCase() === lst.token.toLowerCase())!;
+    const weth = m.reserves.find((r) => r.token.toLowerCase() === lst.underlying.toLowerCase())!;
+    const logs = await c.getLogs({ address: reserve.aToken, event: TRANSFER, fromBlock: 0n, toBlock: blockNumber });
+    const holders = [...new Set(logs.map((l) => l.args.to!.toLowerCase()))].filter((a) => !/^0x0{40}$/.test(a));
+    const list = (
+      await c.readContract({ address: m.pool, abi: AAVE_POOL, functionName: 'getReservesList', blockNumber })
+    ).map((a) => a.toLowerCase());
+    const id = BigInt(list.indexOf(lst.token.toLowerCase()));
+    let collateral = 0n;
+    let looped = 0n;
+    let positions = 0;
+    for (const holder of holders as Address[]) {
+      const [balance, config, debt] = await Promise.all([
+        c.readContract({ address: reserve.aToken, abi: ERC20, functionName: 'balanceOf', args: [holder], blockNumber }),
+        c.readContract({
+          address: m.pool,
+          abi: AAVE_POOL,
+          functionName: 'getUserConfiguration',
+          args: [holder],
+          blockNumber,
+        }),
+        c.readContract({
+          address: weth.variableDebtToken,
+          abi: ERC20,
+          functionName: 'balanceOf',
+          args: [holder],
+          blockNumber,
+        }),
+      ]);
+      const usedAsCollateral = ((config.data >> (id * 2n + 1n)) & 1n) === 1n;
+      if (balance === 0n || !usedAsCollateral) continue;
+      positions++;
+      collateral += balance;
+      if (debt > 0n) looped += balance;
+    }
+    return { collateral: Number(collateral) / 1e18, looped: Number(looped) / 1e18, positions };
+  }
+
+  it('LST collateral in each Aave market equals the aToken balances of its holders using it as collateral', async () => {
+    for (const m of w.aave) {
+      const base = `ethereum/${m.protocol}/${m.version}/${m.baseAsset}`;
+      const all = await get<Row>(`/data/liquidity/liquid-staking/asset-analytics-in-lending/${base}/false`);
+      const loops = await get<Row>(`/data/liquidity/liquid-staking/asset-analytics-in-lending/${base}/true`);
+      expect(all.data.snapshot_block).toBe(loops.data.snapshot_block);
+      const truth = await aaveTruth(m, BigInt(all.data.snapshot_block as number));
+      const label = m.protocol;
+      expect(all.data.lst_collateral_token as number, label).toBeCloseTo(truth.collateral, 6);
+      expect(loops.data.lst_collateral_token as number, label).toBeCloseTo(truth.looped, 6);
+      expect(all.data.position_count, label).toBe(truth.positions);
+      expect(truth.looped, `${label}: the world has loopers`).toBeGreaterThan(0);
+      expect(all.data.looped_share as number).toBeCloseTo(truth.looped / truth.collateral, 5);
+      // The exchange rate at the lending snapshot's block.
+      const rate = await client().readContract({
+        address: lst.token,
+        abi: STAKED,
+        functionName: 'stEthPerToken',
+        blockNumber: BigInt(all.data.snapshot_block as number),
+      });
+      expect(all.data.exchange_rate as number).toBeCloseTo(Number(rate) / 1e18, 12);
+      // Deeper depegs liquidate at least as much debt.
+      const atRisk = (all.data.depeg_scenarios as { depeg_pct: number; debt_at_risk_usd: number }[]).map(
+        (s) => s.debt_at_risk_usd,
+      );
+      expect((all.data.depeg_scenarios as { depeg_pct: number }[]).map((s) => s.depeg_pct)).toEqual([1, 2, 5, 10]);
+      for (let i = 1; i < atRisk.length; i++) expect(atRisk[i]!).toBeGreaterThanOrEqual(atRisk[i - 1]!);
+    }
+  });
+
+  it('scores: 7 daily records in [0, 1] with their methodology', async () => {
+    const m = w.aave[0]!;
+    for (const flag of ['true', 'false']) {
+      const res = await get<ScoreRecord[]>(
+        `/scores/liquidity/liquid-staking/exposure-in-lending/ethereum/${m.protocol}/${m.version}/${m.baseAsset}/${flag}`,
+      );
+      expect(res.data).toHaveLength(7);
+      expect(res.data[0]!.partial).toBe(true);
+      expect(res.data[0]!.score).not.toBeNull();
+      expect(res.data[0]!.score!).toBeGreaterThanOrEqual(0);
+      expect(res.data[0]!.score!).toBeLessThanOrEqual(1);
+      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.0.0');
+    }
+    const pool = lst.pools[0]!.toLowerCase();
+    const res = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/dex-pool-scores/${pool}`);
+    expect(res.data).toHaveLength(7);
+    expect(res.meta.methodology).toBe('liquid-staking.dex-pool@1.0.0');
+    expect(res.data[0]!.score).not.toBeNull();
+  });
+
+  it('the depeg episode shows in the pool score history: the peg component is worse on a depeg day than now', async () => {
+    const pool = lst.pools[0]!.toLowerCase();
+    const res = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/dex-pool-scores/${pool}`);
+    const discount = (r: ScoreRecord) =>
+      r.components.find((c) => c.name === 'peg_deviation')?.inputs.discount_pct as number | undefined;
+    const discounts = res.data.map(discount);
+    const worst = Math.max(...discounts.filter((x): x is number => typeof x === 'number'));
+    // The scenario trades the token ~6 % below its rate during the episode; at as_of it is back near par.
+    expect(worst).toBeGreaterThan(2);
+    expect(Math.abs(discounts[0]!)).toBeLessThan(worst);
+    const worstDay = res.data[discounts.indexOf(worst)]!;
+    expect(worstDay.score!).toBeLessThan(res.data[0]!.score!);
+  });
+
+  it('unknown pools and markets: 404 with the listing', async () => {
+    const res = await get<unknown>(
+      '/data/liquidity/liquid-staking/pool-analytics-in-dex/0x000000000000000000000000000000000000dead',
+      404,
+    );
+    expect(JSON.stringify(res)).toContain('available-dexes-exposure');
+  });
+});
