@@ -417,7 +417,7 @@ export class MorphoActors {
     this.liquidate(reading);
     if (!this.state.seeded) {
       this.state.seeded = true;
-      this.seed(reading);
+      this.seed();
       return;
     }
     const hours = (to - from) / 3600;
@@ -431,7 +431,7 @@ export class MorphoActors {
         this.state.positions.filter((p) => p.marketId === market.id && p.open === open && !this.liquidating.has(p));
       const closed = mine(false);
       for (let k = draws(RATES.open, closed.length); k > 0 && closed.length; k--) {
-        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!, reading);
+        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!);
       }
       const open = mine(true);
       const index = (p: LendingPositionState) => this.state.positions.indexOf(p);
@@ -507,7 +507,7 @@ export class MorphoActors {
     mine[id] = (BigInt(mine[id] ?? '0') + amount).toString();
   }
 
-  private seed(reading: MorphoReading): void {
+  private seed(): void {
     const suppliers = this.suppliers();
     for (const market of this.morpho.markets) {
       const who = this.rng.sample(suppliers, 2 + this.rng.int(Math.min(3, suppliers.length - 1)));
@@ -518,7 +518,7 @@ export class MorphoActors {
         this.supply(agent, market.id, this.raw(MORPHO_PLAN.loan, (usd * weights[k]!) / total));
       });
     }
-    for (const p of this.state.positions) if (this.rng.chance(0.6)) this.open(p, reading);
+    for (const p of this.state.positions) if (this.rng.chance(0.6)) this.open(p);
   }
 
   private supplyMore(id: string): void {
@@ -598,7 +598,7 @@ export class MorphoActors {
     p.collateralRaw = (BigInt(p.collateralRaw) + amount).toString();
   }
 
-  private open(p: LendingPositionState, _reading: MorphoReading): void {
+  private open(p: LendingPositionState): void {
     const agent = this.host.agents[p.owner]!;
     const collateral = this.raw(p.collateral, this.rng.logNormal(POSITION_USD.median, POSITION_USD.sigma));
     if (collateral === 0n) return;
@@ -692,12 +692,21 @@ export class MorphoActors {
       const debt = this.debtOf(market, position);
       const maxBorrow = (((position.collateral * market.price) / ORACLE_PRICE_SCALE) * params.lltv) / WAD;
       if (debt <= maxBorrow) continue;
-      // Morpho's incentive: min(1.15, 1 / (1 − 0.3 × (1 − LLTV))). Repay everything when the collateral covers it
-      // with the incentive, else seize all the collateral (the rest of the debt is then bad debt).
+      // Morpho's incentive: min(1.15, 1 / (1 − 0.3 × (1 − LLTV))). Repay all the borrow shares when the collateral
+      // covers them with the incentive, seize all the collateral when it clearly does not (the rest of the debt is
+      // then bad debt); in between (this block's oracle round may tip it either way) repay half the shares.
       const lif = (WAD * WAD) / (WAD - (3n * (WAD - params.lltv)) / 10n);
       const incentive = lif < (115n * WAD) / 100n ? lif : (115n * WAD) / 100n;
       const seizedIfAll = (((debt * incentive) / WAD) * ORACLE_PRICE_SCALE) / market.price;
-      const byShares = seizedIfAll < (position.collateral * 999n) / 1000n;
+      const mode =
+        seizedIfAll * 100n < position.collateral * 97n
+          ? 'all-shares'
+          : seizedIfAll * 100n > position.collateral * 103n
+            ? 'all-collateral'
+            : 'half-shares';
+      const seizedAssets = mode === 'all-collateral' ? position.collateral : 0n;
+      const repaidShares =
+        mode === 'all-shares' ? position.borrowShares : mode === 'half-shares' ? position.borrowShares / 2n : 0n;
       const liquidator = liquidators[turn++ % liquidators.length]!;
       this.liquidating.add(p);
       this.pay(liquidator, p.debt, (debt * 102n) / 100n + 1_000_000n);
@@ -706,13 +715,7 @@ export class MorphoActors {
         encodeFunctionData({
           abi: morphoAbi,
           functionName: 'liquidate',
-          args: [
-            params,
-            this.host.agents[p.owner]!.address,
-            byShares ? 0n : position.collateral,
-            byShares ? position.borrowShares : 0n,
-            '0x',
-          ],
+          args: [params, this.host.agents[p.owner]!.address, seizedAssets, repaidShares, '0x'],
         }),
         GAS_MORPHO.liquidate,
         'liquidation',
