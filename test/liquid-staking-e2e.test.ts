@@ -35,9 +35,13 @@ const V3 = parseAbi([
 ]);
 const AAVE_POOL = parseAbi([
   'function getReservesList() view returns (address[])',
+  'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
   'function getUserConfiguration(address user) view returns ((uint256 data))',
 ]);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const SWAP = parseAbiItem(
+  'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
+);
 
 describe('liquid staking end to end on the sandbox', () => {
   let w: LendingTestWorld;
@@ -133,6 +137,26 @@ describe('liquid staking end to end on the sandbox', () => {
       expect(down[1]!).toBeLessThan(down[2]!);
       expect(up[0]!).toBeLessThan(up[2]!);
       expect(res.meta.as_of).toBe(d.as_of);
+      // LST traded over 7 days, recounted from the pool's Swap logs and their blocks' timestamps.
+      const asOf = Date.parse(d.as_of as string) / 1000;
+      const logs = await c.getLogs({ address, event: SWAP, fromBlock: 0n, toBlock: blockNumber });
+      const times = new Map<bigint, number>();
+      let lstTraded = 0n;
+      let count = 0;
+      const lstIs0 = token0.toLowerCase() === lst.token.toLowerCase();
+      for (const log of logs) {
+        let time = times.get(log.blockNumber);
+        if (time === undefined) {
+          time = Number((await c.getBlock({ blockNumber: log.blockNumber })).timestamp);
+          times.set(log.blockNumber, time);
+        }
+        if (time <= asOf - 7 * 86_400 || time > asOf) continue;
+        const amount = lstIs0 ? log.args.amount0! : log.args.amount1!;
+        lstTraded += amount < 0n ? -amount : amount;
+        count++;
+      }
+      expect(d.swap_count_7d).toBe(count);
+      expect(d.volume_7d_lst as number).toBeCloseTo(Number(lstTraded) / 1e18, 6);
     }
   });
 
@@ -150,6 +174,9 @@ describe('liquid staking end to end on the sandbox', () => {
     let collateral = 0n;
     let looped = 0n;
     let positions = 0;
+    /** Loopers whose only collateral is the LST: under a depeg d their health factor is exactly HF × (1 − d). */
+    const lstOnlyLoopers: { hf: number; debtUsd: number }[] = [];
+    let mixedLoopers = 0;
     for (const holder of holders as Address[]) {
       const [balance, config, debt] = await Promise.all([
         c.readContract({ address: reserve.aToken, abi: ERC20, functionName: 'balanceOf', args: [holder], blockNumber }),
@@ -172,12 +199,34 @@ describe('liquid staking end to end on the sandbox', () => {
       if (balance === 0n || !usedAsCollateral) continue;
       positions++;
       collateral += balance;
-      if (debt > 0n) looped += balance;
+      if (debt === 0n) continue;
+      looped += balance;
+      const collateralBits = list.filter((_, i) => ((config.data >> (BigInt(i) * 2n + 1n)) & 1n) === 1n).length;
+      if (collateralBits !== 1) {
+        mixedLoopers++;
+        continue;
+      }
+      const data = await c.readContract({
+        address: m.pool,
+        abi: AAVE_POOL,
+        functionName: 'getUserAccountData',
+        args: [holder],
+        blockNumber,
+      });
+      lstOnlyLoopers.push({ hf: Number(data[5]) / 1e18, debtUsd: Number(data[1]) / 1e8 });
     }
-    return { collateral: Number(collateral) / 1e18, looped: Number(looped) / 1e18, positions };
+    return {
+      collateral: Number(collateral) / 1e18,
+      looped: Number(looped) / 1e18,
+      positions,
+      lstOnlyLoopers,
+      mixedLoopers,
+    };
   }
 
   it('LST collateral in each Aave market equals the aToken balances of its holders using it as collateral', async () => {
+    let loopsRecounted = 0;
+    let liquidatedInScenarios = 0;
     for (const m of w.aave) {
       const base = `ethereum/${m.protocol}/${m.version}/${m.baseAsset}`;
       const all = await get<Row>(`/data/liquidity/liquid-staking/asset-analytics-in-lending/${base}/false`);
@@ -198,6 +247,24 @@ describe('liquid staking end to end on the sandbox', () => {
         blockNumber: BigInt(all.data.snapshot_block as number),
       });
       expect(all.data.exchange_rate as number).toBeCloseTo(Number(rate) / 1e18, 12);
+      // Looped positions with the LST as their only collateral: HF' = HF × (1 − d), recounted from getUserAccountData.
+      if (truth.mixedLoopers === 0 && truth.lstOnlyLoopers.length > 0) {
+        loopsRecounted++;
+        const scenarios = loops.data.depeg_scenarios as {
+          depeg_pct: number;
+          positions_liquidatable: number;
+          debt_at_risk_usd: number;
+        }[];
+        for (const s of scenarios) {
+          const hit = truth.lstOnlyLoopers.filter((p) => p.hf * (1 - s.depeg_pct / 100) < 1);
+          liquidatedInScenarios += hit.length;
+          expect(s.positions_liquidatable, `${label} ${s.depeg_pct} %`).toBe(hit.length);
+          expect(s.debt_at_risk_usd, `${label} ${s.depeg_pct} %`).toBeCloseTo(
+            hit.reduce((x, p) => x + p.debtUsd, 0),
+            2,
+          );
+        }
+      }
       // Deeper depegs liquidate at least as much debt.
       const atRisk = (all.data.depeg_scenarios as { depeg_pct: number; debt_at_risk_usd: number }[]).map(
         (s) => s.debt_at_risk_usd,
@@ -205,6 +272,9 @@ describe('liquid staking end to end on the sandbox', () => {
       expect((all.data.depeg_scenarios as { depeg_pct: number }[]).map((s) => s.depeg_pct)).toEqual([1, 2, 5, 10]);
       for (let i = 1; i < atRisk.length; i++) expect(atRisk[i]!).toBeGreaterThanOrEqual(atRisk[i - 1]!);
     }
+    // The world's loopers post only the LST: their depeg outcome was recounted, and some deepest depeg liquidates.
+    expect(loopsRecounted).toBeGreaterThan(0);
+    expect(liquidatedInScenarios).toBeGreaterThan(0);
   });
 
   it('scores: 7 daily records in [0, 1] with their methodology', async () => {
