@@ -39,6 +39,12 @@ const AAVE_POOL = parseAbi([
   'function getUserConfiguration(address user) view returns ((uint256 data))',
 ]);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const MORPHO = parseAbi([
+  'function position(bytes32 id, address user) view returns (uint256 supplyShares, uint128 borrowShares, uint128 collateral)',
+]);
+const SUPPLY_COLLATERAL = parseAbiItem(
+  'event SupplyCollateral(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets)',
+);
 const SWAP = parseAbiItem(
   'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
 );
@@ -275,6 +281,45 @@ describe('liquid staking end to end on the sandbox', () => {
     // The world's loopers post only the LST: their depeg outcome was recounted, and some deepest depeg liquidates.
     expect(loopsRecounted).toBeGreaterThan(0);
     expect(liquidatedInScenarios).toBeGreaterThan(0);
+  });
+
+  it('Morpho: LST collateral equals the positions of its LST-collateral markets, recounted from SupplyCollateral logs', async () => {
+    const c = client();
+    let checked = 0;
+    for (const v of w.morpho) {
+      const markets = v.markets.filter((x) => x.collateralToken.toLowerCase() === lst.token.toLowerCase());
+      if (!markets.length) continue;
+      const base = `ethereum/${v.protocol}/${v.version}/${v.baseAsset}`;
+      const all = await get<Row>(`/data/liquidity/liquid-staking/asset-analytics-in-lending/${base}/false`);
+      const blockNumber = BigInt(all.data.snapshot_block as number);
+      const logs = await c.getLogs({
+        address: v.morpho,
+        event: SUPPLY_COLLATERAL,
+        fromBlock: BigInt(v.startBlock),
+        toBlock: blockNumber,
+      });
+      let collateral = 0n;
+      let positions = 0;
+      for (const x of markets) {
+        for (const owner of new Set(logs.filter((l) => l.args.id === x.id).map((l) => l.args.onBehalf!))) {
+          const [, , held] = await c.readContract({
+            address: v.morpho,
+            abi: MORPHO,
+            functionName: 'position',
+            args: [x.id, owner],
+            blockNumber,
+          });
+          if (held === 0n) continue;
+          collateral += held;
+          positions++;
+        }
+      }
+      expect(all.data.lst_collateral_token as number).toBeCloseTo(Number(collateral) / 1e18, 6);
+      expect(all.data.position_count).toBe(positions);
+      expect(all.data.liquidation_threshold as number).toBeCloseTo(Number(markets[0]!.lltv) / 1e18, 9);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('scores: 7 daily records in [0, 1] with their methodology', async () => {
