@@ -346,6 +346,24 @@ export interface LendingReading {
 
 const WAD = 10n ** 18n;
 
+/**
+ * Liquidators re-read a position at every step when its health factor was below this, or when its last reading is
+ * an hour old, or after its owner acted on it; otherwise they skip it. Hourly steps read everything; 5-second live
+ * steps only the positions an hour of market moves could bring below 1 (from 1.3 that takes a 23 % move).
+ */
+const RECHECK_HF = 1.3;
+const RECHECK_SECONDS = 3600;
+
+/** Whether the liquidators read this position at `now` (deterministic: it depends on the saved state only). */
+export function needsRead(p: LendingPositionState, now: number): boolean {
+  return p.readAt === undefined || p.hf === undefined || p.hf < RECHECK_HF || now - p.readAt >= RECHECK_SECONDS;
+}
+
+/** A health factor as a finite JSON number (no debt: Aave answers uint max). */
+export function finiteHf(hf: number): number {
+  return Number.isFinite(hf) ? Math.min(hf, 1e6) : 1e6;
+}
+
 export class LendingActors {
   private readonly rng: Rng;
   private readonly markets: readonly ManifestLending['aave'][number][];
@@ -372,9 +390,9 @@ export class LendingActors {
   }
 
   /** Reads every open position's account data and every reserve's free liquidity at the newest block. */
-  async read(): Promise<LendingReading> {
+  async read(now: number): Promise<LendingReading> {
     const calls: { method: string; params: unknown[] }[] = [];
-    const open = this.state.positions.flatMap((p, i) => (p.open ? [i] : []));
+    const open = this.state.positions.flatMap((p, i) => (p.open && needsRead(p, now) ? [i] : []));
     for (const i of open) {
       const p = this.state.positions[i]!;
       calls.push({
@@ -411,6 +429,9 @@ export class LendingActors {
         data: results[k]!,
       });
       accounts.set(i, { collateralBase, debtBase, healthFactor });
+      const p = this.state.positions[i]!;
+      p.hf = finiteHf(Number(healthFactor) / 1e18);
+      p.readAt = now;
     });
     const liquidity = new Map<string, bigint>();
     reserves.forEach(({ m, r }, k) => {
@@ -577,6 +598,7 @@ export class LendingActors {
 
   private borrow(agent: Agent, p: LendingPositionState, amount: bigint): void {
     if (amount <= 0n) return;
+    delete p.readAt;
     const key = `${p.protocol}|${p.debt}`;
     this.liquidity.set(key, (this.liquidity.get(key) ?? 0n) - amount);
     const token = this.host.token(p.debt);
@@ -613,6 +635,7 @@ export class LendingActors {
     p.collateralRaw = (BigInt(p.collateralRaw) + collateral).toString();
     this.borrow(agent, p, debt);
     p.open = true;
+    delete p.readAt;
   }
 
   /**
@@ -668,6 +691,7 @@ export class LendingActors {
     }
     p.collateralRaw = (BigInt(p.collateralRaw) + collateralRaw).toString();
     p.open = true;
+    delete p.readAt;
   }
 
   /** The liquid staking token's exchange rate in this block (the contract's formula). */
@@ -686,6 +710,7 @@ export class LendingActors {
 
   private repay(p: LendingPositionState, account: AccountReading | undefined): void {
     const agent = this.host.agents[p.owner]!;
+    delete p.readAt;
     const debt = this.debtRaw(p, account);
     if (debt === 0n) return;
     const market = this.market(p.protocol);
@@ -736,6 +761,7 @@ export class LendingActors {
   private addCollateral(p: LendingPositionState): void {
     const amount = (BigInt(p.collateralRaw) * BigInt(Math.round(this.rng.uniform(0.05, 0.3) * 1000))) / 1000n;
     if (amount === 0n) return;
+    delete p.readAt;
     this.supply(this.host.agents[p.owner]!, p.protocol, p.collateral, amount, 'borrower');
     p.collateralRaw = (BigInt(p.collateralRaw) + amount).toString();
   }
@@ -762,6 +788,7 @@ export class LendingActors {
     for (const [i, account] of reading.accounts) {
       if (account.debtBase === 0n || account.healthFactor >= WAD) continue;
       const p = this.state.positions[i]!;
+      delete p.readAt;
       const liquidator = liquidators[turn++ % liquidators.length]!;
       const market = this.market(p.protocol);
       const debtToken = this.host.token(p.debt);

@@ -772,6 +772,12 @@ export interface LendingPositionState {
   /** Raw collateral supplied and debt borrowed by the scenario (principal; interest and liquidations not counted). */
   collateralRaw: string;
   debtRaw: string;
+  /**
+   * The health factor the liquidators last read, and when (unix seconds; absent after the owner acted on it): short
+   * (live) steps re-read only positions that could be near liquidation (see `needsRead` in lending.ts).
+   */
+  hf?: number;
+  readAt?: number;
 }
 
 /** Morpho Blue's actors between steps (`morpho.ts`): their own stream, positions and supplies by market id. */

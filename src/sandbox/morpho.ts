@@ -25,6 +25,7 @@ import feedOracleArtifact from './contracts/FeedPriceOracle.json' with { type: '
 import irmArtifact from './contracts/FixedCurveIrm.json' with { type: 'json' };
 import morphoArtifact from './contracts/morpho/Morpho.json' with { type: 'json' };
 import type { Agent, ChainSession } from './deploy.js';
+import { finiteHf, needsRead } from './lending.js';
 import type {
   AgentState,
   LendingPositionState,
@@ -362,9 +363,9 @@ export class MorphoActors {
     };
   }
 
-  async read(): Promise<MorphoReading> {
+  async read(now: number): Promise<MorphoReading> {
     const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
-    const open = this.state.positions.flatMap((p, i) => (p.open ? [i] : []));
+    const open = this.state.positions.flatMap((p, i) => (p.open && needsRead(p, now) ? [i] : []));
     const calls = [
       ...this.morpho.markets.flatMap((m) => [
         call(this.morpho.morpho, encodeFunctionData({ abi: morphoAbi, functionName: 'market', args: [m.id as Hex] })),
@@ -406,6 +407,14 @@ export class MorphoActors {
         data: results[offset + k]!,
       });
       positions.set(i, { borrowShares, collateral });
+      const p = this.state.positions[i]!;
+      const market = markets.get(p.marketId!);
+      const debt = this.debtOf(market, { borrowShares, collateral });
+      const maxBorrow = market
+        ? (((collateral * market.price) / ORACLE_PRICE_SCALE) * this.params(p.marketId!).lltv) / WAD
+        : 0n;
+      p.hf = finiteHf(debt === 0n ? Number.POSITIVE_INFINITY : Number(maxBorrow) / Number(debt));
+      p.readAt = now;
     });
     return { markets, positions };
   }
@@ -556,6 +565,7 @@ export class MorphoActors {
 
   private borrow(agent: Agent, p: LendingPositionState, amount: bigint): void {
     const id = p.marketId!;
+    delete p.readAt;
     const free = this.liquidity.get(id) ?? 0n;
     const m = this.morpho.markets.find((x) => x.id === id)!;
     const cap = this.raw(
@@ -584,6 +594,7 @@ export class MorphoActors {
   }
 
   private supplyCollateral(agent: Agent, p: LendingPositionState, amount: bigint): void {
+    delete p.readAt;
     this.pay(agent, p.collateral, amount);
     this.send(
       agent,
@@ -615,6 +626,7 @@ export class MorphoActors {
     if (!position || position.borrowShares === 0n) return;
     const agent = this.host.agents[p.owner]!;
     const params = this.params(p.marketId!);
+    delete p.readAt;
     const full = this.rng.chance(0.35);
     const debt = BigInt(p.debtRaw);
     if (full) {
@@ -709,6 +721,7 @@ export class MorphoActors {
         mode === 'all-shares' ? position.borrowShares : mode === 'half-shares' ? position.borrowShares / 2n : 0n;
       const liquidator = liquidators[turn++ % liquidators.length]!;
       this.liquidating.add(p);
+      delete p.readAt;
       this.pay(liquidator, p.debt, (debt * 102n) / 100n + 1_000_000n);
       this.send(
         liquidator,

@@ -423,8 +423,8 @@ class SimulatedWorld {
     const live = this.pools.filter((_, i) => awake[i]! > 0);
     const [readings, lendingReading, morphoReading] = await Promise.all([
       this.readPools(live),
-      this.lending?.read(),
-      this.morpho?.read(),
+      this.lending?.read(to),
+      this.morpho?.read(to),
     ]);
     // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
     // lenders' and borrowers' own activity; Aave, then Morpho.
