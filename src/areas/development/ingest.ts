@@ -1,4 +1,4 @@
-import { DAY } from '../../core/time.js';
+import { DAY, HOUR, startOfUtcDay } from '../../core/time.js';
 import type { DevelopmentSubject } from '../../registry/index.js';
 import type {
   CachedResponse,
@@ -17,6 +17,10 @@ import type { DevCommitTable, DevDb, DevEventTable, DevIssueTable, DevRepoTable 
  *
  * Incremental: commits are read `since` the newest stored committer date, issues `since` the newest stored update;
  * with unchanged cursors the URLs are the same as last time, so GitHub answers 304 from the ETag cache (free).
+ *
+ * Retention: facts older than `RETAIN_SECONDS` before the pass are deleted in the same transaction, and the
+ * repository's coverage instants move up to that horizon, so what is kept stays complete (docs/methodology/
+ * development.md "Retention").
  */
 
 /** What the first run of a repository reads back: 12 weeks of continuity plus a 28-day class window plus margin. */
@@ -24,6 +28,19 @@ export const LOOKBACK_SECONDS = 120 * DAY;
 /** GitHub lists a repository's events of the past 90 days, at most 300. */
 export const EVENTS_MAX_AGE_SECONDS = 90 * DAY;
 export const EVENTS_MAX = 300;
+/**
+ * Facts kept: the first pass's lookback. The oldest fact a document reads is 104 days before its as_of
+ * (maintenance: items opened 97–7 days before the oldest of the 7 daily instants, 6 days back); commits 90 days
+ * (12 weeks of continuity before the oldest instant, `active_90d`), events 90 days (first responses). 120 days
+ * leave a margin for a repository whose ingestion stalled (a publication's as_of is its oldest snapshot).
+ */
+export const RETAIN_SECONDS = LOOKBACK_SECONDS;
+/** The retention horizon of a pass at `now`: whole UTC days, so cursors (and URLs) move once a day at most. */
+export const retentionHorizon = (now: number) => startOfUtcDay(now - RETAIN_SECONDS);
+/** ETag entries neither stored nor revalidated for this long are deleted (old cursors' URLs). */
+export const ETAG_RETAIN_SECONDS = 2 * DAY;
+/** A revalidated entry's `updated_at` is refreshed when older than this (a write per entry per 6 hours at most). */
+export const ETAG_TOUCH_SECONDS = 6 * HOUR;
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const secondsOrNull = (iso: string | null | undefined) => (iso ? seconds(iso) : null);
@@ -56,6 +73,22 @@ export class DbEtagStore implements EtagStore {
         oc.column('key').doUpdateSet({ etag: row.etag, data: row.data, link: row.link, updated_at: row.updated_at }),
       )
       .execute();
+  }
+
+  async touch(key: string): Promise<void> {
+    const now = this.now();
+    await this.db
+      .updateTable('github_etags')
+      .set({ updated_at: now })
+      .where('key', '=', key)
+      .where('updated_at', '<', now - ETAG_TOUCH_SECONDS)
+      .execute();
+  }
+
+  /** Deletes the entries neither stored nor revalidated since `before` (Unix seconds); returns how many. */
+  async prune(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('github_etags').where('updated_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }
 
@@ -147,6 +180,8 @@ export interface RepoIngestResult {
   readonly commits: number;
   readonly issues: number;
   readonly events: number;
+  /** Facts deleted as older than the retention horizon. */
+  readonly pruned: number;
 }
 
 /** Reads one repository and writes its facts and cursors in one transaction. `now`: Unix seconds. */
@@ -171,10 +206,14 @@ export async function ingestRepo(
   const detail = await source.getRepo(owner, name);
   const contributors = await source.listContributors(owner, name);
   const total = await source.countCommits(owner, name);
-  const commitsFrom = prev?.commits_from ?? now - LOOKBACK_SECONDS;
-  const commitCursor = prev ? ((await newest('dev_commits', 'committer_date')) ?? commitsFrom) : commitsFrom;
+  // Coverage starts at the first pass's lookback and moves up with the retention horizon.
+  const horizon = retentionHorizon(now);
+  const commitsFrom = Math.max(prev ? Number(prev.commits_from) : now - LOOKBACK_SECONDS, horizon);
+  const commitCursor = prev
+    ? Math.max((await newest('dev_commits', 'committer_date')) ?? commitsFrom, commitsFrom)
+    : commitsFrom;
   const commits = await source.listCommits(owner, name, { sinceMs: commitCursor * 1000 });
-  const issuesFrom = prev?.issues_from ?? now - LOOKBACK_SECONDS;
+  const issuesFrom = Math.max(prev ? Number(prev.issues_from) : now - LOOKBACK_SECONDS, horizon);
   let issues: GithubIssue[];
   if (prev) {
     const cursor = (await newest('dev_issues', 'updated_at')) ?? issuesFrom;
@@ -194,7 +233,10 @@ export async function ingestRepo(
   const oldest = events.length ? Math.min(...events.map((e) => seconds(e.created_at))) : now;
   const covered =
     events.length >= EVENTS_MAX ? oldest : Math.max(now - EVENTS_MAX_AGE_SECONDS, seconds(detail.created_at));
-  const eventsFrom = prev && covered <= Number(prev.snapshot_at) ? Number(prev.events_from) : covered;
+  const eventsFrom = Math.max(
+    prev && covered <= Number(prev.snapshot_at) ? Number(prev.events_from) : covered,
+    horizon,
+  );
 
   const repoRow: DevRepoTable = {
     repo: fullName,
@@ -229,10 +271,12 @@ export async function ingestRepo(
     forks: detail.forks_count,
   };
   const commitRows = commits.map((c) => commitRow(fullName, c)).filter((c) => c.committer_date >= commitsFrom);
-  const issueRows = issues.map((i) => issueRow(fullName, i));
-  const eventRows = events.map((e) => eventRow(fullName, e));
+  const issueRows = issues
+    .map((i) => issueRow(fullName, i))
+    .filter((i) => i.closed_at === null || i.closed_at >= issuesFrom);
+  const eventRows = events.map((e) => eventRow(fullName, e)).filter((e) => e.created_at >= eventsFrom);
 
-  await db.transaction().execute(async (trx) => {
+  const pruned = await db.transaction().execute(async (trx) => {
     const { repo: _key, ...update } = repoRow;
     await trx
       .insertInto('dev_repos')
@@ -274,6 +318,24 @@ export async function ingestRepo(
         .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
         .execute();
     }
+    // Retention: what is older than the coverage instants just written (issues closed before it, which no
+    // instant from then on sees open).
+    let deleted = 0;
+    for (const q of [
+      trx.deleteFrom('dev_commits').where('repo', '=', fullName).where('committer_date', '<', commitsFrom),
+      trx.deleteFrom('dev_issues').where('repo', '=', fullName).where('closed_at', '<', issuesFrom),
+      trx.deleteFrom('dev_events').where('repo', '=', fullName).where('created_at', '<', eventsFrom),
+      trx.deleteFrom('dev_repo_days').where('repo', '=', fullName).where('day', '<', horizon),
+    ]) {
+      deleted += Number((await q.executeTakeFirst()).numDeletedRows);
+    }
+    return deleted;
   });
-  return { repo: fullName, commits: commitRows.length, issues: issueRows.length, events: eventRows.length };
+  return {
+    repo: fullName,
+    commits: commitRows.length,
+    issues: issueRows.length,
+    events: eventRows.length,
+    pruned,
+  };
 }

@@ -9,7 +9,7 @@ import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js
 import type { AreaEnv } from '../types.js';
 import { computeDevelopment, type SubjectInput } from './compute.js';
 import { devDb } from './facts.js';
-import { DbEtagStore, discoverRepos, ingestRepo, subjectKey } from './ingest.js';
+import { DbEtagStore, discoverRepos, ETAG_RETAIN_SECONDS, ingestRepo, subjectKey } from './ingest.js';
 import { DevelopmentRepository } from './repo.js';
 import { developmentPaths } from './routes.js';
 import { DEVELOPMENT_METHODOLOGY } from './score.js';
@@ -47,11 +47,13 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
   if (!github) return [];
   const subjects = selectedSubjects(github);
   let source: GithubSource | undefined;
+  let etagStore: DbEtagStore | undefined;
   const sourceFor = (ctx: JobContext) => {
+    etagStore ??= new DbEtagStore(devDb(ctx.store.db), () => nowSeconds(ctx.clock));
     source ??= new GithubSource({
       baseUrl: github.baseUrl,
       ...(github.token ? { token: github.token } : {}),
-      etagStore: new DbEtagStore(devDb(ctx.store.db), () => nowSeconds(ctx.clock)),
+      etagStore,
       clock: github.clock ?? ctx.clock,
       ...(github.sleep ? { sleep: github.sleep } : {}),
       ...(github.maxRetries !== undefined ? { maxRetries: github.maxRetries } : {}),
@@ -76,6 +78,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       const names = [...new Set(Object.values(repos).flat())];
       const failures: string[] = [];
       let facts = 0;
+      let pruned = 0;
       let next = 0;
       const worker = async () => {
         while (next < names.length && !ctx.signal.aborted) {
@@ -83,6 +86,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
           try {
             const r = await ingestRepo(src, db, name, nowSeconds(ctx.clock));
             facts += r.commits + r.issues + r.events;
+            pruned += r.pruned;
           } catch (err) {
             // One repository failing leaves its facts as they were; the others go on.
             failures.push(`${name}: ${(err as Error).message}`);
@@ -91,9 +95,13 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_REPOS }, worker));
+      // Conditional-request entries of URLs no longer asked (old cursors); in-use ones are refreshed by their 304s.
+      const etagsPruned = await etagStore!.prune(nowSeconds(ctx.clock) - ETAG_RETAIN_SECONDS);
       const requests = src.stats.requests - before.requests;
       const notModified = src.stats.notModified - before.notModified;
-      const summary = `${names.length - failures.length}/${names.length} repositories, ${facts} facts read, ${requests} requests (${notModified} answered 304)`;
+      const summary =
+        `${names.length - failures.length}/${names.length} repositories, ${facts} facts read, ${requests} requests ` +
+        `(${notModified} answered 304), ${pruned} facts and ${etagsPruned} ETag entries past retention deleted`;
       if (failures.length) throw new Error(`${summary}; failed: ${failures.slice(0, 3).join('; ')}`);
       await writeCheckpoint(ctx.store.db, INGESTED_KEY, { at: nowSeconds(ctx.clock) }, nowSeconds(ctx.clock));
       return summary;

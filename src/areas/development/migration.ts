@@ -91,7 +91,8 @@ export const developmentMigration: Migration = {
       .addPrimaryKeyConstraint('dev_issues_pk', ['repo', 'number'])
       .execute();
 
-    // Public events (GitHub lists the past 90 days, at most 300; kept here beyond that).
+    // Public events (GitHub lists the past 90 days, at most 300; kept here beyond that, up to the retention horizon
+    // of ingest.ts).
     await db.schema
       .createTable('dev_events')
       .addColumn('repo', 'text', (c) => c.notNull())

@@ -291,6 +291,7 @@ export function createGithubClient(options: GithubClientOptions = {}): GithubCli
       const headers = error.response?.headers ?? {};
       if (status === 304 && cached) {
         stats.notModified++;
+        await etags.revalidated(cacheKey);
         return {
           status: 200,
           url,

@@ -18,6 +18,8 @@ export interface CachedResponse {
 export interface EtagStore {
   get(key: string): Promise<CachedResponse | undefined>;
   set(key: string, value: CachedResponse): Promise<void>;
+  /** The entry was just revalidated (a 304): still in use, so a store that expires entries keeps it. */
+  touch?(key: string): Promise<void>;
 }
 
 export class EtagCache {
@@ -44,6 +46,11 @@ export class EtagCache {
   async set(key: string, value: CachedResponse): Promise<void> {
     this.remember(key, value);
     await this.store?.set(key, value);
+  }
+
+  /** A 304 answered from the entry: tells the store it is in use. */
+  async revalidated(key: string): Promise<void> {
+    await this.store?.touch?.(key);
   }
 
   get size(): number {
