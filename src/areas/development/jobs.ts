@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { nowSeconds } from '../../core/time.js';
 import { compilePath, documentPath } from '../../http/route-table.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
@@ -6,6 +7,7 @@ import type { GithubEnvironment } from '../../sources/github/environment.js';
 import { GithubSource } from '../../sources/github/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { Database } from '../../store/schema.js';
 import type { AreaEnv } from '../types.js';
 import { computeDevelopment, type SubjectInput } from './compute.js';
 import { devDb } from './facts.js';
@@ -35,6 +37,24 @@ const PARALLEL_REPOS = 2;
 const compiled = new Map(developmentPaths.map((def) => [def.id, compilePath(def)]));
 function pathOf(id: string, values: Record<string, string>): string {
   return documentPath(compiled.get(id)!, values);
+}
+
+/** Whether `documents` are exactly the computation's published set (paths, payloads, as_of, meta, freshness). */
+async function samePublication(db: Kysely<Database>, documents: readonly DatasetDocument[]): Promise<boolean> {
+  const rows = await db
+    .selectFrom('datasets')
+    .select(['path', 'payload', 'meta', 'as_of', 'fresh_for'])
+    .where('computation', '=', DEVELOPMENT_COMPUTATION)
+    .execute();
+  if (rows.length !== documents.length) return false;
+  const byPath = new Map(rows.map((r) => [r.path, r]));
+  return documents.every((d) => {
+    const row = byPath.get(d.path);
+    if (!row || Number(row.as_of) !== d.asOf || Number(row.fresh_for) !== d.freshFor) return false;
+    if (row.payload !== JSON.stringify(d.data)) return false;
+    const meta = JSON.parse(row.meta) as Record<string, unknown>;
+    return meta.source === d.source && meta.methodology === d.methodology;
+  });
 }
 
 export function selectedSubjects(github: GithubEnvironment): DevelopmentSubject[] {
@@ -155,6 +175,12 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
         else add(pathOf('development.chain-score', { chain: id }), history, DEVELOPMENT_METHODOLOGY);
       }
       add(pathOf('development.all', {}), output.ranking, DEVELOPMENT_METHODOLOGY);
+      // The same documents as published (as when a repository's failure holds as_of back while the others moved
+      // on): nothing is republished, so the version, computed_at and every ETag clients hold stay valid.
+      if (await samePublication(ctx.store.db, documents)) {
+        await writeCheckpoint(ctx.store.db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
+        return `unchanged at ${asOf}: ${documents.length} documents as published`;
+      }
       const version = await new DatasetRepository(ctx.store.db).publish({
         computation: DEVELOPMENT_COMPUTATION,
         area: 'development',
