@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/index.js';
+import { openGithub } from '../src/runtime.js';
 import { jsonRpc } from '../src/sandbox/anvil.js';
 import type { WorldManifest } from '../src/sandbox/manifest.js';
 import { openWorld, type World, type WorldDriver } from '../src/sandbox/world.js';
@@ -124,7 +126,10 @@ describe('protoscore sandbox info', () => {
     });
     worlds.push(world);
     await world.caughtUp;
-    await world.announce({ github_api_url: 'http://127.0.0.1:9/github' });
+    // What `protoscore start` does with no GITHUB_API_URL: run the GitHub stand-in and announce it.
+    const gh = await openGithub(loadConfig({ DATA_DIR: dataDir }), 'start', world, pino({ level: 'silent' }));
+    const githubUrl = gh.github!.baseUrl;
+    expect(githubUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
 
     const [json, text] = await Promise.all([
       cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir }),
@@ -138,7 +143,7 @@ describe('protoscore sandbox info', () => {
       block_number: await world.head(),
       seed: 7,
       phase: 'idle',
-      github_api_url: 'http://127.0.0.1:9/github',
+      github_api_url: githubUrl,
       protocols: [
         {
           protocol: 'uniswap',
@@ -156,6 +161,12 @@ describe('protoscore sandbox info', () => {
     expect(text.stdout).toContain('31337');
     expect(text.stdout).toMatch(/uniswap V3 \(uniswap-v3\)/);
     expect(text.stdout).toMatch(/USDC\/WETH 0\.05%\s+0x0+14\s+deep-busy/);
+    expect(text.stdout).toContain(`github_api_url  ${githubUrl}`);
+    // The announced URL is the stand-in, answering GitHub's REST API.
+    const org = await fetch(`${doc.github_api_url}/orgs/aave/repos`, { headers: { authorization: 'token sandbox' } });
+    expect(org.status).toBe(200);
+    expect(((await org.json()) as { full_name: string }[])[0]!.full_name).toMatch(/^aave\//);
+    await gh.close!();
 
     await world.stop();
     const stopped = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });
