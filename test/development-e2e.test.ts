@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentJobs } from '../src/areas/development/jobs.js';
+import { devDb } from '../src/areas/development/facts.js';
+import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
+import { developmentJobs, REPOS_KEY } from '../src/areas/development/jobs.js';
 import { loadConfig } from '../src/config/index.js';
 import { registry } from '../src/registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/github/server.js';
 import { NO_EVM } from '../src/sources/environment.js';
 import type { GithubEnvironment } from '../src/sources/github/environment.js';
+import { GithubSource } from '../src/sources/github/index.js';
+import { writeCheckpoint } from '../src/store/checkpoints.js';
 import { PG_URL, type TestApp, testApp } from './helpers.js';
 import { jobRunner } from './support/dex-world.js';
 
@@ -194,5 +198,68 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
     // Three days on, the ETag entries of the cursors' old URLs (unused for 2 days) are deleted by the pass.
     t.clock.advance(3 * DAY);
     expect(await run('development.ingest')).toMatch(/ and [1-9]\d* ETag entries past retention deleted$/);
+  });
+});
+
+describe('development publication during the first pass', () => {
+  it('publishes a protocol once all its repositories are read, or once a whole pass has gone over them', async () => {
+    const t = await testApp();
+    const keys = ['protocol:aave', 'protocol:uniswap'];
+    const subjects = registry.developmentSubjects().filter((s) => keys.includes(`${s.kind}:${s.id}`));
+    const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    try {
+      const github: GithubEnvironment = {
+        baseUrl: gh.url,
+        token: 'test-token',
+        kind: 'sandbox',
+        clock: t.clock,
+        sleep: async (ms: number) => t.clock.advance(ms / 1000),
+        maxRetries: 1,
+        subjects: keys,
+      };
+      const run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock, () =>
+        t.sync(),
+      );
+      const status = async (url: string) =>
+        (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } })).statusCode;
+
+      // A first pass midway: discovery done, aave's repositories read, one of uniswap's.
+      const now = Math.floor(t.clock.nowMs() / 1000);
+      const source = new GithubSource({ baseUrl: gh.url, token: 'test-token', clock: t.clock });
+      const repos = await discoverRepos(source, subjects);
+      const [aave, uniswap] = [repos['protocol:aave']!, repos['protocol:uniswap']!];
+      expect(uniswap.length).toBeGreaterThan(1);
+      await writeCheckpoint(t.store.db, REPOS_KEY, repos, now);
+      for (const name of [...aave, uniswap[0]!]) await ingestRepo(source, devDb(t.store.db), name, now);
+      expect(await run('development.compute')).toMatch(/^published/);
+      await t.sync();
+      expect(await status('/data/development/aave')).toBe(200);
+      expect(await status('/data/development/uniswap')).toBe(404);
+      const ranked = await t.app.inject({
+        method: 'GET',
+        url: '/scores/development',
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect((ranked.json() as Envelope<Rec[]>).data.map((r) => r.id)).toEqual(['aave']);
+
+      // The pass goes over everything but one of uniswap's repositories keeps failing: uniswap is published with
+      // the others.
+      const failing = uniswap[uniswap.length - 1]!;
+      gh.faults.inject({ fault: { kind: 'server-error', status: 502 }, pathIncludes: `/repos/${failing}`, times: 50 });
+      await expect(run('development.ingest')).rejects.toThrow(/failed/);
+      await run('development.compute');
+      await t.sync();
+      const records = await t.app.inject({
+        method: 'GET',
+        url: '/data/development/uniswap',
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect(records.statusCode).toBe(200);
+      const names = new Set((records.json() as Envelope<Rec[]>).data.map((r) => r.repository));
+      expect([...names].sort()).toEqual(uniswap.filter((n) => n !== failing));
+    } finally {
+      await gh.close();
+      await t.close();
+    }
   });
 });

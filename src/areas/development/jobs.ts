@@ -26,6 +26,8 @@ export const DEVELOPMENT_COMPUTATION = 'development.compute';
 export const REPOS_KEY = 'development:repos';
 /** Checkpoint: the last complete ingest (instant and per-repository snapshot times). */
 const INGESTED_KEY = 'development:ingested';
+/** Checkpoint: the last ingest pass that went over every repository, failed ones included. */
+const PASSED_KEY = 'development:passed';
 const COMPUTED_KEY = 'development:computed';
 /** GitHub is read every 10 minutes: a pass over ~130 repositories is ~1300 requests, mostly free 304s. */
 const INGEST_EVERY_SECONDS = 600;
@@ -122,6 +124,10 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       const summary =
         `${names.length - failures.length}/${names.length} repositories, ${facts} facts read, ${requests} requests ` +
         `(${notModified} answered 304), ${pruned} facts and ${etagsPruned} ETag entries past retention deleted`;
+      if (!ctx.signal.aborted) {
+        const at = nowSeconds(ctx.clock);
+        await writeCheckpoint(ctx.store.db, PASSED_KEY, { at, failed: failures.length }, at);
+      }
       if (failures.length) throw new Error(`${summary}; failed: ${failures.slice(0, 3).join('; ')}`);
       await writeCheckpoint(ctx.store.db, INGESTED_KEY, { at: nowSeconds(ctx.clock) }, nowSeconds(ctx.clock));
       return summary;
@@ -141,16 +147,25 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       if (!facts.size) return 'no repository ingested yet';
       // One as_of for the publication: the repository observed longest ago.
       const asOf = Math.min(...[...facts.values()].map((f) => f.snapshotAt));
-      const inputsKey = JSON.stringify({ asOf, snapshots: [...facts.values()].map((f) => [f.repo, f.snapshotAt]) });
+      const passed = (await readCheckpoint(ctx.store.db, PASSED_KEY)) !== undefined;
+      const inputsKey = JSON.stringify({
+        asOf,
+        passed,
+        snapshots: [...facts.values()].map((f) => [f.repo, f.snapshotAt]),
+      });
       if (JSON.stringify(await readCheckpoint(ctx.store.db, COMPUTED_KEY)) === inputsKey)
         return `up to date at ${asOf}`;
-      const inputs: SubjectInput[] = subjects.map((s) => ({
-        kind: s.kind,
-        id: s.id,
-        name: s.name,
-        repos: (repos[subjectKey(s)] ?? []).flatMap((name) => facts.get(name) ?? []),
-      }));
-      const output = computeDevelopment({ asOf, subjects: inputs.filter((s) => s.repos.length) });
+      // A subject is published once each of its repositories has been read, so that the first pass (which takes
+      // minutes) never publishes a protocol over part of its repositories; after a whole pass, also with those
+      // that were read (one that keeps failing must not hide the others).
+      const inputs: SubjectInput[] = subjects.flatMap((s) => {
+        const names = repos[subjectKey(s)] ?? [];
+        const read = names.flatMap((name) => facts.get(name) ?? []);
+        if (!read.length || (read.length < names.length && !passed)) return [];
+        return [{ kind: s.kind, id: s.id, name: s.name, repos: read }];
+      });
+      if (!inputs.length) return 'no protocol or chain has all its repositories read yet';
+      const output = computeDevelopment({ asOf, subjects: inputs });
       const source =
         github.kind === 'sandbox' ? 'sandbox GitHub stand-in (REST API v3)' : `GitHub REST API (${github.baseUrl})`;
       const documents: DatasetDocument[] = [];
