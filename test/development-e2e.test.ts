@@ -263,3 +263,35 @@ describe('development publication during the first pass', () => {
     }
   });
 });
+
+describe('development ingest when the service stops', () => {
+  it("ends a rate-limit wait at once when the job's signal aborts", async () => {
+    const t = await testApp();
+    const subjects = registry.developmentSubjects().filter((s) => s.kind === 'protocol' && s.id === 'aave');
+    const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    try {
+      // The real sleep (no test sleep): a 10-minute secondary limit would hold a stopping service that long.
+      const github: GithubEnvironment = {
+        baseUrl: gh.url,
+        token: 'test-token',
+        kind: 'sandbox',
+        clock: t.clock,
+        subjects: ['protocol:aave'],
+      };
+      const run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock);
+      gh.faults.inject({ fault: { kind: 'secondary-limit', retryAfterSeconds: 600 } });
+      const stop = new AbortController();
+      const pass = run('development.ingest', stop.signal);
+      const waiting = new Promise<void>((resolve) => {
+        const check = () => (gh.stats.requests > 0 ? resolve() : setImmediate(check));
+        check();
+      });
+      await waiting;
+      stop.abort();
+      await expect(pass).rejects.toThrow(/stopped/);
+    } finally {
+      await gh.close();
+      await t.close();
+    }
+  });
+});

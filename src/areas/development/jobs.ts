@@ -59,6 +59,22 @@ async function samePublication(db: Kysely<Database>, documents: readonly Dataset
   });
 }
 
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('development.ingest: stopped'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('development.ingest: stopped'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export function selectedSubjects(github: GithubEnvironment): DevelopmentSubject[] {
   const all = registry.developmentSubjects();
   return github.subjects ? all.filter((s) => github.subjects!.includes(subjectKey(s))) : all;
@@ -70,6 +86,9 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
   const subjects = selectedSubjects(github);
   let source: GithubSource | undefined;
   let etagStore: DbEtagStore | undefined;
+  // The running pass's signal: the client's waits (rate limits, backoff) end with it, so a stopping service is
+  // not held for a minute-long secondary limit.
+  let runSignal: AbortSignal | undefined;
   const sourceFor = (ctx: JobContext) => {
     etagStore ??= new DbEtagStore(devDb(ctx.store.db), () => nowSeconds(ctx.clock));
     source ??= new GithubSource({
@@ -77,7 +96,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       ...(github.token ? { token: github.token } : {}),
       etagStore,
       clock: github.clock ?? ctx.clock,
-      ...(github.sleep ? { sleep: github.sleep } : {}),
+      sleep: github.sleep ?? ((ms: number) => abortableSleep(ms, runSignal)),
       ...(github.maxRetries !== undefined ? { maxRetries: github.maxRetries } : {}),
       log: ctx.log,
     });
@@ -92,6 +111,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
     maxAttempts: 3,
     backoffMs: 5000,
     async run(ctx) {
+      runSignal = ctx.signal;
       const src = sourceFor(ctx);
       const db = devDb(ctx.store.db);
       const before = { ...src.stats };
