@@ -37,11 +37,15 @@ import { EVENTS_MAX, GithubWorld, type IssueRecord, type RepoHistory } from './w
 const DOCS = 'https://docs.github.com/rest';
 const PAGE = { defaultPerPage: 30, maxPerPage: 100 } as const;
 
-/** Fault rates of the sandbox's stand-in (`protoscore start`): a rare 5xx and, now and then, a secondary limit. */
+/**
+ * Fault rates of the sandbox's stand-in (`protoscore start`): a rare 5xx and, now and then, a secondary limit —
+ * about one per first pass (~2000 requests), with a short `retry-after` so that the demo's first pass takes a couple
+ * of minutes, not ten (at 0.5 % and 60 s, every minute of waiting bought ~200 requests).
+ */
 export const SANDBOX_GITHUB_FAULTS: FaultRates = {
   serverError: 0.01,
-  secondaryLimit: 0.005,
-  secondaryRetryAfterSeconds: 60,
+  secondaryLimit: 0.0005,
+  secondaryRetryAfterSeconds: 15,
 };
 
 export function githubDialect(tokens: ReadonlySet<string> | undefined): StandinDialect {
