@@ -30,8 +30,9 @@ describe.each(dialects)('store on %s', (dialect) => {
 
   if (dialect === 'postgres') {
     beforeAll(async () => {
-      // Kysely's Migrator looks for its tables in every schema of the database, so migrating a fresh schema while
-      // another test schema exists fails; test files that create PostgreSQL schemas therefore run one at a time.
+      // Test files that create PostgreSQL schemas take turns: it keeps their load on a 2-core machine apart. (It was
+      // first a guard against Kysely's Migrator failing when another schema vanished mid-introspection; the store now
+      // introspects only its own schema, see src/store/introspector.ts.)
       lock = new pg.Client({ connectionString: PG_URL });
       await lock.connect();
       await lock.query('select pg_advisory_lock($1)', [PG_TEST_LOCK]);

@@ -247,7 +247,8 @@ function usePgLock(dialect: Dialect): void {
   if (dialect !== 'postgres') return;
   let lock: pg.Client | undefined;
   beforeAll(async () => {
-    // Kysely's Migrator looks for its tables in every schema: test files migrating PostgreSQL schemas take turns.
+    // Test files migrating PostgreSQL schemas take turns, to keep their load apart (migrating is unaffected by
+    // other schemas: the store introspects only its own, src/store/introspector.ts).
     lock = new pg.Client({ connectionString: PG_URL });
     await lock.connect();
     await lock.query('select pg_advisory_lock($1)', [PG_TEST_LOCK]);
