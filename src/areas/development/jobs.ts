@@ -6,8 +6,9 @@ import { type DevelopmentSubject, registry } from '../../registry/index.js';
 import type { GithubEnvironment } from '../../sources/github/environment.js';
 import { GithubSource } from '../../sources/github/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { DatasetDocument } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
+import { ComputedInputs, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import { computeDevelopment, type SubjectInput } from './compute.js';
 import { devDb } from './facts.js';
@@ -168,13 +169,9 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       // One as_of for the publication: the repository observed longest ago.
       const asOf = Math.min(...[...facts.values()].map((f) => f.snapshotAt));
       const passed = (await readCheckpoint(ctx.store.db, PASSED_KEY)) !== undefined;
-      const inputsKey = JSON.stringify({
-        asOf,
-        passed,
-        snapshots: [...facts.values()].map((f) => [f.repo, f.snapshotAt]),
-      });
-      if (JSON.stringify(await readCheckpoint(ctx.store.db, COMPUTED_KEY)) === inputsKey)
-        return `up to date at ${asOf}`;
+      const computed = new ComputedInputs(ctx.store.db, COMPUTED_KEY);
+      const inputsKey = { asOf, passed, snapshots: [...facts.values()].map((f) => [f.repo, f.snapshotAt]) };
+      if (await computed.unchanged(inputsKey)) return `up to date at ${asOf}`;
       // A subject is published once each of its repositories has been read, so that the first pass (which takes
       // minutes) never publishes a protocol over part of its repositories; after a whole pass, also with those
       // that were read (one that keeps failing must not hide the others).
@@ -213,17 +210,15 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       // The same documents as published (as when a repository's failure holds as_of back while the others moved
       // on): nothing is republished, so the version, computed_at and every ETag clients hold stay valid.
       if (await samePublication(ctx.store.db, documents)) {
-        await writeCheckpoint(ctx.store.db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
+        await computed.record(inputsKey, nowSeconds(ctx.clock));
         return `unchanged at ${asOf}: ${documents.length} documents as published`;
       }
-      const version = await new DatasetRepository(ctx.store.db).publish({
+      const version = await publishComputation(ctx, {
         computation: DEVELOPMENT_COMPUTATION,
         area: 'development',
-        computedAt: nowSeconds(ctx.clock),
         documents,
+        inputs: { gate: computed, value: inputsKey },
       });
-      await writeCheckpoint(ctx.store.db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
-      await ctx.notifyPublished();
       return `published ${documents.length} documents (version ${version}) as of ${asOf}`;
     },
   };

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { Abi } from 'viem';
 import { computeHourlyPrices } from '../../core/prices.js';
 import { nowSeconds } from '../../core/time.js';
@@ -6,7 +7,9 @@ import type { JobContext, JobDef } from '../../jobs/types.js';
 import type { DexSourceDeployment, EvmChainEndpoint, EvmEnvironment } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource, ingest } from '../../sources/evm/index.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { DatasetDocument } from '../../store/datasets.js';
+import type { Database } from '../../store/schema.js';
+import { latestPublication, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import { computeDex, type DexInput } from './compute.js';
 import { ERC20_ABI, V2_PAIR_ABI, V3_POOL_ABI } from './events.js';
@@ -156,6 +159,23 @@ function splitKey(key: string): { chain: string; protocol: string; version: stri
   return { chain, protocol, version };
 }
 
+/** The checkpoint of the hourly prices computed for a chain: `{ block }`, the DEX snapshot they run up to. */
+const pricesKey = (chain: string) => `prices:${chain}`;
+
+/**
+ * Per chain, the DEX snapshot block the hourly prices were last computed for (null before the first): areas that
+ * read the prices recompute when it moves.
+ */
+export async function dexPriceBlocks(
+  db: Kysely<Database>,
+  chains: readonly string[],
+): Promise<Record<string, number | null>> {
+  const out: Record<string, number | null> = {};
+  for (const chain of chains)
+    out[chain] = (await readCheckpoint<{ block: number }>(db, pricesKey(chain)))?.block ?? null;
+  return out;
+}
+
 /** The documents of one computation: every DEX path with data, keyed by canonical path. */
 export function dexDocuments(
   output: ReturnType<typeof computeDex>,
@@ -289,7 +309,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
     const repo = new DexRepository(ctx.store.db);
     const head = await repo.latestSnapshotBlock(chain);
     if (!head) return undefined;
-    const key = `prices:${chain}`;
+    const key = pricesKey(chain);
     const done = await readCheckpoint<{ block: number }>(ctx.store.db, key);
     if (done?.block === head.blockNumber) return `${chain}: up to date at block ${head.blockNumber}`;
     const lastHour = Math.floor(head.timestamp / 3600) * 3600;
@@ -339,27 +359,14 @@ export function dexJobs(env: AreaEnv): JobDef[] {
       for (const chain of chains) await updatePrices(ctx, chain);
       const input = await loadDexInput(repo, env.evm.dex, chains);
       if (!input) return 'no snapshot yet';
-      const datasets = new DatasetRepository(ctx.store.db);
-      const last = await ctx.store.db
-        .selectFrom('publications')
-        .select('as_of')
-        .where('computation', '=', DEX_COMPUTATION)
-        .orderBy('version', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      if (last && Number(last.as_of) === input.asOf.timestamp) return `up to date at block ${input.asOf.blockNumber}`;
+      const last = await latestPublication(ctx.store.db, DEX_COMPUTATION);
+      if (last?.asOf === input.asOf.timestamp) return `up to date at block ${input.asOf.blockNumber}`;
       const output = computeDex(input);
       const methodology = output.allProtocols.length
         ? String((output.allProtocols[0] as { methodology?: string }).methodology ?? '')
         : '';
       const documents = dexDocuments(output, input.asOf.timestamp, methodology);
-      const version = await datasets.publish({
-        computation: DEX_COMPUTATION,
-        area: 'dex',
-        computedAt: nowSeconds(ctx.clock),
-        documents,
-      });
-      await ctx.notifyPublished();
+      const version = await publishComputation(ctx, { computation: DEX_COMPUTATION, area: 'dex', documents });
       return `published ${documents.length} documents (version ${version}) at block ${input.asOf.blockNumber}`;
     },
   };

@@ -4,8 +4,10 @@ import type { JobContext, JobDef } from '../../jobs/types.js';
 import type { EvmChainEndpoint, EvmEnvironment, LendingMarketSource } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource, ingest } from '../../sources/evm/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { DatasetDocument } from '../../store/datasets.js';
+import { dexPriceBlocks } from '../dex/jobs.js';
 import { DexRepository } from '../dex/repo.js';
+import { ComputedInputs, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import { computeLending, type LendingOutput, type MarketInput } from './compute.js';
 import { dexDepthUsd } from './depth.js';
@@ -287,12 +289,12 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
       if (!taken.length) return 'no snapshots yet';
       const asOf = Math.min(...taken.map((s) => s.timestamp));
-      const pricesAt: Record<string, number | null> = {};
-      for (const chain of chains) {
-        pricesAt[chain] = (await readCheckpoint<{ block: number }>(db, `prices:${chain}`))?.block ?? null;
-      }
-      const inputsKey = JSON.stringify({ snapshots: taken.map((s) => [s.pool, s.blockNumber]), pricesAt });
-      if (JSON.stringify(await readCheckpoint(db, COMPUTED_KEY)) === inputsKey) return `up to date at ${asOf}`;
+      const computed = new ComputedInputs(db, COMPUTED_KEY);
+      const inputsKey = {
+        snapshots: taken.map((s) => [s.pool, s.blockNumber]),
+        pricesAt: await dexPriceBlocks(db, chains),
+      };
+      if (await computed.unchanged(inputsKey)) return `up to date at ${asOf}`;
 
       const markets: MarketInput[] = [];
       const depthByChain = new Map<string, Awaited<ReturnType<typeof dexDepthUsd>>>();
@@ -323,14 +325,12 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       }
       const output = computeLending({ markets }, asOf);
       const documents = lendingDocuments(output, asOf);
-      const version = await new DatasetRepository(db).publish({
+      const version = await publishComputation(ctx, {
         computation: LENDING_COMPUTATION,
         area: 'lending',
-        computedAt: nowSeconds(ctx.clock),
         documents,
+        inputs: { gate: computed, value: inputsKey },
       });
-      await writeCheckpoint(db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
-      await ctx.notifyPublished();
       return `published ${documents.length} documents (version ${version}) as of ${asOf}`;
     },
   };

@@ -1,16 +1,13 @@
-import type { Kysely } from 'kysely';
 import { parseAbi } from 'viem';
-import { nowSeconds } from '../../core/time.js';
 import { compilePath, documentPath } from '../../http/route-table.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
 import type { EvmChainEndpoint } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource } from '../../sources/evm/index.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
-import type { Database } from '../../store/schema.js';
+import type { DatasetDocument } from '../../store/datasets.js';
 import { DexRepository } from '../dex/repo.js';
 import type { MarketSnapshot } from '../lending/facts.js';
 import { LendingRepository } from '../lending/repo.js';
+import { ComputedInputs, latestPublication, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import {
   computeLiquidStaking,
@@ -74,17 +71,6 @@ export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number
     add(pathOf('liquid-staking.exposure-in-lending', values), m.scores, m.asOf, m.scores[0]?.methodology);
   }
   return docs;
-}
-
-async function latestVersion(db: Kysely<Database>, computation: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('publications')
-    .select('version')
-    .where('computation', '=', computation)
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? Number(row.version) : null;
 }
 
 export function liquidStakingJobs(env: AreaEnv): JobDef[] {
@@ -171,12 +157,13 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
       const asOf = heads.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
       // The inputs are the DEX snapshot heads and prices (through dex.compute's publication) and the lending
       // snapshots (through lending.compute's, published after each snapshot).
-      const inputsKey = JSON.stringify({
+      const computed = new ComputedInputs(db, COMPUTED_KEY);
+      const inputsKey = {
         heads: heads.map((h) => [h.chain, h.blockNumber]),
-        dex: await latestVersion(db, 'dex.compute'),
-        lending: await latestVersion(db, 'lending.compute'),
-      });
-      if (JSON.stringify(await readCheckpoint(db, COMPUTED_KEY)) === inputsKey) {
+        dex: (await latestPublication(db, 'dex.compute'))?.version ?? null,
+        lending: (await latestPublication(db, 'lending.compute'))?.version ?? null,
+      };
+      if (await computed.unchanged(inputsKey)) {
         return `up to date at block ${asOf.blockNumber}`;
       }
 
@@ -224,14 +211,12 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
       const exchangeRates = await readRates(ctx, exchangeRateBlocks(base));
       const output = computeLiquidStaking({ ...base, exchangeRates });
       const documents = liquidStakingDocuments(output, asOf.timestamp);
-      const version = await new DatasetRepository(db).publish({
+      const version = await publishComputation(ctx, {
         computation: LIQUID_STAKING_COMPUTATION,
         area: 'liquid-staking',
-        computedAt: nowSeconds(ctx.clock),
         documents,
+        inputs: { gate: computed, value: inputsKey },
       });
-      await writeCheckpoint(db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
-      await ctx.notifyPublished();
       return `published ${documents.length} documents (version ${version}) at block ${asOf.blockNumber}`;
     },
   };

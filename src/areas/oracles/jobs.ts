@@ -5,8 +5,10 @@ import { registry } from '../../registry/index.js';
 import type { EvmChainEndpoint, EvmEnvironment, OracleFeedSource } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource, ingest } from '../../sources/evm/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+import type { DatasetDocument } from '../../store/datasets.js';
+import { dexPriceBlocks } from '../dex/jobs.js';
 import { DexRepository } from '../dex/repo.js';
+import { ComputedInputs, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import { computeOracles, type OracleFeedInput, ROUNDS_HISTORY_SECONDS } from './compute.js';
 import { AGGREGATOR_ABI, PROXY_ABI } from './events.js';
@@ -183,12 +185,9 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
       // One as_of for the publication: the chain that is furthest behind.
       const asOf = Math.min(...heads.map((h) => h.timestamp));
       // Recompute when the rounds or the DEX prices moved (prices of the same hours may arrive after the rounds).
-      const pricesAt: Record<string, number | null> = {};
-      for (const chain of chains) {
-        pricesAt[chain] = (await readCheckpoint<{ block: number }>(db, `prices:${chain}`))?.block ?? null;
-      }
-      const inputsKey = JSON.stringify({ asOf, pricesAt });
-      if (JSON.stringify(await readCheckpoint(db, COMPUTED_KEY)) === inputsKey) return `up to date at ${asOf}`;
+      const computed = new ComputedInputs(db, COMPUTED_KEY);
+      const inputsKey = { asOf, pricesAt: await dexPriceBlocks(db, chains) };
+      if (await computed.unchanged(inputsKey)) return `up to date at ${asOf}`;
 
       const rounds = new OracleRepository(db);
       const feeds: OracleFeedInput[] = [];
@@ -224,14 +223,12 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
         add(pathOf('oracles.pairs', { oracle }), output.pairs);
         for (const [pair, records] of output.records) add(pathOf('oracles.pair', { oracle, pair }), records);
       }
-      const version = await new DatasetRepository(db).publish({
+      const version = await publishComputation(ctx, {
         computation: ORACLE_COMPUTATION,
         area: 'oracles',
-        computedAt: nowSeconds(ctx.clock),
         documents,
+        inputs: { gate: computed, value: inputsKey },
       });
-      await writeCheckpoint(db, COMPUTED_KEY, JSON.parse(inputsKey), nowSeconds(ctx.clock));
-      await ctx.notifyPublished();
       return `published ${documents.length} documents (version ${version}) as of ${asOf}`;
     },
   };
