@@ -107,14 +107,15 @@ describe('sandbox world lifecycle (light scenario)', () => {
     const firstMs = Date.now() - t;
     const running = readRunningFile(dataDir);
     expect(running).toMatchObject({ rpc_url: first.rpcUrl, chain_id: 31337, pid: process.pid, phase: 'idle' });
-    // anvil's genesis a second before the grid, the deployment, 24 hourly blocks (2…25), then 5-second blocks
-    // up to 14:10:05.
+    // anvil's genesis a second before the grid, the deployment, 24 hourly blocks (2…25), ten one-minute blocks
+    // (26…35) up to 14:10, then one 5-second block: 14:10:05.
     expect(await block(first, 0)).toMatchObject({ timestamp: genesis - 1 });
     expect(await block(first, 1)).toMatchObject({ timestamp: genesis });
     expect((await block(first, 25)).timestamp).toBe(genesis + 24 * HOUR);
     const head = await block(first, 'latest');
     expect(head.timestamp).toBe(T0 - 2);
-    expect(head.number).toBe(25 + (10 * 60 + 5) / 5);
+    expect((await block(first, 35)).timestamp).toBe(genesis + 24 * HOUR + 10 * 60);
+    expect(head.number).toBe(36);
     const logs = await jsonRpc<unknown[]>(first.rpcUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
     await first.stop();
     expect(existsSync(path.join(first.dir, 'running.json'))).toBe(false);
@@ -127,8 +128,9 @@ describe('sandbox world lifecycle (light scenario)', () => {
     const reopenMs = Date.now() - t;
     expect(await block(second, head.number)).toEqual(head);
     await second.caughtUp;
-    // Three hourly blocks from the old head, then 5-second blocks up to the new now.
+    // Three hourly blocks from the old head, then two one-minute blocks up to the new now.
     expect((await block(second, head.number + 3)).timestamp).toBe(head.timestamp + 3 * HOUR);
+    expect(await block(second, 'latest')).toMatchObject({ number: head.number + 5 });
     expect((await block(second, 'latest')).timestamp).toBe(T0 + 3 * HOUR + 120 - 2);
     const logsAfter = await jsonRpc<unknown[]>(second.rpcUrl, 'eth_getLogs', [
       { fromBlock: '0x0', toBlock: `0x${head.number.toString(16)}` },
@@ -241,7 +243,7 @@ describe('sandbox world lifecycle (light scenario)', () => {
 describe('sandbox world (the real deployment and scenario)', () => {
   it('starts, catches up, moves with the clock, reloads faster than it started, fills a pause; same seed, same chain', async () => {
     const [dirA, dirB] = [tempDir('world-'), tempDir('world-')];
-    // A minute into the hour: a dozen 5-second blocks after the hourly ones.
+    // 67 s into the hour: one one-minute block, then one 5-second block after the hourly ones.
     const start = Math.floor(T0 / HOUR) * HOUR + 67;
     const clockA = testClock(start);
     const options = { seed: 3, days: 1, blockSeconds: 5, scale: 0.05 };

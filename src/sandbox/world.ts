@@ -14,7 +14,11 @@ import type { SimulationState, WorldManifest } from './manifest.js';
  * The sandbox world: anvil plus the deployed protocols plus the market scenario, kept in step with a clock.
  *
  * - First start: genesis `days` before the current hour, deploy, simulate hourly blocks up to the last whole hour,
- *   then blocks of `blockSeconds` up to now, save.
+ *   one-minute blocks up to the last whole minute, then blocks of `blockSeconds` up to now, save. The minute step
+ *   keeps the head close to the history: anvil answers `eth_call` only at its last 500 blocks (anvil.ts), and the
+ *   service reads state at past day ends (lending snapshots, exchange rates) right after a first start. Up to 719
+ *   five-second blocks for the current hour pushed every day end out of that window; now at most 59 + 11 blocks
+ *   follow the last hourly one.
  * - Live: every `blockSeconds` of wall time, simulate up to now (so `as_of` and freshness are real), save every
  *   `saveEveryMs` and on stop. A restart after a pause fills the missed time the same way as a first start.
  * - Saved in `<dataDir>/sandbox/`: `chain-<block>-<hash>.json.gz` (anvil's own dump, history included) and
@@ -33,6 +37,9 @@ const WORLD_FORMAT = 1;
 
 /** Half of Ethereum's finality depth in the registry (64): see `saveEveryMs`. */
 const UNSAVED_BLOCKS_AT_MOST = 32;
+
+/** One-minute blocks fill the part of a catch-up shorter than an hour (see the file comment). */
+const MINUTE = 60;
 
 /** Simulated hours per `simulate` call during a catch-up: bounds the work lost if the process dies mid-way. */
 const CATCH_UP_CHUNK_HOURS = 24;
@@ -500,7 +507,10 @@ export async function openWorld(options: WorldOptions): Promise<World> {
       consistent = true;
     };
 
-    /** Whole missed hours as hourly blocks, then the rest in blocks of `blockSeconds` (see the file comment). */
+    /**
+     * Whole missed hours as hourly blocks, whole minutes as one-minute blocks, then the rest in blocks of
+     * `blockSeconds` (see the file comment).
+     */
     const advance = async (reportProgress: boolean) => {
       const target = nowSeconds();
       const from = state.lastTimestamp;
@@ -512,14 +522,12 @@ export async function openWorld(options: WorldOptions): Promise<World> {
         await simulateTo(state.lastTimestamp + hours * HOUR, HOUR, report && ((done) => report(base + done, total)));
         if (Date.now() - lastSaveAt >= saveEveryMs) await save('periodic');
       }
-      const steps = Math.floor((target - state.lastTimestamp) / blockSeconds);
-      if (!abort.signal.aborted && steps >= 1) {
+      // The part shorter than an hour: whole minutes as one-minute blocks, then the rest in blocks of blockSeconds.
+      for (const step of blockSeconds < MINUTE ? [MINUTE, blockSeconds] : [blockSeconds]) {
+        const steps = Math.floor((target - state.lastTimestamp) / step);
+        if (abort.signal.aborted || steps < 1) continue;
         const base = state.lastTimestamp - from;
-        await simulateTo(
-          state.lastTimestamp + steps * blockSeconds,
-          blockSeconds,
-          report && ((done) => report(base + done, total)),
-        );
+        await simulateTo(state.lastTimestamp + steps * step, step, report && ((done) => report(base + done, total)));
       }
       report?.(total, total);
     };
