@@ -32,7 +32,8 @@ describe('protoscore CLI', () => {
     const id = token.split('_')[1]!;
 
     const listed = await cli(['keys', 'list', '--json'], env);
-    expect(listed.stdout).not.toContain(token.split('_')[2]);
+    // The whole secret (it may itself contain '_', so not split('_')[2]).
+    expect(listed.stdout).not.toContain(token.slice(`ps_${id}_`.length));
     const rows = JSON.parse(listed.stdout);
     expect(rows).toContainEqual(expect.objectContaining({ id, name: 'ci-test', state: 'active', rate: '100/60s' }));
 
