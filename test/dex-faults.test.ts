@@ -25,7 +25,7 @@ async function datasets(store: Store) {
 async function pipeline(
   w: TestWorld,
   store: Store,
-  overrides: { rpcUrl?: string; maxBlockRange?: number; timeoutMs?: number } = {},
+  overrides: { rpcUrl?: string; maxBlockRange?: number; timeoutMs?: number; maxRetries?: number } = {},
 ) {
   const env = {
     ...w.env,
@@ -70,7 +70,9 @@ describe('DEX pipeline under faults', () => {
         retryAfterSeconds: 0,
       });
       const store = await fresh();
-      await pipeline(w, store, { rpcUrl: proxy.url, timeoutMs: 500 });
+      // 27 % of requests fail: with the default 6 retries a call gives up once in ~10,000 (0.27^7), and concurrent
+      // calls interleave their attempts; 12 retries make that ~4e-8.
+      await pipeline(w, store, { rpcUrl: proxy.url, timeoutMs: 500, maxRetries: 12 });
       expect(await datasets(store)).toEqual(reference);
       const s = proxy.stats;
       expect(s.error500, 'HTTP 500s injected').toBeGreaterThan(0);

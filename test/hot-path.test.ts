@@ -173,7 +173,9 @@ describe('hot path', () => {
     const missing = await get(port, pool.path, {});
     expect(missing.status).toBe(401);
     expect(JSON.parse(missing.body.toString()).error.code).toBe('missing_token');
-    const wrong = await get(port, pool.path, { authorization: `Bearer ${t.token.slice(0, -2)}AA` });
+    // The same id with a wrong secret: a 32-byte base64url secret never ends in 'B' (its last character carries 4
+    // bits), whereas ending in 'AA' is a 1-in-1,024 chance.
+    const wrong = await get(port, pool.path, { authorization: `Bearer ${t.token.slice(0, -1)}B` });
     expect(JSON.parse(wrong.body.toString()).error.code).toBe('invalid_token');
     expect(t.app.hotPath.served).toBe(served);
 

@@ -136,7 +136,10 @@ describe('sandbox world lifecycle (light scenario)', () => {
       { fromBlock: '0x0', toBlock: `0x${head.number.toString(16)}` },
     ]);
     expect(logsAfter).toEqual(logs);
-    expect(reopenMs).toBeLessThan(firstMs + 1000);
+    // The reload, not a rebuild, is proven above: a rebuilt world three hours later would have its genesis three
+    // hours later, so neither the old head's hash nor the logs (block hashes) would be equal. Timings are only
+    // shown (comparing two wall-clock times failed by chance on a loaded 2-core machine).
+    console.log({ firstMs, reopenMs });
     await second.stop();
   });
 
@@ -277,7 +280,9 @@ describe('sandbox world (the real deployment and scenario)', () => {
     // Two hours later: loads the saved chain (history intact) and fills the pause.
     clockA.advance(2 * HOUR + 30);
     const again = await timed(dirA, clockA);
-    expect(again.ms).toBeLessThan(a.ms);
+    // Loaded, not rebuilt: a world rebuilt two hours later would start two hours later, so the logs up to the old
+    // head (block hashes) below would differ. The timings are printed, not compared (wall-clock comparisons on a
+    // loaded 2-core machine fail by chance).
     const to = `0x${lastA.number.toString(16)}`;
     expect(await jsonRpc(again.world.rpcUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: to }])).toEqual(logsA);
     expect(await block(again.world, lastA.number + 2)).toMatchObject({ timestamp: lastA.timestamp + 2 * HOUR });
