@@ -351,6 +351,17 @@ export function topicAddress(topic: Hex | undefined): string {
   return topic ? `0x${topic.slice(26)}` : '';
 }
 
+/** What `to` received of `token` in a mined transaction: the sum of its ERC-20 `Transfer`s to `to`. */
+export function received(receipt: RpcReceipt, token: string, to: string): bigint {
+  const [tokenId, toId] = [token.toLowerCase(), to.toLowerCase()];
+  let total = 0n;
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== tokenId || log.topics[0] !== TRANSFER_TOPIC || log.topics.length !== 3) continue;
+    if (topicAddress(log.topics[2]) === toId) total += BigInt(log.data);
+  }
+  return total;
+}
+
 /**
  * Builds one block at a time: `send` queues transactions (nonces tracked locally, gas given, no estimation),
  * `mine` signs them, sends them in JSON-RPC batches without waiting for receipts, mines one block at the given

@@ -181,6 +181,40 @@ describe('lending and liquid staking in the sandbox world', () => {
     expect(state.stats.revertedUnexpected).toBe(0);
   });
 
+  it('liquidators sell the collateral they seized on the DEX pools: what they sold plus what they still sell is what they got', async () => {
+    const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+    const liquidators = state.agents.flatMap((a, i) =>
+      a.role === 'liquidator' ? [{ i, id: a.address.toLowerCase() }] : [],
+    );
+    const pools = new Set(w.manifest.pools.map((p) => p.address.toLowerCase()));
+    // Seized: what the lending contracts (an Aave aToken, Morpho) paid the liquidators; sold: what they paid the
+    // DEX pools. Tokens that are never borrowed, so the liquidators hold no float of them.
+    const payers = new Set([
+      ...w.aave.flatMap((m) => m.reserves.map((r) => r.aToken.toLowerCase())),
+      ...w.morpho.map((m) => m.morpho.toLowerCase()),
+    ]);
+    let sales = 0;
+    for (const symbol of ['WBTC', 'wstETH', 'LINK']) {
+      const token = w.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+      const transfers = await client.getLogs({ address: token, event: TRANSFER, fromBlock: 0n, toBlock: head });
+      for (const liquidator of liquidators) {
+        const sum = (pick: (from: string, to: string) => boolean) =>
+          transfers
+            .filter((l) => pick(l.args.from!.toLowerCase(), l.args.to!.toLowerCase()))
+            .reduce((a, l) => a + l.args.value!, 0n);
+        const seized = sum((from, to) => to === liquidator.id && payers.has(from));
+        const sold = sum((from, to) => from === liquidator.id && pools.has(to));
+        const queued = (state.seizedSales ?? [])
+          .filter((x) => x.liquidator === liquidator.i && x.sell === symbol)
+          .reduce((a, x) => a + BigInt(x.amount), 0n);
+        expect(sold + queued, `${symbol} of liquidator ${liquidator.i}`).toBe(seized);
+        if (sold > 0n) sales++;
+      }
+    }
+    expect(sales).toBeGreaterThanOrEqual(1);
+    expect(state.stats.revertedUnexpected).toBe(0);
+  });
+
   it('Morpho Blue: isolated USDC markets against WETH, wstETH and WBTC, with lenders, borrowers and liquidations', async () => {
     expect(w.morpho).toHaveLength(1);
     const mo = w.morpho[0]!;

@@ -10,7 +10,8 @@
  *   WETH, wrap it into the token, supply it, until their health factor reaches their target (1.045–1.135);
  * - liquidators read every open position's health factor (`getUserAccountData`) at the start of each step and
  *   liquidate those below 1 (`liquidationCall`, debt to cover uint max: the pool applies the close factor), right
- *   after the block's oracle rounds.
+ *   after the block's oracle rounds; from the next block on they sell the seized collateral on the DEX pools back
+ *   into the asset they repaid (`sellSeized` in scenario.ts).
  *
  * Amounts are sized with the oracle answers the transactions will meet (the block's feed rounds go first), with
  * margins, so opening transactions never revert; a liquidation may (the position recovered with this block's
@@ -30,7 +31,7 @@ import {
 } from './aave.js';
 import { aavePoolAbi } from './aave-artifacts.js';
 import { erc20Abi } from './artifacts.js';
-import { type Agent, type ChainSession, RpcClient } from './deploy.js';
+import { type Agent, type ChainSession, RpcClient, received } from './deploy.js';
 import type {
   AgentState,
   LendingPositionState,
@@ -329,6 +330,8 @@ export interface LendingHost {
   oracleUsd(symbol: string): number;
   /** The block being built's timestamp. */
   readonly now: number;
+  /** A liquidation paid `liquidator` this much collateral: it sells it back into the debt asset it repaid. */
+  seized(liquidator: Agent, collateral: string, debt: string, amount: bigint): void;
 }
 
 interface AccountReading {
@@ -812,9 +815,15 @@ export class LendingActors {
         }),
         gas: GAS_LEND.liquidation,
         kind: 'liquidation',
-        onMined: (ok: boolean) => {
-          if (ok) this.state.stats.liquidations += 1;
-          else this.state.stats.liquidationsMissed += 1;
+        onMined: (ok, receipt) => {
+          if (!ok) {
+            this.state.stats.liquidationsMissed += 1;
+            return;
+          }
+          this.state.stats.liquidations += 1;
+          const collateral = this.host.token(p.collateral).address;
+          const seized = received(receipt, collateral, liquidator.address);
+          if (seized > 0n) this.host.seized(liquidator, p.collateral, p.debt, seized);
         },
       });
     }

@@ -753,6 +753,22 @@ export interface ScenarioState extends SimulationState {
   oracles?: OracleRuntimeState;
   /** Absent with the manifest's `lending` (worlds saved before lending existed); see lending.ts. */
   lending?: LendingRuntimeState;
+  /**
+   * Collateral the liquidators seized and still sell back into the asset they repaid (`sellSeized` in
+   * scenario.ts). Absent in worlds saved before liquidators sold.
+   */
+  seizedSales?: SeizedSaleState[];
+}
+
+/** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */
+export interface SeizedSaleState {
+  /** Index into `agents`. */
+  readonly liquidator: number;
+  /** Token symbols: what it sells, and what it wants back (the debt asset it repaid). */
+  readonly sell: string;
+  readonly buy: string;
+  /** Raw amount of `sell` still to sell. */
+  amount: string;
 }
 
 /** A borrower's position in one market, as the scenario planned it (the chain is the truth for amounts). */

@@ -24,7 +24,7 @@ import { createdAddress } from './artifacts.js';
 import feedOracleArtifact from './contracts/FeedPriceOracle.json' with { type: 'json' };
 import irmArtifact from './contracts/FixedCurveIrm.json' with { type: 'json' };
 import morphoArtifact from './contracts/morpho/Morpho.json' with { type: 'json' };
-import type { Agent, ChainSession } from './deploy.js';
+import { type Agent, type ChainSession, type RpcReceipt, received } from './deploy.js';
 import { finiteHf, needsRead } from './lending.js';
 import type {
   AgentState,
@@ -314,6 +314,8 @@ export interface MorphoHost {
   spend(agent: Agent, symbol: string, amount: bigint): void;
   approve(agent: Agent, token: Address, spender: Address): void;
   oracleUsd(symbol: string): number;
+  /** A liquidation paid `liquidator` this much collateral: it sells it back into the debt asset it repaid. */
+  seized(liquidator: Agent, collateral: string, debt: string, amount: bigint): void;
 }
 
 interface MarketReading {
@@ -485,7 +487,13 @@ export class MorphoActors {
 
   // --- transactions ---------------------------------------------------------------------------------------------
 
-  private send(agent: Agent, data: Hex, gas: bigint, kind: 'lend' | 'liquidation', onMined?: (ok: boolean) => void) {
+  private send(
+    agent: Agent,
+    data: Hex,
+    gas: bigint,
+    kind: 'lend' | 'liquidation',
+    onMined?: (ok: boolean, receipt: RpcReceipt) => void,
+  ) {
     this.host.session.send(agent, { to: this.morpho.morpho, data, gas, kind, ...(onMined ? { onMined } : {}) });
   }
 
@@ -732,9 +740,14 @@ export class MorphoActors {
         }),
         GAS_MORPHO.liquidate,
         'liquidation',
-        (ok) => {
-          if (ok) this.state.stats.liquidations += 1;
-          else this.state.stats.liquidationsMissed += 1;
+        (ok, receipt) => {
+          if (!ok) {
+            this.state.stats.liquidationsMissed += 1;
+            return;
+          }
+          this.state.stats.liquidations += 1;
+          const seized = received(receipt, this.host.token(p.collateral).address, liquidator.address);
+          if (seized > 0n) this.host.seized(liquidator, p.collateral, p.debt, seized);
         },
       );
     }

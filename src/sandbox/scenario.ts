@@ -31,6 +31,7 @@ import {
   RpcClient,
   type RpcReceipt,
   rawPrice,
+  received,
   sqrtPriceX96FromPrice,
   TRANSFER_TOPIC,
   tickRange,
@@ -98,6 +99,14 @@ const ARB_MAX_SHARE = 0.5;
  * depth × gap², deep pools stay within basis points and thin ones drift by a percent or two.
  */
 const ARB_MIN_PROFIT_USD = 5;
+
+/**
+ * Liquidators sell seized collateral in chunks of at most this share of the chosen pool's depth per block (about
+ * 1 % of price impact on a V2 pool), accepting SALE_SLIPPAGE below the block's quote: a large liquidation is sold
+ * over several blocks, as searchers split a dump that would cost more than the liquidation bonus.
+ */
+const SALE_MAX_DEPTH_SHARE = 0.0025;
+const SALE_SLIPPAGE = 0.02;
 
 /** Agents mint or wrap this multiple of a missing amount, so top-ups are occasional rather than per trade. */
 const TOPUP_MULTIPLE = 4n;
@@ -361,6 +370,7 @@ class SimulatedWorld {
             get now() {
               return world.now;
             },
+            seized: (agent, collateral, debt, amount) => this.queueSale(agent, collateral, debt, amount),
           })
         : undefined;
     const morpho = manifest.lending?.morpho[0];
@@ -374,6 +384,7 @@ class SimulatedWorld {
             spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
             approve: (agent, token, spender) => this.approve(agent, token, spender),
             oracleUsd: (symbol) => this.oracleUsd(symbol),
+            seized: (agent, collateral, debt, amount) => this.queueSale(agent, collateral, debt, amount),
           })
         : undefined;
   }
@@ -434,6 +445,8 @@ class SimulatedWorld {
     live.forEach((pool, i) => {
       this.quotes.set(pool.id, this.arbitrage(pool, readings[i]!));
     });
+    // Then the liquidators' sales of what they seized in earlier blocks (no random draws: nothing else changes).
+    this.sellSeized(live);
 
     const hour = ((((from + dt / 2) % 86400) + 86400) % 86400) / 3600;
     const diurnal = diurnalFactor(hour);
@@ -586,6 +599,7 @@ class SimulatedWorld {
     minOut: bigint,
     kind: 'swap' | 'arbitrage',
     sqrtPriceLimitX96 = 0n,
+    after?: (ok: boolean, receipt: RpcReceipt) => void,
   ): void {
     const [tokenIn, tokenOut] = zeroForOne ? [pool.t0, pool.t1] : [pool.t1, pool.t0];
     this.spend(agent, tokenIn, amountIn);
@@ -619,8 +633,9 @@ class SimulatedWorld {
       data,
       gas,
       kind,
-      onMined: (ok) => {
+      onMined: (ok, receipt) => {
         if (ok) this.s.stats.swaps += 1;
+        after?.(ok, receipt);
       },
     });
   }
@@ -745,17 +760,79 @@ class SimulatedWorld {
     const tokenIn = zeroForOne ? pool.t0 : pool.t1;
     const amountIn = this.rawFromUsd(tokenIn, usd);
     if (amountIn === 0n) return;
+    const minOut = toRawAmount(
+      this.quoteOut(pool, zeroForOne, amountIn) * (1 - CHARACTERS[pool.m.character].slippageTolerance),
+    );
+    this.swap(agent, pool, zeroForOne, amountIn, minOut, 'swap');
+  }
+
+  /** The raw output a wallet quotes for `amountIn` from the block's quote of the pool (V2: with price impact). */
+  private quoteOut(pool: PoolView, zeroForOne: boolean, amountIn: bigint): number {
     const quote = this.quotes.get(pool.id) ?? { price: this.referencePrice(pool) };
     const input = Number(amountIn) * (1 - pool.fee);
-    let quoted: number;
     if (quote.reserves) {
       const [reserveIn, reserveOut] = zeroForOne ? quote.reserves : [quote.reserves[1], quote.reserves[0]];
-      quoted = (input * reserveOut) / (reserveIn + input);
-    } else {
-      quoted = zeroForOne ? input * quote.price : input / quote.price;
+      return (input * reserveOut) / (reserveIn + input);
     }
-    const minOut = toRawAmount(quoted * (1 - CHARACTERS[pool.m.character].slippageTolerance));
-    this.swap(agent, pool, zeroForOne, amountIn, minOut, 'swap');
+    return zeroForOne ? input * quote.price : input / quote.price;
+  }
+
+  // --- liquidators' sales ---------------------------------------------------------------------------------------
+
+  /** Records collateral a liquidation paid a liquidator, to sell from the next block on. */
+  private queueSale(liquidator: Agent, sell: string, buy: string, amount: bigint): void {
+    if (sell === buy || amount <= 0n) return;
+    this.s.seizedSales ??= [];
+    this.s.seizedSales.push({ liquidator: liquidator.index, sell, buy, amount: amount.toString() });
+  }
+
+  /**
+   * Each liquidator sells what it seized back into the asset it repaid: in the deepest awake pool of the pair, or
+   * through WETH when no pool pairs them (the WETH it gets is queued as the next leg), a chunk of at most
+   * SALE_MAX_DEPTH_SHARE of the pool's depth per block. A reverted chunk (the price moved past the slippage) is
+   * tried again next block; collateral with no pool at all is kept.
+   */
+  private sellSeized(live: readonly PoolView[]): void {
+    const sales = this.s.seizedSales;
+    if (!sales?.length) return;
+    this.s.seizedSales = sales.filter((x) => BigInt(x.amount) > 0n);
+    const weth = this.manifest.weth.toLowerCase();
+    const deepest = (a: string, b: string) =>
+      live
+        .filter((p) => (p.t0.m.symbol === a && p.t1.m.symbol === b) || (p.t0.m.symbol === b && p.t1.m.symbol === a))
+        .reduce<PoolView | undefined>(
+          (best, p) => (best && best.runtime.depthUsd >= p.runtime.depthUsd ? best : p),
+          undefined,
+        );
+    for (const sale of [...this.s.seizedSales]) {
+      const agent = this.agents[sale.liquidator]!;
+      const sell = this.tokens.find((t) => t.m.symbol === sale.sell);
+      const wethSymbol = this.tokens.find((t) => t.id === weth)?.m.symbol;
+      if (!sell || !wethSymbol) continue;
+      let pool = deepest(sale.sell, sale.buy);
+      let via: string | undefined;
+      if (!pool && sale.sell !== wethSymbol && sale.buy !== wethSymbol) {
+        pool = deepest(sale.sell, wethSymbol);
+        via = wethSymbol;
+      }
+      const held = agent.available(sell.id);
+      if (!pool || held <= 0n) {
+        // Nothing to sell it in, or nothing left of it (spent on a later liquidation's debt): the sale ends.
+        sale.amount = '0';
+        continue;
+      }
+      const remaining = BigInt(sale.amount);
+      const cap = this.rawFromUsd(sell, pool.runtime.depthUsd * SALE_MAX_DEPTH_SHARE);
+      const chunk = minBigint(minBigint(remaining, held), cap > 0n ? cap : remaining);
+      const zeroForOne = pool.t0.id === sell.id;
+      const out = zeroForOne ? pool.t1 : pool.t0;
+      const minOut = toRawAmount(this.quoteOut(pool, zeroForOne, chunk) * (1 - SALE_SLIPPAGE));
+      this.swap(agent, pool, zeroForOne, chunk, minOut, 'swap', 0n, (ok, receipt) => {
+        if (!ok) return;
+        sale.amount = (BigInt(sale.amount) - chunk).toString();
+        if (via) this.queueSale(agent, via, sale.buy, received(receipt, out.m.address, agent.address));
+      });
+    }
   }
 
   // --- liquidity providers --------------------------------------------------------------------------------------
