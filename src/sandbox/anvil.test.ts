@@ -77,7 +77,7 @@ describe('anvil process', () => {
     await a.stop();
     expect(await gone(a.pid, 2000)).toBe(true);
     expect(await gone(a.watchdogPid, 3000)).toBe(true);
-    await expect(fetch(a.rpcUrl, { method: 'POST' })).rejects.toThrow();
+    // (Not "its port refuses": another test file's server may take a freed port at once; the pid is the proof.)
     expect(alive(b.pid)).toBe(true);
   });
 

@@ -179,21 +179,37 @@ function freePort(): Promise<number> {
 const ANSWER_UPDATED = toEventSelector('AnswerUpdated(int256,uint256,uint256)');
 const NEW_ROUND = toEventSelector('NewRound(uint256,address,uint256)');
 
+/**
+ * anvil with its defaults otherwise (30 M gas limit, 1 gwei base fee): the scenario must cope with them. (Not
+ * `anvil.ts`'s startAnvil, which sets the service's own flags.) When another process takes the probed port first,
+ * this anvil exits: start over on another port rather than talk to someone else's node.
+ */
 async function startAnvil(): Promise<Node> {
-  const port = await freePort();
-  // anvil's defaults otherwise (30 M gas limit, 1 gwei base fee): the scenario must cope with them.
-  const child = spawn(ANVIL, ['--port', String(port), '--timestamp', String(GENESIS), '--silent'], { stdio: 'ignore' });
-  started.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  const rpc = new RpcClient(url);
-  for (let i = 0; ; i++) {
-    try {
-      await rpc.request('eth_chainId');
-      return { url, rpc, process: child };
-    } catch (error) {
-      if (i > 400) throw error;
-      await new Promise((r) => setTimeout(r, 25));
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(ANVIL, ['--port', String(port), '--timestamp', String(GENESIS), '--silent'], {
+      stdio: 'ignore',
+    });
+    started.push(child);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let gone = false;
+    void exited.then(() => {
+      gone = true;
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const rpc = new RpcClient(url);
+    for (let i = 0; !gone; i++) {
+      try {
+        await rpc.request('eth_chainId');
+        // Ours if it is still running a moment after answering (a losing anvil exits as soon as its bind fails).
+        await new Promise((r) => setTimeout(r, 100));
+        if (!gone) return { url, rpc, process: child };
+      } catch (error) {
+        if (i > 400) throw error;
+        await new Promise((r) => setTimeout(r, 25));
+      }
     }
+    if (attempt >= 5) throw new Error(`anvil exited on start ${attempt} times (ports taken?)`);
   }
 }
 
