@@ -203,6 +203,22 @@ describe('liquidity health score', () => {
     expect(tight.score!).toBeLessThan(calm.score!);
   });
 
+  it('publishes its inputs rounded: USD to cents, fractions to 4 decimals', () => {
+    const r = scoreMarket(market([borrower('0xa', 1, 1500), borrower('0xb', 1, 1450)]), 'aave-v3', deep, T, false);
+    const numbers: [string, number][] = [];
+    const walk = (x: unknown, key: string) => {
+      if (typeof x === 'number') numbers.push([key, x]);
+      else if (Array.isArray(x)) for (const v of x) walk(v, key);
+      else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) walk(v, k);
+    };
+    for (const c of r.components) walk(c.inputs, c.name);
+    expect(numbers.length).toBeGreaterThan(20);
+    for (const [key, x] of numbers) {
+      const digits = key.endsWith('_usd') ? 2 : 4;
+      expect(Math.abs(x * 10 ** digits - Math.round(x * 10 ** digits)), `${key} ${x}`).toBeLessThan(1e-6);
+    }
+  });
+
   it('has no score without positions, and says why', () => {
     const s: MarketSnapshot = { ...market([]), positions: [] };
     const r = scoreMarket(s, 'aave-v3', deep, T, true);

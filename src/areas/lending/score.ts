@@ -3,7 +3,7 @@
  * (docs/methodology/lending-liquidity-health.md). Pure: a market snapshot and a DEX depth function in, a score
  * record out.
  */
-import { type ComponentInput, combineScore, methodologyId, type ScoreRecord } from '../../core/score.js';
+import { type ComponentInput, combineScore, methodologyId, roundTo, type ScoreRecord } from '../../core/score.js';
 import { hhi } from '../../core/stats.js';
 import { utcDate } from '../../core/time.js';
 import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
@@ -210,6 +210,10 @@ export function stressTest(
   return out;
 }
 
+/** Component inputs as published: USD to cents, fractions to 4 decimals (as the DEX and development scores). */
+const usd = (x: number) => roundTo(x, 2);
+const frac = (x: number | null) => (x === null ? null : roundTo(x, 4));
+
 export type LendingScoreRecord = ScoreRecord & { date: string; partial: boolean; gap_reason: string | null };
 
 export function gapScore(t: number, partial: boolean, reason: string): LendingScoreRecord {
@@ -238,9 +242,9 @@ export function scoreMarket(
     value: riskShare === null ? null : Math.max(0, 1 - riskShare / HEALTH_ZERO_AT),
     weight: WEIGHTS.health_factor_distribution,
     inputs: {
-      total_debt_usd: totalDebt,
-      risk_weighted_share: riskShare,
-      bands: bands.map((b) => ({ band: b.band, debt_usd: b.debt_usd, positions: b.positions })),
+      total_debt_usd: usd(totalDebt),
+      risk_weighted_share: frac(riskShare),
+      bands: bands.map((b) => ({ band: b.band, debt_usd: usd(b.debt_usd), positions: b.positions })),
     },
   };
 
@@ -255,7 +259,14 @@ export function scoreMarket(
     const kink = r.optimalUtilisation ?? DEFAULT_KINK;
     const value = 1 - utilisationPenalty(u, kink);
     const weight = supply * (r.priceUsd ?? 0);
-    perReserve.push({ asset: r.asset, symbol: r.symbol, utilisation: u, kink, value, supply_usd: weight });
+    perReserve.push({
+      asset: r.asset,
+      symbol: r.symbol,
+      utilisation: frac(u),
+      kink: frac(kink),
+      value: frac(value),
+      supply_usd: usd(weight),
+    });
     utilNum += value * weight;
     utilDen += weight;
   }
@@ -270,7 +281,7 @@ export function scoreMarket(
   const concentration = (name: string, weight: number, amounts: Map<string, number>): ComponentInput => {
     const values = [...amounts.values()].filter((x) => x > 0);
     const h = hhi(values);
-    return { name, value: h === null ? null : 1 - h, weight, inputs: { accounts: values.length, hhi: h } };
+    return { name, value: h === null ? null : 1 - h, weight, inputs: { accounts: values.length, hhi: frac(h) } };
   };
 
   const stress = stressTest(snapshot, design, depthUsd);
@@ -284,7 +295,17 @@ export function scoreMarket(
           ? stress.reduce((s, x) => s + x.collateral_to_sell_usd * x.covered, 0) / toSell
           : 1,
     weight: WEIGHTS.liquidation_liquidity,
-    inputs: { collateral_to_sell_usd: toSell, assets: stress },
+    inputs: {
+      collateral_to_sell_usd: usd(toSell),
+      assets: stress.map((x) => ({
+        ...x,
+        liquidation_bonus: frac(x.liquidation_bonus),
+        debt_repaid_usd: usd(x.debt_repaid_usd),
+        collateral_to_sell_usd: usd(x.collateral_to_sell_usd),
+        dex_depth_usd: x.dex_depth_usd === null ? null : usd(x.dex_depth_usd),
+        covered: frac(x.covered),
+      })),
+    },
   };
 
   const record = combineScore(

@@ -72,7 +72,7 @@ export function decodeReserveConfiguration(data: bigint) {
     ltv: Number(bits(data, 0, 16)) / 10_000,
     liquidationThreshold: Number(bits(data, 16, 16)) / 10_000,
     /** Stored as 10000 + premium (10500 = 5 % bonus); 0 when the asset is not collateral. */
-    liquidationBonus: bits(data, 32, 16) > 0n ? Number(bits(data, 32, 16)) / 10_000 - 1 : 0,
+    liquidationBonus: bits(data, 32, 16) > 0n ? (Number(bits(data, 32, 16)) - 10_000) / 10_000 : 0,
     decimals: Number(bits(data, 48, 8)),
     active: bits(data, 56, 1) === 1n,
     frozen: bits(data, 57, 1) === 1n,
@@ -241,7 +241,7 @@ export async function readAaveSnapshot(
         c
           ? {
               threshold: c.liquidationThreshold / 10_000,
-              bonus: c.liquidationBonus > 0 ? c.liquidationBonus / 10_000 - 1 : 0,
+              bonus: c.liquidationBonus > 0 ? (c.liquidationBonus - 10_000) / 10_000 : 0,
             }
           : undefined,
       ];

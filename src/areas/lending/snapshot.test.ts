@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { decodeReserveConfiguration } from './snapshot.js';
+
+describe('decodeReserveConfiguration', () => {
+  it("reads Aave V3's bitmap, the bonus as an exact fraction (10750 → 0.075, not 1.075 − 1)", () => {
+    const word =
+      8000n | // LTV
+      (8250n << 16n) | // liquidation threshold
+      (10750n << 32n) | // liquidation bonus
+      (18n << 48n) | // decimals
+      (1n << 56n) | // active
+      (1n << 58n); // borrowing enabled
+    expect(decodeReserveConfiguration(word)).toMatchObject({
+      ltv: 0.8,
+      liquidationThreshold: 0.825,
+      liquidationBonus: 0.075,
+      decimals: 18,
+      active: true,
+      frozen: false,
+      borrowingEnabled: true,
+      paused: false,
+    });
+    // Not collateral: no bonus configured.
+    expect(decodeReserveConfiguration(18n << 48n).liquidationBonus).toBe(0);
+  });
+});
