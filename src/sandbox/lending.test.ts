@@ -26,6 +26,9 @@ const MORPHO_EVENTS = {
   ),
 } as const;
 
+const USER_CONFIGURATION = [
+  parseAbiItem('function getUserConfiguration(address user) view returns ((uint256 data))'),
+] as const;
 const LIQUIDATION_CALL = parseAbiItem(
   'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
 );
@@ -152,6 +155,50 @@ describe('lending and liquid staking in the sandbox world', () => {
     expect(Number(hf) / 1e18).toBeGreaterThan(1);
     expect(Number(hf) / 1e18).toBeLessThan(1.2);
     expect(collateral).toBeGreaterThan(0n);
+  });
+
+  it('some Aave borrowers hold two collateral assets, both flagged as collateral by the pool', async () => {
+    const two = state.lending!.positions.filter((p) => p.secondCollateral !== undefined);
+    expect(two.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(two.map((p) => p.protocol))).toEqual(new Set(['aave', 'spark']));
+    let seen = 0;
+    for (const p of two) {
+      const m = w.aaveMarket(p.protocol);
+      const user = state.agents[p.owner]!.address;
+      const balances = await Promise.all(
+        [p.collateral, p.secondCollateral!].map((symbol) =>
+          client.readContract({
+            address: m.reserves.find((r) => r.symbol === symbol)!.aToken,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [user],
+            blockNumber: head,
+          }),
+        ),
+      );
+      if (!balances.every((b) => b > 0n)) continue; // closed (repaid in full) or liquidated by now
+      seen++;
+      // Both reserves are flagged as the account's collateral (UserConfiguration: bit 2i + 1 for reserve i).
+      const config = await client.readContract({
+        address: m.pool,
+        abi: USER_CONFIGURATION,
+        functionName: 'getUserConfiguration',
+        args: [user],
+        blockNumber: head,
+      });
+      const list = (await client.readContract({
+        address: m.pool,
+        abi: aavePoolAbi,
+        functionName: 'getReservesList',
+        blockNumber: head,
+      })) as readonly string[];
+      for (const symbol of [p.collateral, p.secondCollateral!]) {
+        const token = w.manifest.tokens.find((t) => t.symbol === symbol)!.address.toLowerCase();
+        const i = list.findIndex((a) => a.toLowerCase() === token);
+        expect((config.data >> BigInt(2 * i + 1)) & 1n, `${p.protocol} ${symbol}`).toBe(1n);
+      }
+    }
+    expect(seen).toBeGreaterThanOrEqual(1);
   });
 
   it('liquidates: the ETH crash takes volatile collateral, the depeg takes loopers', async () => {

@@ -3,9 +3,10 @@
  * `spark`, from `aave.ts`) and the actors that use them, step by step, from their own random stream (`lending`):
  *
  * - suppliers deposit every reserve of every market at the first step, then add and withdraw now and then;
- * - borrowers hold one position each (one collateral, one debt asset) aimed at a health factor by kind: safe
- *   (HF 2–4), leveraged (1.2–1.5) and near liquidation (1.03–1.1, only where the collateral's threshold/LTV gap
- *   allows it); they open, repay, add collateral and borrow more;
+ * - borrowers hold one position each (one collateral — a second one for every third safe or leveraged borrower —,
+ *   one debt asset) aimed at a health factor by kind: safe (HF 2–4), leveraged (1.2–1.5) and near liquidation
+ *   (1.03–1.1, only where the collateral's threshold/LTV gap allows it); they open, repay, add collateral and borrow
+ *   more;
  * - loopers stake ETH for the liquid staking token, supply it, switch to the ETH-correlated E-mode and loop: borrow
  *   WETH, wrap it into the token, supply it, until their health factor reaches their target (1.045–1.135);
  * - liquidators read every open position's health factor (`getUserAccountData`) at the start of each step and
@@ -273,10 +274,23 @@ export function initialLendingState(
       const debts = reserves.filter((r) => r.symbol !== collateral.symbol && r.stable !== collateral.stable);
       const debt = rng.pick(debts.length ? debts : reserves.filter((r) => r.symbol !== collateral.symbol));
       const lo = Math.max(kind.hf[0], (collateral.lt / collateral.ltv) * 1.01);
+      // Every third safe or leveraged borrower also posts a second collateral of the same class (volatile or
+      // stable) as the first; chosen without a draw, so the stream (and every other position) stays as it was.
+      const second =
+        kind.kind !== 'near' && k % 3 === 1
+          ? reserves.find(
+              (r) =>
+                r.lt > 0 &&
+                r.stable === collateral.stable &&
+                r.symbol !== collateral.symbol &&
+                r.symbol !== debt.symbol,
+            )
+          : undefined;
       positions.push({
         owner,
         protocol: market.protocol,
         collateral: collateral.symbol,
+        ...(second ? { secondCollateral: second.symbol } : {}),
         debt: debt.symbol,
         kind: kind.kind,
         targetHf: rng.uniform(lo, Math.max(lo, kind.hf[1])),
@@ -628,14 +642,32 @@ export class LendingActors {
       this.openLoop(agent, p);
       return;
     }
-    const coll = reserveParams(p.collateral)!;
     const usd = this.rng.logNormal(POSITION_USD.median, POSITION_USD.sigma);
-    const collateral = this.raw(p.collateral, usd);
-    const ratio = Math.min(coll.liquidationThresholdBps / 1e4 / p.targetHf, (coll.ltvBps / 1e4) * LTV_MARGIN);
-    const debt = this.capBorrow(p.protocol, p.debt, this.raw(p.debt, this.usd(p.collateral, collateral) * ratio));
-    if (collateral === 0n || debt === 0n) return;
-    this.supply(agent, p.protocol, p.collateral, collateral, 'borrower');
-    p.collateralRaw = (BigInt(p.collateralRaw) + collateral).toString();
+    // With a second collateral: 60 % of the value in the first, 40 % in the second; the debt is sized on both
+    // (Σ value × threshold / target HF, and under Σ value × LTV).
+    const legs = p.secondCollateral
+      ? [
+          { symbol: p.collateral, usd: usd * 0.6 },
+          { symbol: p.secondCollateral, usd: usd * 0.4 },
+        ]
+      : [{ symbol: p.collateral, usd }];
+    let byThreshold = 0;
+    let byLtv = 0;
+    const amounts = legs.map((leg) => {
+      const params = reserveParams(leg.symbol)!;
+      const raw = this.raw(leg.symbol, leg.usd);
+      const value = this.usd(leg.symbol, raw);
+      byThreshold += (value * params.liquidationThresholdBps) / 1e4;
+      byLtv += (value * params.ltvBps) / 1e4;
+      return raw;
+    });
+    const debtUsd = Math.min(byThreshold / p.targetHf, byLtv * LTV_MARGIN);
+    const debt = this.capBorrow(p.protocol, p.debt, this.raw(p.debt, debtUsd));
+    if (amounts.some((x) => x === 0n) || debt === 0n) return;
+    legs.forEach((leg, i) => {
+      this.supply(agent, p.protocol, leg.symbol, amounts[i]!, 'borrower');
+    });
+    p.collateralRaw = (BigInt(p.collateralRaw) + amounts[0]!).toString();
     this.borrow(agent, p, debt);
     p.open = true;
     delete p.readAt;
@@ -743,19 +775,21 @@ export class LendingActors {
       return;
     }
     // Repaid in full: take the collateral back; the position is closed and may open again later.
-    this.host.session.send(agent, {
-      to: market.pool,
-      data: encodeFunctionData({
-        abi: aavePoolAbi,
-        functionName: 'withdraw',
-        args: [this.host.token(p.collateral).address, maxUint256, agent.address],
-      }),
-      gas: GAS_LEND.withdraw,
-      kind: 'lend',
-      onMined: (ok) => {
-        if (ok) this.state.stats.withdrawals += 1;
-      },
-    });
+    for (const symbol of p.secondCollateral ? [p.collateral, p.secondCollateral] : [p.collateral]) {
+      this.host.session.send(agent, {
+        to: market.pool,
+        data: encodeFunctionData({
+          abi: aavePoolAbi,
+          functionName: 'withdraw',
+          args: [this.host.token(symbol).address, maxUint256, agent.address],
+        }),
+        gas: GAS_LEND.withdraw,
+        kind: 'lend',
+        onMined: (ok) => {
+          if (ok) this.state.stats.withdrawals += 1;
+        },
+      });
+    }
     p.open = false;
     p.debtRaw = '0';
     p.collateralRaw = '0';
@@ -775,8 +809,11 @@ export class LendingActors {
     const hf = Number(account.healthFactor) / 1e18;
     if (!(hf > p.targetHf * 1.1)) return;
     const debtUsd = Number(account.debtBase) / 1e8;
-    const coll = reserveParams(p.collateral)!;
-    const maxUsd = (Number(account.collateralBase) / 1e8) * (coll.ltvBps / 1e4) * LTV_MARGIN - debtUsd;
+    // The lower LTV of the position's collaterals bounds the whole collateral (a margin when there are two).
+    const ltvBps = Math.min(
+      ...[p.collateral, p.secondCollateral].flatMap((x) => (x ? [reserveParams(x)!.ltvBps] : [])),
+    );
+    const maxUsd = (Number(account.collateralBase) / 1e8) * (ltvBps / 1e4) * LTV_MARGIN - debtUsd;
     const extraUsd = Math.min(debtUsd * (hf / p.targetHf - 1), maxUsd * 0.9);
     if (!(extraUsd > 10)) return;
     this.borrow(this.host.agents[p.owner]!, p, this.capBorrow(p.protocol, p.debt, this.raw(p.debt, extraUsd)));

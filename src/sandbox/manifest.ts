@@ -780,6 +780,11 @@ export interface LendingPositionState {
   /** Morpho: the market id. */
   readonly marketId?: string;
   readonly collateral: string;
+  /**
+   * Aave: a second collateral asset, supplied beside the first (a third of the safe and leveraged borrowers; absent
+   * for the others and in worlds saved before). Liquidations seize the first.
+   */
+  readonly secondCollateral?: string;
   readonly debt: string;
   readonly kind: 'safe' | 'leveraged' | 'near' | 'looper';
   /** The health factor aimed at when opening. */
