@@ -797,30 +797,34 @@ class SimulatedWorld {
     if (!sales?.length) return;
     this.s.seizedSales = sales.filter((x) => BigInt(x.amount) > 0n);
     const weth = this.manifest.weth.toLowerCase();
+    const wethSymbol = this.tokens.find((t) => t.id === weth)?.m.symbol;
+    const pairs = (pools: readonly PoolView[], a: string, b: string) =>
+      pools.filter((p) => (p.t0.m.symbol === a && p.t1.m.symbol === b) || (p.t0.m.symbol === b && p.t1.m.symbol === a));
     const deepest = (a: string, b: string) =>
-      live
-        .filter((p) => (p.t0.m.symbol === a && p.t1.m.symbol === b) || (p.t0.m.symbol === b && p.t1.m.symbol === a))
-        .reduce<PoolView | undefined>(
-          (best, p) => (best && best.runtime.depthUsd >= p.runtime.depthUsd ? best : p),
-          undefined,
-        );
+      pairs(live, a, b).reduce<PoolView | undefined>(
+        (best, p) => (best && best.runtime.depthUsd >= p.runtime.depthUsd ? best : p),
+        undefined,
+      );
     for (const sale of [...this.s.seizedSales]) {
       const agent = this.agents[sale.liquidator]!;
       const sell = this.tokens.find((t) => t.m.symbol === sale.sell);
-      const wethSymbol = this.tokens.find((t) => t.id === weth)?.m.symbol;
       if (!sell || !wethSymbol) continue;
-      let pool = deepest(sale.sell, sale.buy);
-      let via: string | undefined;
-      if (!pool && sale.sell !== wethSymbol && sale.buy !== wethSymbol) {
-        pool = deepest(sale.sell, wethSymbol);
-        via = wethSymbol;
-      }
+      // The direct pair, else through WETH (the WETH received is queued as the next leg).
+      const direct = pairs(this.pools, sale.sell, sale.buy).length > 0;
+      const viaWeth =
+        !direct &&
+        sale.sell !== wethSymbol &&
+        sale.buy !== wethSymbol &&
+        pairs(this.pools, sale.sell, wethSymbol).length > 0;
       const held = agent.available(sell.id);
-      if (!pool || held <= 0n) {
-        // Nothing to sell it in, or nothing left of it (spent on a later liquidation's debt): the sale ends.
+      if ((!direct && !viaWeth) || held <= 0n) {
+        // No pool to sell it in at all, or nothing left of it (spent on a later liquidation's debt): the sale ends.
         sale.amount = '0';
         continue;
       }
+      const via = direct ? undefined : wethSymbol;
+      const pool = deepest(sale.sell, via ?? sale.buy);
+      if (!pool) continue; // its pools are asleep this block (dormant): next block
       const remaining = BigInt(sale.amount);
       const cap = this.rawFromUsd(sell, pool.runtime.depthUsd * SALE_MAX_DEPTH_SHARE);
       const chunk = minBigint(minBigint(remaining, held), cap > 0n ? cap : remaining);
