@@ -837,13 +837,16 @@ export class LendingActors {
       const cover = account.healthFactor < (WAD * 95n) / 100n ? debt : debt / 2n;
       this.host.spend(liquidator, p.debt, (cover * 11n) / 10n + 1n);
       this.host.approve(liquidator, debtToken.address, market.pool);
+      // With two collaterals: the first, until a liquidation of it reverts (e.g. nothing of it left), then the
+      // other, and so on.
+      const collateral = p.secondCollateral && p.liquidateSecond ? p.secondCollateral : p.collateral;
       this.host.session.send(liquidator, {
         to: market.pool,
         data: encodeFunctionData({
           abi: aavePoolAbi,
           functionName: 'liquidationCall',
           args: [
-            this.host.token(p.collateral).address,
+            this.host.token(collateral).address,
             debtToken.address,
             getAddress(this.host.agents[p.owner]!.address),
             maxUint256,
@@ -855,12 +858,12 @@ export class LendingActors {
         onMined: (ok, receipt) => {
           if (!ok) {
             this.state.stats.liquidationsMissed += 1;
+            if (p.secondCollateral) p.liquidateSecond = !p.liquidateSecond;
             return;
           }
           this.state.stats.liquidations += 1;
-          const collateral = this.host.token(p.collateral).address;
-          const seized = received(receipt, collateral, liquidator.address);
-          if (seized > 0n) this.host.seized(liquidator, p.collateral, p.debt, seized);
+          const seized = received(receipt, this.host.token(collateral).address, liquidator.address);
+          if (seized > 0n) this.host.seized(liquidator, collateral, p.debt, seized);
         },
       });
     }

@@ -782,9 +782,11 @@ export interface LendingPositionState {
   readonly collateral: string;
   /**
    * Aave: a second collateral asset, supplied beside the first (a third of the safe and leveraged borrowers; absent
-   * for the others and in worlds saved before). Liquidations seize the first.
+   * for the others and in worlds saved before). Liquidations seize the first until one of them reverts, then the
+   * other (`liquidateSecond`), and so on.
    */
   readonly secondCollateral?: string;
+  liquidateSecond?: boolean;
   readonly debt: string;
   readonly kind: 'safe' | 'leveraged' | 'near' | 'looper';
   /** The health factor aimed at when opening. */
