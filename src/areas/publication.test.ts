@@ -4,7 +4,7 @@ import { testStore } from '../../test/helpers.js';
 import type { JobContext } from '../jobs/types.js';
 import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
-import { ComputedInputs, latestPublication, publishComputation } from './publication.js';
+import { ComputedInputs, publishComputation } from './publication.js';
 
 describe('publication helpers', () => {
   let store: Store;
@@ -39,7 +39,7 @@ describe('publication helpers', () => {
     const gate = new ComputedInputs(store.db, 'test:computed');
     const inputs = { heads: [['ethereum', 120]], pricesAt: { ethereum: 118 } };
     expect(await gate.unchanged(inputs)).toBe(false);
-    expect(await latestPublication(store.db, 'test.compute')).toBeUndefined();
+    expect(await new DatasetRepository(store.db).latestPublication('test.compute')).toBeUndefined();
 
     const v1 = await publishComputation(ctx, {
       computation: 'test.compute',
@@ -48,7 +48,10 @@ describe('publication helpers', () => {
       inputs: { gate, value: inputs },
     });
     expect(notified).toBe(1);
-    expect(await latestPublication(store.db, 'test.compute')).toEqual({ version: v1, asOf: 1_794_999_000 });
+    expect(await new DatasetRepository(store.db).latestPublication('test.compute')).toEqual({
+      version: v1,
+      asOf: 1_794_999_000,
+    });
     expect(await gate.unchanged({ heads: [['ethereum', 120]], pricesAt: { ethereum: 118 } })).toBe(true);
     expect(await gate.unchanged({ heads: [['ethereum', 121]], pricesAt: { ethereum: 118 } })).toBe(false);
     const stored = await new DatasetRepository(store.db).get('/data/a');
@@ -63,7 +66,10 @@ describe('publication helpers', () => {
     });
     expect(v2).toBeGreaterThan(v1);
     expect(notified).toBe(2);
-    expect(await latestPublication(store.db, 'test.compute')).toEqual({ version: v2, asOf: 1_794_999_060 });
+    expect(await new DatasetRepository(store.db).latestPublication('test.compute')).toEqual({
+      version: v2,
+      asOf: 1_794_999_060,
+    });
     expect(await gate.unchanged(inputs)).toBe(true);
   });
 

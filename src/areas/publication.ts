@@ -54,18 +54,3 @@ export async function publishComputation(
   await ctx.notifyPublished();
   return version;
 }
-
-/** A computation's newest publication (its version and `as_of`), or undefined before its first. */
-export async function latestPublication(
-  db: Kysely<Database>,
-  computation: string,
-): Promise<{ version: number; asOf: number } | undefined> {
-  const row = await db
-    .selectFrom('publications')
-    .select(['version', 'as_of'])
-    .where('computation', '=', computation)
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { version: Number(row.version), asOf: Number(row.as_of) } : undefined;
-}

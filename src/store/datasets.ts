@@ -97,6 +97,18 @@ export class DatasetRepository {
     return this.db.selectFrom('datasets').selectAll().where('path', '=', path).executeTakeFirst();
   }
 
+  /** A computation's newest publication (its version and `as_of`), or undefined before its first. */
+  async latestPublication(computation: string): Promise<{ version: number; asOf: number } | undefined> {
+    const row = await this.db
+      .selectFrom('publications')
+      .select(['version', 'as_of'])
+      .where('computation', '=', computation)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { version: Number(row.version), asOf: Number(row.as_of) } : undefined;
+  }
+
   /** Per computation: the latest publication and the freshness of its documents (for `/status` and `/ready`). */
   async summary(): Promise<
     {

@@ -7,9 +7,9 @@ import type { JobContext, JobDef } from '../../jobs/types.js';
 import type { DexSourceDeployment, EvmChainEndpoint, EvmEnvironment } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource, ingest } from '../../sources/evm/index.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
-import type { DatasetDocument } from '../../store/datasets.js';
+import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
-import { latestPublication, publishComputation } from '../publication.js';
+import { publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import { computeDex, type DexInput } from './compute.js';
 import { ERC20_ABI, V2_PAIR_ABI, V3_POOL_ABI } from './events.js';
@@ -359,7 +359,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
       for (const chain of chains) await updatePrices(ctx, chain);
       const input = await loadDexInput(repo, env.evm.dex, chains);
       if (!input) return 'no snapshot yet';
-      const last = await latestPublication(ctx.store.db, DEX_COMPUTATION);
+      const last = await new DatasetRepository(ctx.store.db).latestPublication(DEX_COMPUTATION);
       if (last?.asOf === input.asOf.timestamp) return `up to date at block ${input.asOf.blockNumber}`;
       const output = computeDex(input);
       const methodology = output.allProtocols.length

@@ -3,11 +3,11 @@ import { compilePath, documentPath } from '../../http/route-table.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
 import type { EvmChainEndpoint } from '../../sources/environment.js';
 import { createEvmSource, type EvmSource } from '../../sources/evm/index.js';
-import type { DatasetDocument } from '../../store/datasets.js';
+import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
 import { DexRepository } from '../dex/repo.js';
 import type { MarketSnapshot } from '../lending/facts.js';
 import { LendingRepository } from '../lending/repo.js';
-import { ComputedInputs, latestPublication, publishComputation } from '../publication.js';
+import { ComputedInputs, publishComputation } from '../publication.js';
 import type { AreaEnv } from '../types.js';
 import {
   computeLiquidStaking,
@@ -158,10 +158,11 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
       // The inputs are the DEX snapshot heads and prices (through dex.compute's publication) and the lending
       // snapshots (through lending.compute's, published after each snapshot).
       const computed = new ComputedInputs(db, COMPUTED_KEY);
+      const publications = new DatasetRepository(db);
       const inputsKey = {
         heads: heads.map((h) => [h.chain, h.blockNumber]),
-        dex: (await latestPublication(db, 'dex.compute'))?.version ?? null,
-        lending: (await latestPublication(db, 'lending.compute'))?.version ?? null,
+        dex: (await publications.latestPublication('dex.compute'))?.version ?? null,
+        lending: (await publications.latestPublication('lending.compute'))?.version ?? null,
       };
       if (await computed.unchanged(inputsKey)) {
         return `up to date at block ${asOf.blockNumber}`;
