@@ -191,19 +191,15 @@ async function startAnvil(): Promise<Node> {
       stdio: 'ignore',
     });
     started.push(child);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    let gone = false;
-    void exited.then(() => {
-      gone = true;
-    });
+    const gone = () => child.exitCode !== null || child.signalCode !== null;
     const url = `http://127.0.0.1:${port}`;
     const rpc = new RpcClient(url);
-    for (let i = 0; !gone; i++) {
+    for (let i = 0; !gone(); i++) {
       try {
         await rpc.request('eth_chainId');
         // Ours if it is still running a moment after answering (a losing anvil exits as soon as its bind fails).
         await new Promise((r) => setTimeout(r, 100));
-        if (!gone) return { url, rpc, process: child };
+        if (!gone()) return { url, rpc, process: child };
       } catch (error) {
         if (i > 400) throw error;
         await new Promise((r) => setTimeout(r, 25));

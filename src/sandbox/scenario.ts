@@ -805,7 +805,7 @@ class SimulatedWorld {
         (best, p) => (best && best.runtime.depthUsd >= p.runtime.depthUsd ? best : p),
         undefined,
       );
-    for (const sale of [...this.s.seizedSales]) {
+    for (const sale of this.s.seizedSales) {
       const agent = this.agents[sale.liquidator]!;
       const sell = this.tokens.find((t) => t.m.symbol === sale.sell);
       if (!sell || !wethSymbol) continue;
