@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../src/areas/index.js';
-import type { ParamKind } from '../src/http/params.js';
-import { compilePath, fillTemplate } from '../src/http/route-table.js';
+import { compilePath, fillTemplate } from '../src/paths/compile.js';
+import type { ParamKind } from '../src/paths/params.js';
 import { EXAMPLES } from './examples.js';
 import { type TestApp, testApp } from './helpers.js';
 

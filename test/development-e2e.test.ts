@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devDb } from '../src/areas/development/facts.js';
+import { developmentArea } from '../src/areas/development/index.js';
 import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
-import { developmentJobs, REPOS_KEY } from '../src/areas/development/jobs.js';
-import { loadConfig } from '../src/config/index.js';
+import { REPOS_KEY } from '../src/areas/development/jobs.js';
 import { registry } from '../src/registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/github/server.js';
-import { NO_EVM } from '../src/sources/environment.js';
-import type { GithubEnvironment } from '../src/sources/github/environment.js';
+import type { GithubEndpoint } from '../src/sources/github/endpoint.js';
 import { GithubSource } from '../src/sources/github/index.js';
 import { writeCheckpoint } from '../src/store/checkpoints.js';
 import { PG_URL, type TestApp, testApp } from './helpers.js';
-import { jobRunner } from './support/dex-world.js';
+import { areaRunner, githubEnv } from './support/areas.js';
 
 /**
  * End to end: GitHub stand-in → development.ingest → development.compute → API, on a few subjects. Commits of the
@@ -56,16 +55,15 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
     t = await testApp({ dialect });
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
     gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-    const github: GithubEnvironment = {
+    const github: GithubEndpoint = {
       baseUrl: gh.url,
       token: 'test-token',
-      kind: 'sandbox',
       clock: t.clock,
       sleep: async (ms: number) => t.clock.advance(ms / 1000),
       maxRetries: 1,
       subjects: SUBJECTS,
     };
-    run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock, () => t.sync());
+    run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
     await run('development.ingest');
     await run('development.compute');
     await t.sync();
@@ -208,18 +206,15 @@ describe('development publication during the first pass', () => {
     const subjects = registry.developmentSubjects().filter((s) => keys.includes(`${s.kind}:${s.id}`));
     const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
     try {
-      const github: GithubEnvironment = {
+      const github: GithubEndpoint = {
         baseUrl: gh.url,
         token: 'test-token',
-        kind: 'sandbox',
         clock: t.clock,
         sleep: async (ms: number) => t.clock.advance(ms / 1000),
         maxRetries: 1,
         subjects: keys,
       };
-      const run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock, () =>
-        t.sync(),
-      );
+      const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
       const status = async (url: string) =>
         (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } })).statusCode;
 
@@ -271,14 +266,13 @@ describe('development ingest when the service stops', () => {
     const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
     try {
       // The real sleep (no test sleep): a 10-minute secondary limit would hold a stopping service that long.
-      const github: GithubEnvironment = {
+      const github: GithubEndpoint = {
         baseUrl: gh.url,
         token: 'test-token',
-        kind: 'sandbox',
         clock: t.clock,
         subjects: ['protocol:aave'],
       };
-      const run = jobRunner(developmentJobs({ config: loadConfig({}), evm: NO_EVM, github }), t.store, t.clock);
+      const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock).run;
       gh.faults.inject({ fault: { kind: 'secondary-limit', retryAfterSeconds: 600 } });
       const stop = new AbortController();
       const pass = run('development.ingest', stop.signal);

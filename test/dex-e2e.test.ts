@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
 import type { PoolCharacter } from '../src/sandbox/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
+import { areaRunner } from './support/areas.js';
 import { poolTruth } from './support/dex-truth.js';
-import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';
+import { smallWorld, type TestWorld } from './support/dex-world.js';
 
 /**
  * End to end on a small seeded world: sandbox chain → ingest → prices → compute → API. The key figures are then
@@ -29,7 +31,7 @@ describe('DEX end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld();
     t = await testApp();
-    const jobs = dexJobRunner(w.env, t.store, t.clock, () => t.sync());
+    const jobs = areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync());
     await jobs.all();
     await t.sync();
     head = await w.world.head();

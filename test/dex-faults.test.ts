@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPublicClient, createTestClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
+import type { DexTables } from '../src/areas/dex/public.js';
 import { readCheckpoint } from '../src/store/checkpoints.js';
 import type { Store } from '../src/store/db.js';
-import { openStore } from '../src/store/db.js';
-import { TestClock, testStore } from './helpers.js';
-import { dexJobRunner, smallWorld, type TestWorld, WORLD_NOW_MS } from './support/dex-world.js';
+import { openServiceStore, TestClock, testStore } from './helpers.js';
+import { areaRunner, sandboxEnv } from './support/areas.js';
+import { smallWorld, type TestWorld, WORLD_NOW_MS } from './support/dex-world.js';
 import { type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.js';
 
 /**
@@ -27,12 +29,8 @@ async function pipeline(
   store: Store,
   overrides: { rpcUrl?: string; maxBlockRange?: number; timeoutMs?: number; maxRetries?: number } = {},
 ) {
-  const env = {
-    ...w.env,
-    chains: w.env.chains.map((c) => ({ ...c, ...overrides, rpcUrl: overrides.rpcUrl ?? c.rpcUrl })),
-  };
-  const jobs = dexJobRunner(env, store, new TestClock(WORLD_NOW_MS));
-  await jobs.all();
+  const env = sandboxEnv(w.world, { endpoint: overrides });
+  await areaRunner(dexArea, env, store, new TestClock(WORLD_NOW_MS)).all();
 }
 
 describe('DEX pipeline under faults', () => {
@@ -90,8 +88,7 @@ describe('DEX pipeline under faults', () => {
     const dbFile = path.join(dir, 'kill.sqlite');
     const envFile = path.join(dir, 'env.json');
     // Many small ranges, each committed on its own, so the kill lands between or inside them.
-    const env = { ...w.env, chains: w.env.chains.map((c) => ({ ...c, maxBlockRange: 2 })) };
-    writeFileSync(envFile, JSON.stringify(env));
+    writeFileSync(envFile, JSON.stringify({ manifest: w.world.manifest, rpcUrl: w.world.rpcUrl, maxBlockRange: 2 }));
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/ingest-child.ts'], {
       cwd: ROOT,
       env: { ...process.env, CHILD_DB: dbFile, CHILD_ENV: envFile },
@@ -101,7 +98,7 @@ describe('DEX pipeline under faults', () => {
       child.on('exit', (_code, signal) => resolve(signal)),
     );
     const head = await w.world.head();
-    const watcher = openStore({ sqliteFile: dbFile });
+    const watcher = openServiceStore({ sqliteFile: dbFile });
     let killedAt: number | undefined;
     try {
       const deadline = Date.now() + 60_000;
@@ -118,7 +115,7 @@ describe('DEX pipeline under faults', () => {
     } finally {
       await watcher.close();
     }
-    const store = openStore({ sqliteFile: dbFile });
+    const store = openServiceStore({ sqliteFile: dbFile });
     try {
       await pipeline(w, store);
       expect(await datasets(store)).toEqual(reference);
@@ -142,6 +139,7 @@ describe('DEX pipeline under faults', () => {
     expect(abandonedHead).toBeGreaterThan(base);
     await pipeline(w, store);
     const abandoned = await store.db
+      .withTables<DexTables>()
       .selectFrom('dex_swaps')
       .select('tx_hash')
       .where('block_number', '>', base)
@@ -158,7 +156,11 @@ describe('DEX pipeline under faults', () => {
     }
     await pipeline(w, store);
 
-    const after = await store.db.selectFrom('dex_swaps').select(['tx_hash', 'block_number']).execute();
+    const after = await store.db
+      .withTables<DexTables>()
+      .selectFrom('dex_swaps')
+      .select(['tx_hash', 'block_number'])
+      .execute();
     const gone = new Set(abandoned.map((r) => r.tx_hash));
     expect(after.filter((r) => gone.has(r.tx_hash))).toEqual([]);
     expect(after.every((r) => Number(r.block_number) <= base)).toBe(true);
@@ -166,6 +168,7 @@ describe('DEX pipeline under faults', () => {
     const onChain = await chain.getBlock({ blockNumber: BigInt(cp!.block) });
     expect(cp!.hash).toBe(onChain.hash);
     const snaps = await store.db
+      .withTables<DexTables>()
       .selectFrom('dex_pool_snapshots')
       .select('block_number')
       .where('block_number', '>', base)

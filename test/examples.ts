@@ -1,6 +1,6 @@
 import { PATHS } from '../src/areas/index.js';
-import type { PathDef } from '../src/areas/types.js';
-import { compilePath, documentPath, fillTemplate } from '../src/http/route-table.js';
+import { compilePath, documentPath, fillTemplate } from '../src/paths/compile.js';
+import type { PathDef } from '../src/paths/types.js';
 import { registry } from '../src/registry/index.js';
 
 /** A concrete, supported entity for every path of the table, taken from the registry (not hard-coded). */

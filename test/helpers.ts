@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { areaMigrations } from '../src/areas/index.js';
 import { type Config, loadConfig } from '../src/config/index.js';
 import type { Clock } from '../src/core/time.js';
-import { createLogger, type Role, startService } from '../src/runtime.js';
+import { createLogger, type Role, startService } from '../src/runtime/index.js';
 import { type DatasetDocument, DatasetRepository } from '../src/store/datasets.js';
-import { openStore, type Store } from '../src/store/db.js';
+import { openStore, type Store, type StoreOptions } from '../src/store/db.js';
 import { TokenRepository } from '../src/store/tokens.js';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -38,6 +39,11 @@ export class LogCapture extends Writable {
 
 let schemaSeq = 0;
 
+/** A store with the service's migrations (the platform's and every area's), as the runtime opens it. */
+export function openServiceStore(options: Omit<StoreOptions, 'migrations'>): Store {
+  return openStore({ ...options, migrations: areaMigrations() });
+}
+
 /** A fresh store: SQLite in a temp dir, or (dialect 'postgres') a new schema in the test database. */
 export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
   store: Store;
@@ -48,12 +54,12 @@ export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
   if (dialect === 'postgres') {
     if (!PG_URL) throw new Error('no PostgreSQL URL');
     const schema = `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}`;
-    const store = openStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
+    const store = openServiceStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
     return {
       store,
       dir,
       cleanup: async () => {
-        const admin = openStore({ databaseUrl: PG_URL, pgPoolSize: 1 });
+        const admin = openServiceStore({ databaseUrl: PG_URL, pgPoolSize: 1 });
         await store.close();
         const { sql } = await import('kysely');
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin.db);
@@ -62,7 +68,7 @@ export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
       },
     };
   }
-  const store = openStore({ sqliteFile: path.join(dir, 'test.sqlite') });
+  const store = openServiceStore({ sqliteFile: path.join(dir, 'test.sqlite') });
   return {
     store,
     dir,

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Clock } from '../src/core/time.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { JobDef } from '../src/jobs/types.js';
-import { openStore, type Store } from '../src/store/db.js';
+import type { Store } from '../src/store/db.js';
 import { JobRepository } from '../src/store/jobs.js';
-import { PG_URL, testStore } from './helpers.js';
+import { openServiceStore, PG_URL, testStore } from './helpers.js';
 
 /**
  * The proof that the leases work across processes: two runners, each with its own connection pool (as two worker
@@ -41,7 +41,7 @@ describe.skipIf(!PG_URL)('job leases on PostgreSQL with two workers', () => {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(first.store.db);
     const schema = rows[0]!.schema;
     expect(schema).toMatch(/^t_/);
-    second = openStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
+    second = openServiceStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
   });
 
   afterAll(async () => {

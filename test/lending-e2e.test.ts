@@ -10,11 +10,13 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
+import { lendingArea } from '../src/areas/lending/index.js';
 import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/deploy.js';
 import type { ManifestAaveMarket } from '../src/sandbox/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
-import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';
-import { lendingJobRunner } from './support/lending-runner.js';
+import { areaRunner } from './support/areas.js';
+import { smallWorld, type TestWorld } from './support/dex-world.js';
 
 /**
  * End to end on a small seeded world: the sandbox's Aave, Spark and Morpho markets → lending.ingest →
@@ -85,7 +87,7 @@ const BANDS: [string, number, number][] = [
 describe('lending markets end to end on the sandbox', () => {
   let w: TestWorld;
   let t: TestApp;
-  let jobs: ReturnType<typeof lendingJobRunner>;
+  let jobs: ReturnType<typeof areaRunner>;
   const client = () => createPublicClient({ transport: http(w.world.rpcUrl) });
 
   const get = async <T>(url: string, status = 200) => {
@@ -99,8 +101,8 @@ describe('lending markets end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld();
     t = await testApp();
-    await dexJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
-    jobs = lendingJobRunner(w.env, t.store, t.clock, () => t.sync());
+    await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
+    jobs = areaRunner(lendingArea, w.env, t.store, t.clock, () => t.sync());
     await jobs.all();
     await t.sync();
   }, 300_000);

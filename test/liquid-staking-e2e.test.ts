@@ -1,11 +1,12 @@
 import { type Address, createPublicClient, http, parseAbi, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liquidStakingJobs } from '../src/areas/liquid-staking/jobs.js';
-import { loadConfig } from '../src/config/index.js';
+import { dexArea } from '../src/areas/dex/index.js';
+import { lendingArea } from '../src/areas/lending/index.js';
+import { lendingTargets } from '../src/areas/lending/public.js';
+import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
 import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
-import { dexJobRunner, jobRunner } from './support/dex-world.js';
-import { lendingJobRunner } from './support/lending-runner.js';
+import { areaRunner } from './support/areas.js';
 import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
 
 /**
@@ -65,9 +66,9 @@ describe('liquid staking end to end on the sandbox', () => {
     w = await lendingWorld();
     lst = w.liquidStaking[0]!;
     t = await testApp();
-    await dexJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
-    await lendingJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
-    const run = jobRunner(liquidStakingJobs({ config: loadConfig({}), evm: w.env }), t.store, t.clock, () => t.sync());
+    await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
+    await areaRunner(lendingArea, w.env, t.store, t.clock, () => t.sync()).all();
+    const run = areaRunner(liquidStakingArea, w.env, t.store, t.clock, () => t.sync()).run;
     const summary = await run('liquid-staking.compute');
     expect(summary).toMatch(/^published/);
     // Nothing changed: the second run skips.
@@ -91,7 +92,7 @@ describe('liquid staking end to end on the sandbox', () => {
     const markets = await get<{ protocol: string; base_asset_symbol: string; liquid_staking_token: Row }[]>(
       '/data/liquidity/liquid-staking/available-lending-markets-exposure',
     );
-    const expected = w.env.lending
+    const expected = lendingTargets(w.env)
       .filter((m) => m.assets.some((a) => a.address === lst.token.toLowerCase()))
       .map((m) => m.protocol)
       .sort();

@@ -1,9 +1,11 @@
 import { createPublicClient, http, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
+import { oraclesArea } from '../src/areas/oracles/index.js';
 import { registry } from '../src/registry/index.js';
 import { type TestApp, testApp } from './helpers.js';
-import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';
-import { oracleJobRunner } from './support/oracle-world.js';
+import { areaRunner } from './support/areas.js';
+import { smallWorld, type TestWorld } from './support/dex-world.js';
 
 /**
  * End to end on a small seeded world: the sandbox's feeds → oracles.ingest → oracles.compute (with the DEX jobs'
@@ -37,8 +39,8 @@ describe('oracle feeds end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld();
     t = await testApp();
-    await dexJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
-    await oracleJobRunner(w.env, t.store, t.clock, () => t.sync()).all();
+    await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
+    await areaRunner(oraclesArea, w.env, t.store, t.clock, () => t.sync()).all();
     await t.sync();
   }, 240_000);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillTemplate } from '../src/http/route-table.js';
+import { fillTemplate } from '../src/paths/compile.js';
 import { EXAMPLES } from './examples.js';
 import { type TestApp, testApp } from './helpers.js';
 

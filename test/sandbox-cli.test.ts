@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
-import { openGithub } from '../src/runtime.js';
+import { systemClock } from '../src/core/time.js';
+import { startStandins } from '../src/runtime/index.js';
 import { jsonRpc } from '../src/sandbox/anvil.js';
 import type { WorldManifest } from '../src/sandbox/manifest.js';
 import { openWorld, type World, type WorldDriver } from '../src/sandbox/world.js';
@@ -127,8 +128,11 @@ describe('protoscore sandbox info', () => {
     worlds.push(world);
     await world.caughtUp;
     // What `protoscore start` does with no GITHUB_API_URL: run the GitHub stand-in and announce it.
-    const gh = await openGithub(loadConfig({ DATA_DIR: dataDir }), 'start', world, pino({ level: 'silent' }));
-    const githubUrl = gh.github!.baseUrl;
+    const started = await startStandins(loadConfig({ DATA_DIR: dataDir }), world, {
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+    });
+    const githubUrl = started.config.GITHUB_API_URL!;
     expect(githubUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
 
     const [json, text] = await Promise.all([
@@ -166,7 +170,7 @@ describe('protoscore sandbox info', () => {
     const org = await fetch(`${doc.github_api_url}/orgs/aave/repos`, { headers: { authorization: 'token sandbox' } });
     expect(org.status).toBe(200);
     expect(((await org.json()) as { full_name: string }[])[0]!.full_name).toMatch(/^aave\//);
-    await gh.close!();
+    await started.close();
 
     await world.stop();
     const stopped = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });

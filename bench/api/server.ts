@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/index.js';
-import { closeOnSignals, createLogger, startService } from '../../src/runtime.js';
+import { closeOnSignals, createLogger, startService } from '../../src/runtime/index.js';
 import { DatasetRepository } from '../../src/store/datasets.js';
 import { TokenRepository } from '../../src/store/tokens.js';
 import { POOL_DOCUMENT_PATH, poolAnalyticsPayload } from './fixture.js';

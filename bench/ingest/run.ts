@@ -19,10 +19,13 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { decodeEventLog } from 'viem';
 import { POOL_TOPICS, V2_PAIR_ABI, V3_POOL_ABI } from '../../src/areas/dex/events.js';
-import { dexJobs } from '../../src/areas/dex/jobs.js';
-import { loadConfig } from '../../src/config/index.js';
+import { dexArea } from '../../src/areas/dex/index.js';
+import type { DexTables } from '../../src/areas/dex/public.js';
+import { areaMigrations } from '../../src/areas/index.js';
+import { configWith, loadConfig } from '../../src/config/index.js';
+import { areaEnv, openSources } from '../../src/runtime/index.js';
+import { addressBookFromManifest } from '../../src/sandbox/address-book.js';
 import { openWorld } from '../../src/sandbox/world.js';
-import { environmentFromSandbox } from '../../src/sources/environment.js';
 import { openStore } from '../../src/store/db.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -106,10 +109,16 @@ async function rawBaseline(rpcUrl: string, pools: readonly `0x${string}`[], head
 
 async function engineRun(world: Awaited<ReturnType<typeof buildWorld>>['world']) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'protoscore-bench-ingest-'));
-  const store = openStore({ sqliteFile: path.join(dir, 'bench.sqlite') });
+  const store = openStore({ sqliteFile: path.join(dir, 'bench.sqlite'), migrations: areaMigrations() });
   await store.migrate();
-  const evm = environmentFromSandbox(world.manifest, world.rpcUrl);
-  const job = dexJobs({ config: loadConfig({}), evm }).find((j) => j.name === 'dex.ingest')!;
+  // What a worker configured with the world's RPC URL and address book reads.
+  const config = configWith(loadConfig({}), { RPC_URL_ETHEREUM: world.rpcUrl });
+  const env = areaEnv(
+    config,
+    openSources(config, { role: 'worker', logger: log, labels: new Map() }),
+    addressBookFromManifest(world.manifest),
+  );
+  const job = dexArea.jobs(env).find((j) => j.name === 'dex.ingest')!;
   const started = performance.now();
   const summary = await job.run({
     store,
@@ -124,6 +133,7 @@ async function engineRun(world: Awaited<ReturnType<typeof buildWorld>>['world'])
     Number(
       (
         await store.db
+          .withTables<DexTables>()
           .selectFrom(table)
           .select((eb) => eb.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()

@@ -1,28 +1,25 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import pino from 'pino';
-import { type Config, ConfigError } from '../config/index.js';
+import type { AreaEnv } from '../areas/kit/module.js';
+import { type Config, ConfigError, configWith } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
 import {
+  areaEnv,
   closeOnSignals,
   createLogger,
-  type EvmSetup,
   enabledJobs,
-  openEvm,
-  openGithub,
+  openSources,
   type Role,
+  registryBook,
+  type SourceSetup,
+  setUpSources,
   startService,
   storeFor,
-} from '../runtime.js';
+} from '../runtime/index.js';
+import { addressBookFromManifest } from '../sandbox/address-book.js';
 import { findRunningWorld } from '../sandbox/world.js';
-import {
-  type EvmEnvironment,
-  environmentFromRegistry,
-  environmentFromSandbox,
-  NO_EVM,
-} from '../sources/environment.js';
-import { type GithubEnvironment, githubFromConfig, githubFromStandin } from '../sources/github/environment.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
@@ -66,11 +63,23 @@ function displayHost(host: string): string {
 }
 
 async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
-  const cfg = cliConfig();
-  const logger = createLogger(cfg);
-  let setup: EvmSetup;
+  const initial = cliConfig();
+  const logger = createLogger(initial);
+  let setup: SourceSetup;
   try {
-    setup = await openEvm(cfg, role, logger);
+    let lastTenth = -1;
+    setup = await setUpSources({
+      config: initial,
+      role,
+      logger,
+      clock: systemClock,
+      onProgress: (done, total) => {
+        const tenth = total > 0 ? Math.floor((10 * done) / total) : 10;
+        if (tenth === lastTenth) return;
+        lastTenth = tenth;
+        logger.info({ done_seconds: done, total_seconds: total }, `sandbox: simulating history, ${tenth * 10} %`);
+      },
+    });
   } catch (err) {
     // A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace.
     if (err instanceof ConfigError || (err as Error).name === 'WorldMismatchError') {
@@ -79,19 +88,18 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
     }
     throw err;
   }
-  const { evm, world } = setup;
-  const gh = await openGithub(cfg, role, world, logger);
-  const closeAll = async () => {
-    await gh.close?.();
-    await world?.stop();
-  };
+  const { world, config: cfg } = setup;
+  const github = setup.sources.get('github');
+  if (github && !github.token && !setup.standins.length) {
+    logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
+  }
   const service = await startService({
     role,
     config: cfg,
     logger,
-    evm,
-    ...(gh.github ? { github: gh.github } : {}),
-    onClose: closeAll,
+    sources: setup.sources,
+    book: setup.book,
+    onClose: () => setup.close(),
     ...(world
       ? {
           jobsAfter: world.caughtUp,
@@ -132,30 +140,32 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
       `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,
       'DEX datasets appear once the world has caught up with the clock and the first computation has run' +
         ' (the first start simulates the history; later starts resume in seconds).',
-      ...(gh.close
-        ? [`Sandbox GitHub stand-in: ${gh.github!.baseUrl} (development data, first pass in about a minute).`]
-        : []),
+      ...setup.standins
+        .filter((x) => x.kind === 'github')
+        .map((x) => `Sandbox GitHub stand-in: ${x.url} (development data, first pass in about a minute).`),
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /**
- * The sources `jobs list|run` see: the configured RPC chains, or else the sandbox world running from this
- * `DATA_DIR` (so an operator can run `jobs run dex.ingest` beside `protoscore start`).
+ * What `jobs list|run` read: the configured sources, or else those of the sandbox world running from this
+ * `DATA_DIR` (its chain and stand-ins, as `start` configured them), so an operator can run `jobs run dex.ingest`
+ * beside `protoscore start`.
  */
-async function cliEvm(cfg: Config): Promise<EvmEnvironment> {
-  if (cfg.rpcUrls.size) return environmentFromRegistry(cfg.rpcUrls);
+async function cliEnv(cfg: Config): Promise<AreaEnv> {
+  const ctx = { role: 'worker' as const, logger: quietLogger(cfg), labels: new Map() };
+  if (cfg.rpcUrls.size) return areaEnv(cfg, openSources(cfg, ctx), registryBook(cfg));
   const found = await findRunningWorld(cfg.dataDir);
-  return found.running ? environmentFromSandbox(found.running.manifest, found.running.rpc_url) : NO_EVM;
-}
-
-/** GitHub for `jobs list|run`: GITHUB_API_URL, else the stand-in of the sandbox running from DATA_DIR, else GitHub. */
-async function cliGithub(cfg: Config): Promise<GithubEnvironment> {
-  if (cfg.github.apiUrl) return githubFromConfig(cfg);
-  const found = await findRunningWorld(cfg.dataDir);
-  const url = found.running?.github_api_url;
-  return typeof url === 'string' ? githubFromStandin(url) : githubFromConfig(cfg);
+  if (!found.running) return areaEnv(cfg, openSources(cfg, ctx));
+  const keys: Record<string, string> = {
+    [`RPC_URL_${found.running.manifest.chain.toUpperCase()}`]: found.running.rpc_url,
+  };
+  const githubUrl = found.running.github_api_url;
+  if (typeof githubUrl === 'string' && !cfg.github.apiUrl)
+    Object.assign(keys, { GITHUB_API_URL: githubUrl, GITHUB_TOKEN: 'sandbox' });
+  const config = configWith(cfg, keys);
+  return areaEnv(config, openSources(config, ctx), addressBookFromManifest(found.running.manifest));
 }
 
 export function buildCli(): Command {
@@ -274,7 +284,7 @@ export function buildCli(): Command {
     .action(() =>
       withStore(async (cfg, store) => {
         const repo = new JobRepository(store.db);
-        for (const job of enabledJobs(cfg, await cliEvm(cfg), await cliGithub(cfg))) {
+        for (const job of enabledJobs(await cliEnv(cfg))) {
           const state = await repo.state(job.name);
           const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
           const next = state ? isoSeconds(state.next_run_at) : 'not scheduled yet';
@@ -291,7 +301,7 @@ export function buildCli(): Command {
     .argument('<name>', 'job name from jobs list')
     .action((name: string) =>
       withStore(async (cfg, store) => {
-        const all = enabledJobs(cfg, await cliEvm(cfg), await cliGithub(cfg));
+        const all = enabledJobs(await cliEnv(cfg));
         if (!all.some((j) => j.name === name)) {
           process.stderr.write(
             `protoscore: unknown job ${JSON.stringify(name)}; known: ${all.map((j) => j.name).join(', ')}\n`,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, configWith, loadConfig } from './index.js';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -53,7 +53,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/PROT/);
   });
 
-  it('reads RPC_URL_<CHAIN> from the environment and the file; an unknown chain is named', async () => {
+  it('reads RPC_URL_<CHAIN> from the environment and the file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
     const file = path.join(dir, 'c.json');
     writeFileSync(file, JSON.stringify({ RPC_URL_ARBITRUM: 'http://arb.example:8545' }));
@@ -62,23 +62,17 @@ describe('loadConfig', () => {
       ['arbitrum', 'http://arb.example:8545'],
       ['ethereum', 'https://eth.example/v1'],
     ]);
-    const { environmentFromRegistry } = await import('../sources/environment.js');
-    const env = environmentFromRegistry(c.rpcUrls);
-    expect(env.chains.map((x) => x.id)).toEqual(['arbitrum', 'ethereum']);
-    expect(env.dex.some((d) => d.chain === 'ethereum' && d.protocol === 'uniswap' && d.version === 'V3')).toBe(true);
-    expect(env.anchors.some((a) => a.chain === 'ethereum' && a.symbol === 'USDC')).toBe(true);
-    // Price feeds: the registry's proxies, each with the token its base trades as (ETH-USD: WETH).
-    const eth = env.oracleFeeds.find((f) => f.pair === 'ETH-USD');
-    expect(eth).toMatchObject({
-      chain: 'ethereum',
-      oracle: 'chainlink',
-      address: '0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419',
-      heartbeatSeconds: 3600,
-      deviationThresholdPct: 0.5,
-      baseToken: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
-    });
-    expect(eth?.startBlock).toBeUndefined();
-    expect(() => environmentFromRegistry(loadConfig({ RPC_URL_MOON: 'http://x' }).rpcUrls)).toThrow(/RPC_URL_MOON/);
+  });
+
+  it('sets keys on a parsed configuration with configWith, checked as at start', () => {
+    const base = loadConfig({ PORT: '9000', GITHUB_TOKEN: 'ghp_a' });
+    const c = configWith(base, { RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', GITHUB_API_URL: 'http://127.0.0.1:9/' });
+    expect(c.port).toBe(9000);
+    expect([...c.rpcUrls]).toEqual([['ethereum', 'http://127.0.0.1:8545']]);
+    expect(c.github).toEqual({ apiUrl: 'http://127.0.0.1:9', token: 'ghp_a' });
+    expect(base.rpcUrls.size).toBe(0);
+    expect(() => configWith(base, { PORT: 'nope' })).toThrow(/PORT/);
+    expect(() => configWith(base, { NOT_A_KEY: '1' })).toThrow(/NOT_A_KEY/);
   });
 
   it('reads GITHUB_API_URL and GITHUB_TOKEN; a bad token is named without its value', () => {

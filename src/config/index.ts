@@ -264,18 +264,37 @@ function readConfigFile(file: string): Raw {
   return out;
 }
 
+/** The raw keys each configuration was parsed from (file and environment merged), for `configWith`. */
+const rawOf = new WeakMap<Config, Raw>();
+
 /** Parses and freezes the configuration. Throws ConfigError naming the first bad key. */
 export function loadConfig(env: Raw = process.env): Config {
   const configFile = env.CONFIG_FILE?.trim() ? path.resolve(env.CONFIG_FILE) : undefined;
   const fromFile = configFile ? readConfigFile(configFile) : {};
+  const merged: Raw = { ...fromFile };
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') merged[key] = value;
+  return parseConfig(merged, configFile);
+}
+
+/**
+ * The configuration with some keys set (the same keys and forms as the environment's), e.g. the base URL and
+ * credentials of a stand-in the sandbox started. Throws ConfigError for a bad value, as at start.
+ */
+export function configWith(config: Config, keys: Readonly<Record<string, string>>): Config {
+  for (const key of Object.keys(keys)) {
+    if (!(key in CONFIG_KEYS) && !RPC_URL_KEY.test(key)) throw new ConfigError(key, 'unknown configuration key');
+  }
+  return parseConfig({ ...(rawOf.get(config) ?? {}), ...keys }, config.configFile);
+}
+
+function parseConfig(raw: Raw, configFile: string | undefined): Config {
   const parsed = {} as Record<string, unknown>;
   for (const spec of Object.values(CONFIG_KEYS) as KeySpec<unknown>[]) {
-    const envValue = env[spec.key];
-    const raw = envValue !== undefined && envValue !== '' ? envValue : (fromFile[spec.key] ?? spec.default);
-    parsed[spec.key] = raw === undefined ? undefined : spec.parse(raw, spec.key);
+    const value = raw[spec.key] ?? spec.default;
+    parsed[spec.key] = value === undefined ? undefined : spec.parse(value, spec.key);
   }
   const p = parsed as Parsed;
-  return Object.freeze({
+  const config: Config = Object.freeze({
     port: p.PORT ?? 8080,
     host: p.HOST ?? '127.0.0.1',
     dataDir: p.DATA_DIR ?? path.resolve('./data'),
@@ -286,7 +305,7 @@ export function loadConfig(env: Raw = process.env): Config {
     syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
     disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
     configFile,
-    rpcUrls: rpcUrlsOf({ ...fromFile, ...env }),
+    rpcUrls: rpcUrlsOf(raw),
     sandbox: Object.freeze({
       seed: p.SANDBOX_SEED ?? 1,
       days: p.SANDBOX_DAYS ?? 8,
@@ -295,6 +314,8 @@ export function loadConfig(env: Raw = process.env): Config {
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
   });
+  rawOf.set(config, Object.freeze({ ...raw }));
+  return config;
 }
 
 function rpcUrlsOf(raw: Raw): ReadonlyMap<string, string> {

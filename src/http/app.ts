@@ -12,20 +12,20 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { PATHS } from '../areas/index.js';
-import type { PathDef } from '../areas/types.js';
 import type { Config } from '../config/index.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { documentPath, resolveParams } from '../paths/compile.js';
+import type { PathDef } from '../paths/types.js';
 import type { Registry } from '../registry/index.js';
 import type { Principal, TokenVerifier } from './auth.js';
 import type { DatasetCache } from './datasets.js';
 import { sendError, toApiError } from './errors.js';
 import { datasetReply, HotPath, JSON_TYPE, logAccess, rateLimitHeaders, requestIdOf } from './hot.js';
-import type { Metrics } from './metrics.js';
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
-import { documentPath, groupRoutes, type RouteGroup, resolveParams } from './route-table.js';
+import { groupRoutes, type RouteGroup } from './route-table.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,7 +61,8 @@ export interface AppDeps {
   readonly redis?: Redis;
   readonly status: () => Promise<unknown>;
   readonly ready: () => Promise<ReadyState>;
-  readonly paths?: readonly PathDef[];
+  /** The path table (`areas/index.ts` builds it; the API knows no area). */
+  readonly paths: readonly PathDef[];
   /** Answer repeat document requests before routing (default true; see src/http/hot.ts). */
   readonly hotPath?: boolean;
 }
@@ -237,7 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       handler: async () => undefined,
     });
 
-  for (const group of groupRoutes(deps.paths ?? PATHS)) {
+  for (const group of groupRoutes(deps.paths)) {
     app.route({
       method: 'GET',
       url: group.fastifyUrl,

@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ApiError, STATUS_OF } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { TokenVerifier } from './auth.js';
 import { type DatasetCache, negotiateEncoding, type Page, type Rendered } from './datasets.js';
 import { errorBody } from './errors.js';
-import type { Metrics } from './metrics.js';
 import type { Hit, RateLimitStore } from './ratelimit.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { PathDef } from '../areas/types.js';
-import { EXPECTED } from './params.js';
+import { EXPECTED } from '../paths/params.js';
+import type { PathDef } from '../paths/types.js';
 import type { RouteGroup } from './route-table.js';
 
 /**
@@ -66,31 +66,12 @@ export const Redirect = Type.Object({
   redirect: Type.String({ description: 'The canonical path (also in the Location header)' }),
 });
 
-/** A score as every score endpoint serves it (API.md "Scores"). */
-export const ScoreComponent = Type.Object({
-  name: Type.String(),
-  value: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
-  weight: Type.Number({ minimum: 0, maximum: 1 }),
-  inputs: Type.Record(Type.String(), Type.Unknown()),
-});
-
-export const ScoreRecord = Type.Object(
-  {
-    score: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
-    grade: Type.Union([Type.Union(['A', 'B', 'C', 'D', 'E'].map((g) => Type.Literal(g))), Type.Null()]),
-    components: Type.Array(ScoreComponent),
-    methodology: Type.String(),
-    timestamp: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: true },
-);
-
 function defaultPayload(def: PathDef): TSchema {
   if (def.payload) return def.payload;
+  // Areas describe their payloads; these generic shapes document the paths an area has not described yet.
   switch (def.shape) {
     case 'score-history':
     case 'all-scores':
-      return Type.Array(ScoreRecord);
     case 'listing':
     case 'paged':
     case 'daily-7':

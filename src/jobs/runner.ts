@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isRetryable } from '../core/errors.js';
+import { backoffDelay, sleep } from '../core/retry.js';
 import type { Clock } from '../core/time.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import type { JobContext, JobDef } from './types.js';
@@ -29,19 +30,8 @@ export type RunOutcome =
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 1000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+/** No wait between two attempts of a run is longer than this. */
+const MAX_BACKOFF_MS = 60_000;
 
 /**
  * Runs named jobs on their schedules. The schedule (`next_run_at`) and a lease per job live in the store, so any
@@ -188,8 +178,7 @@ export class JobRunner {
         const retry = isRetryable(err) && attempt < maxAttempts && !signal.aborted;
         jobLog.warn({ attempt, err: error, retry }, 'job attempt failed');
         if (!retry) break;
-        // Exponential backoff with jitter: base × 2^(attempt-1) × [0.5, 1.5).
-        await sleep(backoff * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
+        await sleep(backoffDelay(attempt - 1, { baseMs: backoff, maxMs: MAX_BACKOFF_MS }), signal);
         // Stopped or lease lost while waiting: record the failure rather than start another attempt.
         if (signal.aborted) break;
       }

@@ -5,6 +5,12 @@ import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
 import { readyState } from './status.js';
 
+const AREAS = [
+  { id: 'dex' as const, computations: ['dex.compute'] },
+  { id: 'lending' as const, computations: ['lending.compute'] },
+  { id: 'oracles' as const, computations: ['oracles.compute'] },
+];
+
 describe('readiness', () => {
   let store: Store;
   let cleanup: () => Promise<void>;
@@ -17,19 +23,19 @@ describe('readiness', () => {
   it('waits only for the computations this process schedules', async () => {
     const config = loadConfig({ DISABLED_AREAS: '' });
     // Without a job list every area's computations count.
-    const all = await readyState(store, config);
+    const all = await readyState(store, config, undefined, AREAS);
     expect(all.ready).toBe(false);
     expect(all.waiting).toEqual(expect.arrayContaining(['dex.compute', 'lending.compute', 'oracles.compute']));
 
     // Only the DEX runs here (no lending market, no feed on the configured chains): only it is awaited.
     const jobs = [{ name: 'dex.ingest' }, { name: 'dex.compute' }];
-    expect(await readyState(store, config, jobs)).toEqual({ ready: false, waiting: ['dex.compute'] });
+    expect(await readyState(store, config, jobs, AREAS)).toEqual({ ready: false, waiting: ['dex.compute'] });
     await new DatasetRepository(store.db).publish({
       computation: 'dex.compute',
       area: 'dex',
       computedAt: 1,
       documents: [{ path: '/data/liquidity/dex/available-dexes', data: [], asOf: 1, source: 'test', freshFor: 60 }],
     });
-    expect(await readyState(store, config, jobs)).toEqual({ ready: true, waiting: [] });
+    expect(await readyState(store, config, jobs, AREAS)).toEqual({ ready: true, waiting: [] });
   });
 });

@@ -1,5 +1,5 @@
-import { AREAS } from '../areas/index.js';
 import type { Config } from '../config/index.js';
+import type { AreaId } from '../core/areas.js';
 import { type Clock, isoSeconds, nowSeconds } from '../core/time.js';
 import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
@@ -77,10 +77,16 @@ export async function statusReport(
  * process schedules count: an area without sources here (no lending market on the configured chains, no feeds)
  * has no job and never publishes, and must not hold readiness back forever.
  */
-export async function readyState(store: Store, config: Config, jobs?: readonly { name: string }[]) {
+export async function readyState(
+  store: Store,
+  config: Config,
+  jobs: readonly { name: string }[] | undefined,
+  areas: readonly { id: AreaId; computations: readonly string[] }[],
+) {
   const published = new Set((await new DatasetRepository(store.db).summary()).map((d) => d.computation));
   const scheduled = jobs ? new Set(jobs.map((j) => j.name)) : undefined;
-  const waiting = AREAS.filter((a) => !config.disabledAreas.has(a.id))
+  const waiting = areas
+    .filter((a) => !config.disabledAreas.has(a.id))
     .flatMap((a) => a.computations)
     .filter((c) => !scheduled || scheduled.has(c))
     .filter((c) => !published.has(c));

@@ -1,6 +1,7 @@
 import { CHAINS } from './chains/index.js';
 import { CHANNELS } from './channels/index.js';
 import { PROTOCOLS } from './protocols/index.js';
+import { TOKENS } from './tokens.js';
 import type {
   ChainEntry,
   ChannelEntry,
@@ -67,6 +68,7 @@ export class Registry {
     readonly protocols: readonly ProtocolEntry[],
     readonly chains: readonly ChainEntry[],
     readonly channels: readonly ChannelEntry[],
+    private readonly knownTokens: readonly TokenRef[] = [],
   ) {
     this.protocolById = new Map(protocols.map((p) => [p.id, p]));
     this.chainById = new Map(chains.map((c) => [c.id, c]));
@@ -87,6 +89,11 @@ export class Registry {
 
   channel(id: string): ChannelEntry | undefined {
     return this.channels.find((c) => c.id === id);
+  }
+
+  /** Tokens with a registry address (on-chain symbol case), on every chain. */
+  tokens(): readonly TokenRef[] {
+    return this.knownTokens;
   }
 
   /** Protocols with a token, for tokenomics. */
@@ -208,4 +215,4 @@ export class Registry {
   }
 }
 
-export const registry = new Registry(PROTOCOLS, CHAINS, CHANNELS);
+export const registry = new Registry(PROTOCOLS, CHAINS, CHANNELS, TOKENS);

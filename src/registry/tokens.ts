@@ -69,3 +69,8 @@ export const optimismTokens = {
   sUSD: token('optimism', 'sUSD', '0x8c6f28f2F1A3C87F0f938b96d27520d9751ec8d9', 18, 'Synth sUSD'),
   VELO: token('optimism', 'VELO', '0x9560e827aF36c94D2Ac33a39bCE1Fe78631088Db', 18, 'Velodrome'),
 } as const satisfies Record<string, TokenRef>;
+
+/** Every token above, one entry per chain and address. */
+export const TOKENS: readonly TokenRef[] = [ethereumTokens, arbitrumTokens, optimismTokens].flatMap((set) =>
+  Object.values(set),
+);

@@ -14,8 +14,8 @@
  */
 import type { Abi, Hex } from 'viem';
 import { encodeDeployData, encodeFunctionData, parseAbi } from 'viem';
+import { feedBaseSymbol } from '../registry/feeds.js';
 import { registry } from '../registry/index.js';
-import { feedBaseSymbol } from '../sources/environment.js';
 import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
 import {
   type FeedRuntimeState,

@@ -109,6 +109,32 @@ export class DatasetRepository {
     return row ? { version: Number(row.version), asOf: Number(row.as_of) } : undefined;
   }
 
+  /**
+   * Whether `documents` are exactly the computation's published set (paths, payloads, `as_of`, meta, freshness):
+   * republishing them would change nothing but the version, `computed_at` and every ETag clients hold.
+   */
+  async samePublication(computation: string, documents: readonly DatasetDocument[]): Promise<boolean> {
+    const rows = await this.db
+      .selectFrom('datasets')
+      .select(['path', 'payload', 'meta', 'as_of', 'fresh_for'])
+      .where('computation', '=', computation)
+      .execute();
+    if (rows.length !== documents.length) return false;
+    const byPath = new Map(rows.map((r) => [r.path, r]));
+    return documents.every((d) => {
+      const row = byPath.get(d.path);
+      if (!row || Number(row.as_of) !== d.asOf || Number(row.fresh_for) !== d.freshFor) return false;
+      if (row.payload !== JSON.stringify(d.data)) return false;
+      const meta = JSON.parse(row.meta) as Record<string, unknown>;
+      const expected = {
+        ...(d.meta ?? {}),
+        ...(d.methodology ? { methodology: d.methodology } : {}),
+        source: d.source,
+      };
+      return JSON.stringify(meta) === JSON.stringify(expected);
+    });
+  }
+
   /** Per computation: the latest publication and the freshness of its documents (for `/status` and `/ready`). */
   async summary(): Promise<
     {

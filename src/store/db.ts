@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, type Migration, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ScopedPostgresDialect } from './introspector.js';
 import { migrateToLatest } from './migrations.js';
@@ -19,6 +19,8 @@ export interface Store {
 }
 
 export interface StoreOptions {
+  /** Migrations beyond the platform's: the areas' own (the runtime collects them; the store knows no area). */
+  readonly migrations: Readonly<Record<string, Migration>>;
   /** PostgreSQL connection string; when absent, SQLite at `sqliteFile`. */
   readonly databaseUrl?: string | undefined;
   readonly sqliteFile?: string;
@@ -60,7 +62,7 @@ export function openStore(options: StoreOptions): Store {
       location: redact(options.databaseUrl) + (schema ? ` (schema ${schema})` : ''),
       async migrate() {
         if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-        return migrateToLatest(db as Kysely<unknown>, schema);
+        return migrateToLatest(db as Kysely<unknown>, options.migrations, schema);
       },
       close: () => db.destroy(),
     };
@@ -77,7 +79,7 @@ export function openStore(options: StoreOptions): Store {
     db,
     dialect: 'sqlite',
     location: file,
-    migrate: () => migrateToLatest(db as Kysely<unknown>),
+    migrate: () => migrateToLatest(db as Kysely<unknown>, options.migrations),
     close: () => db.destroy(),
   };
 }

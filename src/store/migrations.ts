@@ -1,12 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { developmentMigration } from '../areas/development/migration.js';
-import { lendingMigration } from '../areas/lending/migration.js';
 
 /**
- * The one migration set of both dialects. Types are kept portable: `bigint` becomes INTEGER on SQLite and
- * int8 on PostgreSQL (read back as numbers, see db.ts); `text` everywhere else.
+ * The platform's migrations; areas bring their own (`areas/<x>/tables.ts`) and the runtime hands them to the
+ * store, so one set runs on both dialects. Types are kept portable: `bigint` becomes INTEGER on SQLite and int8
+ * on PostgreSQL (read back as numbers, see db.ts); `text` everywhere else.
  */
-const migrations: Record<string, Migration> = {
+export const PLATFORM_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_foundation': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -96,151 +95,22 @@ const migrations: Record<string, Migration> = {
       await sql`insert into counters (name, value) values ('datasets', 0), ('tokens', 0)`.execute(db);
     },
   },
-  '0002_evm_dex': {
-    async up(db: Kysely<unknown>) {
-      // Blocks an ingest pass touched: hashes detect reorgs (parent-hash mismatch), timestamps are cached here.
-      await db.schema
-        .createTable('evm_blocks')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('number', 'bigint', (c) => c.notNull())
-        .addColumn('hash', 'text', (c) => c.notNull())
-        .addColumn('parent_hash', 'text', (c) => c.notNull())
-        .addColumn('timestamp', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('evm_blocks_pk', ['chain', 'number'])
-        .execute();
-      await db.schema
-        .createTable('evm_tokens')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('address', 'text', (c) => c.notNull())
-        .addColumn('symbol', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('decimals', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('evm_tokens_pk', ['chain', 'address'])
-        .execute();
-      await db.schema
-        .createTable('dex_pools')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('address', 'text', (c) => c.notNull())
-        .addColumn('protocol', 'text', (c) => c.notNull())
-        .addColumn('version', 'text', (c) => c.notNull())
-        .addColumn('design', 'text', (c) => c.notNull())
-        .addColumn('factory', 'text', (c) => c.notNull())
-        .addColumn('token0', 'text', (c) => c.notNull())
-        .addColumn('token1', 'text', (c) => c.notNull())
-        .addColumn('fee', 'bigint', (c) => c.notNull())
-        .addColumn('tick_spacing', 'bigint')
-        .addColumn('created_block', 'bigint', (c) => c.notNull())
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('dex_pools_pk', ['chain', 'address'])
-        .execute();
-      await db.schema
-        .createTable('dex_swaps')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('block_number', 'bigint', (c) => c.notNull())
-        .addColumn('log_index', 'bigint', (c) => c.notNull())
-        .addColumn('tx_hash', 'text', (c) => c.notNull())
-        .addColumn('pool', 'text', (c) => c.notNull())
-        .addColumn('trader', 'text', (c) => c.notNull())
-        .addColumn('amount0', 'text', (c) => c.notNull())
-        .addColumn('amount1', 'text', (c) => c.notNull())
-        .addColumn('sqrt_price_x96', 'text')
-        .addColumn('liquidity', 'text')
-        .addColumn('tick', 'bigint')
-        .addColumn('timestamp', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('dex_swaps_pk', ['chain', 'block_number', 'log_index'])
-        .execute();
-      await db.schema
-        .createIndex('dex_swaps_pool_time')
-        .on('dex_swaps')
-        .columns(['chain', 'pool', 'timestamp'])
-        .execute();
-      await db.schema
-        .createTable('dex_liquidity')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('block_number', 'bigint', (c) => c.notNull())
-        .addColumn('log_index', 'bigint', (c) => c.notNull())
-        .addColumn('tx_hash', 'text', (c) => c.notNull())
-        .addColumn('pool', 'text', (c) => c.notNull())
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('amount0', 'text', (c) => c.notNull())
-        .addColumn('amount1', 'text', (c) => c.notNull())
-        .addColumn('owner', 'text', (c) => c.notNull())
-        .addColumn('timestamp', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('dex_liquidity_pk', ['chain', 'block_number', 'log_index'])
-        .execute();
-      await db.schema
-        .createTable('dex_syncs')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('block_number', 'bigint', (c) => c.notNull())
-        .addColumn('log_index', 'bigint', (c) => c.notNull())
-        .addColumn('pool', 'text', (c) => c.notNull())
-        .addColumn('reserve0', 'text', (c) => c.notNull())
-        .addColumn('reserve1', 'text', (c) => c.notNull())
-        .addColumn('timestamp', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('dex_syncs_pk', ['chain', 'block_number', 'log_index'])
-        .execute();
-      await db.schema
-        .createIndex('dex_syncs_pool_time')
-        .on('dex_syncs')
-        .columns(['chain', 'pool', 'timestamp'])
-        .execute();
-      await db.schema
-        .createTable('dex_pool_snapshots')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('pool', 'text', (c) => c.notNull())
-        .addColumn('block_number', 'bigint', (c) => c.notNull())
-        .addColumn('timestamp', 'bigint', (c) => c.notNull())
-        .addColumn('reserve0', 'text', (c) => c.notNull())
-        .addColumn('reserve1', 'text', (c) => c.notNull())
-        .addColumn('sqrt_price_x96', 'text')
-        .addColumn('liquidity', 'text')
-        .addColumn('tick', 'bigint')
-        .addPrimaryKeyConstraint('dex_pool_snapshots_pk', ['chain', 'pool', 'block_number'])
-        .execute();
-      await db.schema
-        .createTable('token_prices')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('token', 'text', (c) => c.notNull())
-        .addColumn('hour', 'bigint', (c) => c.notNull())
-        .addColumn('price_usd', 'double precision', (c) => c.notNull())
-        .addColumn('source', 'text', (c) => c.notNull())
-        .addColumn('confidence', 'double precision', (c) => c.notNull())
-        .addPrimaryKeyConstraint('token_prices_pk', ['chain', 'token', 'hour'])
-        .execute();
-    },
-  },
-  '0003_oracles': {
-    async up(db: Kysely<unknown>) {
-      // One row per AnswerUpdated log of a price feed's aggregator (a round).
-      await db.schema
-        .createTable('oracle_rounds')
-        .addColumn('chain', 'text', (c) => c.notNull())
-        .addColumn('block_number', 'bigint', (c) => c.notNull())
-        .addColumn('log_index', 'bigint', (c) => c.notNull())
-        .addColumn('tx_hash', 'text', (c) => c.notNull())
-        .addColumn('feed', 'text', (c) => c.notNull())
-        .addColumn('aggregator', 'text', (c) => c.notNull())
-        .addColumn('round_id', 'text', (c) => c.notNull())
-        .addColumn('answer', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('oracle_rounds_pk', ['chain', 'block_number', 'log_index'])
-        .execute();
-      await db.schema
-        .createIndex('oracle_rounds_feed_time')
-        .on('oracle_rounds')
-        .columns(['chain', 'feed', 'updated_at'])
-        .execute();
-    },
-  },
-  // Later migrations live beside the area that owns their tables (same portability rules as above).
-  '0004_development': developmentMigration,
-  '0005_lending': lendingMigration,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** Applies pending migrations. `schema` (PostgreSQL) keeps the bookkeeping tables in that schema. */
-export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
+/**
+ * Applies pending migrations: the platform's and those the runtime hands in (the areas' own, from their
+ * `tables.ts`), in key order. `schema` (PostgreSQL) keeps the bookkeeping tables in that schema.
+ */
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  extra: Readonly<Record<string, Migration>>,
+  schema?: string,
+): Promise<string[]> {
+  for (const key of Object.keys(extra)) {
+    if (key in PLATFORM_MIGRATIONS) throw new Error(`migration ${key} is the platform's`);
+  }
+  const all = { ...PLATFORM_MIGRATIONS, ...extra };
+  const provider: MigrationProvider = { getMigrations: async () => all };
   const migrator = new Migrator({
     db,
     provider,

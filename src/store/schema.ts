@@ -1,8 +1,11 @@
 import type { Generated } from 'kysely';
 
 /**
- * Table types of the store. Portable SQL: integers (Unix seconds or milliseconds, named so) for time, text for
- * big integers and JSON. Both SQLite and PostgreSQL run the same migrations (`migrations.ts`).
+ * The platform's tables: tokens, datasets and publications, counters, jobs, checkpoints. Portable SQL: integers
+ * (Unix seconds or milliseconds, named so) for time, text for big integers and JSON. Both SQLite and PostgreSQL
+ * run the same migrations. The EVM ingest engine (`jobs/evm/tables.ts`) and each area (`areas/<x>/tables.ts`)
+ * own their tables: their row types and migrations live there, and their code sees them through
+ * `db.withTables<…>()`.
  */
 export interface Database {
   api_tokens: ApiTokenTable;
@@ -13,122 +16,6 @@ export interface Database {
   job_runs: JobRunTable;
   job_leases: JobLeaseTable;
   checkpoints: CheckpointTable;
-  evm_blocks: EvmBlockTable;
-  evm_tokens: EvmTokenTable;
-  dex_pools: DexPoolTable;
-  dex_swaps: DexSwapTable;
-  dex_liquidity: DexLiquidityTable;
-  dex_syncs: DexSyncTable;
-  dex_pool_snapshots: DexPoolSnapshotTable;
-  token_prices: TokenPriceTable;
-  oracle_rounds: OracleRoundTable;
-}
-
-/** Big integers (token amounts, sqrtPriceX96, liquidity) are decimal strings; addresses and hashes lowercase hex. */
-export interface EvmBlockTable {
-  chain: string;
-  number: number;
-  hash: string;
-  parent_hash: string;
-  timestamp: number;
-}
-
-export interface EvmTokenTable {
-  chain: string;
-  address: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-}
-
-export interface DexPoolTable {
-  chain: string;
-  address: string;
-  protocol: string;
-  version: string;
-  design: string;
-  factory: string;
-  token0: string;
-  token1: string;
-  fee: number;
-  tick_spacing: number | null;
-  created_block: number;
-  created_at: number;
-}
-
-export interface DexSwapTable {
-  chain: string;
-  block_number: number;
-  log_index: number;
-  tx_hash: string;
-  pool: string;
-  trader: string;
-  amount0: string;
-  amount1: string;
-  sqrt_price_x96: string | null;
-  liquidity: string | null;
-  tick: number | null;
-  timestamp: number;
-}
-
-export interface DexLiquidityTable {
-  chain: string;
-  block_number: number;
-  log_index: number;
-  tx_hash: string;
-  pool: string;
-  kind: string;
-  amount0: string;
-  amount1: string;
-  owner: string;
-  timestamp: number;
-}
-
-export interface DexSyncTable {
-  chain: string;
-  block_number: number;
-  log_index: number;
-  pool: string;
-  reserve0: string;
-  reserve1: string;
-  timestamp: number;
-}
-
-export interface DexPoolSnapshotTable {
-  chain: string;
-  pool: string;
-  block_number: number;
-  timestamp: number;
-  reserve0: string;
-  reserve1: string;
-  sqrt_price_x96: string | null;
-  liquidity: string | null;
-  tick: number | null;
-}
-
-export interface TokenPriceTable {
-  chain: string;
-  token: string;
-  hour: number;
-  price_usd: number;
-  source: string;
-  confidence: number;
-}
-
-/** A price feed round: one `AnswerUpdated` log. `answer` and `round_id` are decimal strings (int256, uint256). */
-export interface OracleRoundTable {
-  chain: string;
-  block_number: number;
-  log_index: number;
-  tx_hash: string;
-  /** The feed as configured (the registry's proxy, or the sandbox's aggregator), lowercase. */
-  feed: string;
-  /** The contract that emitted the log, lowercase. */
-  aggregator: string;
-  round_id: string;
-  answer: string;
-  /** The log's `updatedAt` (Unix seconds). */
-  updated_at: number;
 }
 
 export interface ApiTokenTable {

@@ -2,21 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { dexJobs } from '../../src/areas/dex/jobs.js';
-import { loadConfig } from '../../src/config/index.js';
-import type { JobContext, JobDef } from '../../src/jobs/types.js';
+import type { AreaEnv } from '../../src/areas/kit/module.js';
 import { openWorld, type World } from '../../src/sandbox/world.js';
-import { type EvmEnvironment, environmentFromSandbox } from '../../src/sources/environment.js';
-import type { Store } from '../../src/store/db.js';
 import { TestClock } from '../helpers.js';
+import { sandboxEnv } from './areas.js';
 
 /**
- * A small seeded sandbox world for end-to-end tests, and the DEX jobs bound to it. The world is not live: the
+ * A small seeded sandbox world for end-to-end tests, with the environment a process reading it gets. The world is not live: the
  * test clock decides "now", so every run of a test sees the same chain.
  */
 export interface TestWorld {
   readonly world: World;
-  readonly env: EvmEnvironment;
+  /** The environment of a process reading the world (its chain and address book). */
+  readonly env: AreaEnv;
   readonly clock: TestClock;
   readonly dataDir: string;
   close(): Promise<void>;
@@ -41,43 +39,12 @@ export async function smallWorld(options: { days?: number; scale?: number; seed?
   await world.caughtUp;
   return {
     world,
-    env: environmentFromSandbox(world.manifest, world.rpcUrl),
+    env: sandboxEnv(world),
     clock,
     dataDir,
     close: async () => {
       await world.stop();
       rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Jobs run one by one against a store with a test context (each area's runner below adds its order). */
-export function jobRunner(defs: readonly JobDef[], store: Store, clock: TestClock, onPublished = async () => {}) {
-  const jobs = new Map<string, JobDef>(defs.map((j) => [j.name, j]));
-  const ctx = (signal = new AbortController().signal): JobContext => ({
-    store,
-    clock,
-    log: pino({ level: 'warn' }),
-    signal,
-    attempt: 1,
-    notifyPublished: onPublished,
-  });
-  return (name: string, signal?: AbortSignal) => {
-    const job = jobs.get(name);
-    if (!job) throw new Error(`no job ${name}`);
-    return job.run(ctx(signal));
-  };
-}
-
-/** The DEX jobs for an environment, runnable one by one against a store. */
-export function dexJobRunner(env: EvmEnvironment, store: Store, clock: TestClock, onPublished = async () => {}) {
-  const run = jobRunner(dexJobs({ config: loadConfig({}), evm: env }), store, clock, onPublished);
-  return {
-    run,
-    async all() {
-      await this.run('dex.ingest');
-      await this.run('prices.hourly');
-      return this.run('dex.compute');
     },
   };
 }

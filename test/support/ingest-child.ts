@@ -1,20 +1,25 @@
 /**
  * A worker process for the SIGKILL test: runs `dex.ingest` on a SQLite file against a sandbox chain, in many small
  * ranges, and reports each committed checkpoint on stdout so the parent knows when to kill it mid-ingest.
- * Env: CHILD_DB (SQLite file), CHILD_ENV (JSON file holding an EvmEnvironment).
+ * Env: CHILD_DB (SQLite file), CHILD_ENV (JSON file: the world's manifest and RPC URL, and the range limit).
  */
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
-import { dexJobs } from '../../src/areas/dex/jobs.js';
-import { loadConfig } from '../../src/config/index.js';
+import { dexArea } from '../../src/areas/dex/index.js';
 import { systemClock } from '../../src/core/time.js';
-import type { EvmEnvironment } from '../../src/sources/environment.js';
-import { openStore } from '../../src/store/db.js';
+import type { WorldManifest } from '../../src/sandbox/manifest.js';
+import { openServiceStore } from '../helpers.js';
+import { sandboxEnv } from './areas.js';
 
-const store = openStore({ sqliteFile: process.env.CHILD_DB! });
+const store = openServiceStore({ sqliteFile: process.env.CHILD_DB! });
 await store.migrate();
-const evm = JSON.parse(readFileSync(process.env.CHILD_ENV!, 'utf8')) as EvmEnvironment;
-const ingestJob = dexJobs({ config: loadConfig({}), evm }).find((j) => j.name === 'dex.ingest')!;
+const world = JSON.parse(readFileSync(process.env.CHILD_ENV!, 'utf8')) as {
+  manifest: WorldManifest;
+  rpcUrl: string;
+  maxBlockRange: number;
+};
+const env = sandboxEnv(world, { endpoint: { maxBlockRange: world.maxBlockRange } });
+const ingestJob = dexArea.jobs(env).find((j) => j.name === 'dex.ingest')!;
 process.stdout.write('ready\n');
 await ingestJob.run({
   store,

@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { blockchainPaths } from './routes.js';
 
-export const blockchainArea: AreaModule = {
+export const blockchainArea = defineArea({
   id: 'blockchain',
   title: 'Blockchain',
   paths: blockchainPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

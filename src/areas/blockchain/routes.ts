@@ -1,6 +1,6 @@
+import { oneOf } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { oneOf } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
 
 const layer = (name: 'l1_chain' | 'l2_chain', what: string) => (p: PathParams, r: Registry) =>
   oneOf(

@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { communityPaths } from './routes.js';
 
-export const communityArea: AreaModule = {
+export const communityArea = defineArea({
   id: 'community',
   title: 'Community',
   paths: communityPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

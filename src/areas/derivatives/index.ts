@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { derivativesPaths } from './routes.js';
 
-export const derivativesArea: AreaModule = {
+export const derivativesArea = defineArea({
   id: 'derivatives',
   title: 'Derivatives',
   paths: derivativesPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

@@ -1,6 +1,6 @@
+import { oneOf, seeListing } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { oneOf, seeListing } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
 
 const protocol = (p: PathParams, r: Registry) =>
   oneOf(

@@ -89,14 +89,14 @@ export interface DevEventTable {
   issue_number: number | null;
 }
 
-export interface DevelopmentTables {
+export type DevelopmentTables = {
   github_etags: GithubEtagTable;
   dev_repos: DevRepoTable;
   dev_repo_days: DevRepoDayTable;
   dev_commits: DevCommitTable;
   dev_issues: DevIssueTable;
   dev_events: DevEventTable;
-}
+};
 
 export type DevDatabase = Database & DevelopmentTables;
 export type DevDb = Kysely<DevDatabase>;
@@ -104,8 +104,7 @@ export type DevTrx = Transaction<DevDatabase>;
 
 /** The store's database seen with the development tables (they are this area's own, outside store/schema.ts). */
 export function devDb(db: Kysely<Database>): DevDb {
-  // Same connection, wider table map (what Kysely's withTables does, without its index-signature constraint).
-  return db as unknown as DevDb;
+  return db.withTables<DevelopmentTables>();
 }
 
 // ---- Facts as compute sees them -------------------------------------------------------------------------------

@@ -4,6 +4,18 @@ import { type ContributorCount, type DevDb, isBot, type RepoFacts } from './fact
 export class DevelopmentRepository {
   constructor(private readonly db: DevDb) {}
 
+  /** `[repo, snapshot_at]` of the named repositories that have been ingested, by name: what a computation reads. */
+  async snapshotTimes(repos: readonly string[]): Promise<[string, number][]> {
+    if (!repos.length) return [];
+    const rows = await this.db
+      .selectFrom('dev_repos')
+      .select(['repo', 'snapshot_at'])
+      .where('repo', 'in', repos)
+      .orderBy('repo')
+      .execute();
+    return rows.map((r) => [r.repo, Number(r.snapshot_at)]);
+  }
+
   /** Facts of the named repositories that have been ingested at least once (others are absent from the map). */
   async facts(repos: readonly string[]): Promise<Map<string, RepoFacts>> {
     const out = new Map<string, RepoFacts>();

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { seeListing } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { seeListing } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
 import { ActivityRecord, DevelopmentRankingEntry, DevelopmentScoreHistory, Stats } from './schema.js';
 
 const LISTING = '/scores/development';

@@ -2,12 +2,10 @@
  * Payload schemas of the development paths (DESIGN.md convention 3). `compute.ts` produces exactly these shapes;
  * docs/methodology/development.md defines every figure.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { ScoreComponent } from '../../http/openapi.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Count = (description: string) => Nullable(Type.Integer({ minimum: 0, description }));
-const Iso = (description: string) => Type.String({ format: 'date-time', description });
 
 export const ActivityRecord = Type.Object({
   repository: Type.String({ description: '`owner/name` as GitHub spells it' }),
@@ -114,21 +112,9 @@ export const Stats = Type.Object({
   ),
 });
 
-export const DevelopmentScoreRecord = Type.Object({
-  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  grade: Nullable(
-    Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('D'), Type.Literal('E')]),
-  ),
-  components: Type.Array(ScoreComponent),
-  methodology: Type.String(),
-  timestamp: Iso('The instant scored: as_of for the running day, else the last second of the UTC day'),
-  aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
-  date: Type.String(),
-  partial: Type.Boolean(),
-  gap_reason: Nullable(Type.String({ description: '`no_repos`, `repos_not_created`, `no_data`' })),
-});
+export const DevelopmentScoreRecord = DailyScoreRecord({ gapReasons: '`no_repos`, `repos_not_created`, `no_data`' });
 
-export const DevelopmentScoreHistory = Type.Array(DevelopmentScoreRecord, { minItems: 7, maxItems: 7 });
+export const DevelopmentScoreHistory = ScoreHistory(DevelopmentScoreRecord);
 
 export const DevelopmentRankingEntry = Type.Composite([
   Type.Object({

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
-import { writeCheckpoint } from '../../store/checkpoints.js';
+
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
+import type { DexInput } from './compute.js';
 import type {
   DexPoolDesign,
   PoolFact,
@@ -10,10 +12,24 @@ import type {
   TokenFact,
   TokenPriceFact,
 } from './facts.js';
+import type { DexTables } from './tables.js';
+import type { DexTarget } from './targets.js';
+
+/** Swaps read by the computation: two 7-day windows, so the oldest of the 7 daily scores has a full window. */
+export const HISTORY_SECONDS = 14 * 86_400;
 
 /** Reads and writes the DEX area's facts; rows become typed facts (big integers back to bigint) here only. */
 export class DexRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database & DexTables>;
+
+  constructor(private readonly platform: Kysely<Database>) {
+    this.db = platform.withTables<DexTables>();
+  }
+
+  /** A checkpoint of the area's own (e.g. `prices:<chain>`). */
+  checkpoint<T>(key: string): Promise<T | undefined> {
+    return readCheckpoint<T>(this.platform, key);
+  }
 
   async pools(chain: string): Promise<PoolFact[]> {
     const rows = await this.db.selectFrom('dex_pools').selectAll().where('chain', '=', chain).execute();
@@ -216,8 +232,9 @@ export class DexRepository {
     prices: readonly TokenPriceFact[],
     checkpoint: { key: string; value: unknown; now: number },
   ) {
-    await this.db.transaction().execute(async (trx) => {
-      await writeCheckpoint(trx, checkpoint.key, checkpoint.value, checkpoint.now);
+    await this.platform.transaction().execute(async (platformTrx) => {
+      await writeCheckpoint(platformTrx, checkpoint.key, checkpoint.value, checkpoint.now);
+      const trx = platformTrx.withTables<DexTables>();
       await trx
         .deleteFrom('token_prices')
         .where('chain', '=', chain)
@@ -242,13 +259,46 @@ export class DexRepository {
     });
   }
 
-  async blockTimestamp(chain: string, number: number): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('evm_blocks')
-      .select('timestamp')
-      .where('chain', '=', chain)
-      .where('number', '=', number)
-      .executeTakeFirst();
-    return row ? Number(row.timestamp) : undefined;
+  /** Everything the computation reads, from the store, at each chain's newest snapshot. */
+  async computeInput(deployments: readonly DexTarget[], chains: readonly string[]): Promise<DexInput | undefined> {
+    const heads = [];
+    for (const chain of chains) {
+      const head = await this.latestSnapshotBlock(chain);
+      if (head) heads.push({ chain, ...head });
+    }
+    if (!heads.length) return undefined;
+    // One as_of for the publication: the chain that is furthest behind (with one chain, its snapshot block).
+    const asOf = heads.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
+    const input: {
+      -readonly [K in keyof DexInput]: DexInput[K] extends readonly (infer T)[] ? T[] : DexInput[K];
+    } = {
+      asOf: { blockNumber: asOf.blockNumber, timestamp: asOf.timestamp },
+      deployments: deployments
+        .filter((d) => chains.includes(d.chain))
+        .map((d) => ({
+          chain: d.chain,
+          protocol: d.protocol,
+          version: d.version,
+          exchangeName: d.exchangeName,
+          design: d.design,
+        })),
+      pools: [],
+      tokens: [],
+      swaps: [],
+      snapshots: [],
+      prices: [],
+    };
+    const fromHour = Math.floor((asOf.timestamp - HISTORY_SECONDS) / 3600) * 3600 - 3600;
+    for (const head of heads) {
+      const tokens = await this.tokens(head.chain);
+      const known = new Set(tokens.map((t) => t.address));
+      // A pool whose token answers no `decimals()` cannot be normalised: it is left out rather than guessed.
+      input.pools.push(...(await this.pools(head.chain)).filter((p) => known.has(p.token0) && known.has(p.token1)));
+      input.tokens.push(...tokens);
+      input.swaps.push(...(await this.swaps(head.chain, asOf.timestamp - HISTORY_SECONDS, asOf.timestamp)));
+      input.snapshots.push(...(await this.snapshots(head.chain, head.blockNumber)));
+      input.prices.push(...(await this.prices(head.chain, fromHour, asOf.timestamp)));
+    }
+    return input;
   }
 }

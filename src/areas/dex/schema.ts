@@ -2,13 +2,8 @@
  * Payload schemas of the DEX paths (DESIGN.md convention 3: one schema per shape, for validation, types, responses
  * and OpenAPI). `compute.ts` produces exactly these shapes (`Static<…>`).
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { ScoreComponent } from '../../http/openapi.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Iso = (description: string) => Type.String({ format: 'date-time', description });
-const Usd = (description: string) => Type.Number({ minimum: 0, description });
-const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
+import { type Static, Type } from '@sinclair/typebox';
+import { Count, DailyScoreRecord, Iso, Nullable, ScoreHistory, Usd } from '../kit/schema.js';
 
 export const DexToken = Type.Object({
   address: Type.String({ description: 'Lowercase 0x address' }),
@@ -154,23 +149,11 @@ export const AvailablePool = Type.Object({
 });
 
 /** A score of the DEX history endpoints: the shared score record plus the day it describes. */
-export const DexScoreRecord = Type.Object({
-  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  grade: Nullable(
-    Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('D'), Type.Literal('E')]),
-  ),
-  components: Type.Array(ScoreComponent),
-  methodology: Type.String(),
-  timestamp: Iso('The instant scored: as_of for the running day, else the last second of the UTC day'),
-  aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
-  date: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
-  partial: Type.Boolean({ description: 'True for the running day' }),
-  gap_reason: Nullable(Type.String({ description: 'Why the score is null (e.g. pool_not_created, no_pools)' })),
-});
+export const DexScoreRecord = DailyScoreRecord({ gapReasons: 'e.g. pool_not_created, no_pools' });
 
 export const DexProtocolScore = Type.Composite([Type.Object({ protocol: Type.String() }), DexScoreRecord]);
 
-export const DexScoreHistory = Type.Array(DexScoreRecord, { minItems: 7, maxItems: 7 });
+export const DexScoreHistory = ScoreHistory(DexScoreRecord);
 
 export type DexTokenInfo = Static<typeof DexToken>;
 export type HourlyVolumeEntry = Static<typeof HourlyVolume>;

@@ -2,7 +2,6 @@ import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../../core/time.js';
-import type { LendingMarketSource } from '../../sources/environment.js';
 import { computeLending, type MarketInput } from './compute.js';
 import type { LendingEventFact, MarketSnapshot } from './facts.js';
 import { lendingDocuments } from './jobs.js';
@@ -14,6 +13,7 @@ import {
   MarketAnalytics,
   MarketOverview,
 } from './schema.js';
+import type { LendingMarketTarget } from './targets.js';
 
 if (!FormatRegistry.Has('date-time'))
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
@@ -26,7 +26,7 @@ const AS_OF = Date.UTC(2026, 10, 20, 12) / 1000;
 const USDC = '0x00000000000000000000000000000000000000a1';
 const WETH = '0x00000000000000000000000000000000000000e1';
 
-const source: LendingMarketSource = {
+const source: LendingMarketTarget = {
   chain: 'ethereum',
   protocol: 'aave',
   version: 'V3',

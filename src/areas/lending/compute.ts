@@ -4,7 +4,6 @@
  */
 import { gradeOf, roundTo } from '../../core/score.js';
 import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
-import type { LendingMarketSource } from '../../sources/environment.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
 import {
   type BandRow,
@@ -14,10 +13,11 @@ import {
   type LendingScoreRecord,
   scoreMarket,
 } from './score.js';
-import { toUnits } from './snapshot.js';
+import type { LendingMarketTarget } from './targets.js';
+import { toUnits } from './units.js';
 
 export interface MarketInput {
-  readonly source: LendingMarketSource;
+  readonly source: LendingMarketTarget;
   /** The newest snapshot (undefined: none yet). */
   readonly latest: MarketSnapshot | undefined;
   /** Snapshots at the end of the 6 previous UTC days (newest first), undefined where none was taken. */
@@ -174,7 +174,7 @@ export interface AllMarketsEntry extends LendingScoreRecord {
 const RECENT_LIQUIDATIONS = 20;
 const USD_DECIMALS = 2;
 
-const keyOf = (s: LendingMarketSource): MarketKey => ({
+const keyOf = (s: LendingMarketTarget): MarketKey => ({
   chain: s.chain,
   protocol: s.protocol,
   version: s.version,
@@ -183,7 +183,7 @@ const keyOf = (s: LendingMarketSource): MarketKey => ({
 
 const usd = (x: number) => roundTo(x, USD_DECIMALS);
 
-function assetAnalytics(source: LendingMarketSource, snapshot: MarketSnapshot, r: ReserveSnapshot): AssetAnalytics {
+function assetAnalytics(source: LendingMarketTarget, snapshot: MarketSnapshot, r: ReserveSnapshot): AssetAnalytics {
   const supply = toUnits(BigInt(r.totalSupplyRaw), r.decimals);
   const borrow = toUnits(BigInt(r.totalBorrowRaw), r.decimals);
   const suppliers = new Set<string>();

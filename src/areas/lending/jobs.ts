@@ -1,22 +1,21 @@
 import { DAY, dailyHistoryInstants, HOUR, nowSeconds } from '../../core/time.js';
-import { compilePath, documentPath } from '../../http/route-table.js';
+import { ingest } from '../../jobs/evm/ingest.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
-import type { EvmChainEndpoint, EvmEnvironment, LendingMarketSource } from '../../sources/environment.js';
-import { createEvmSource, type EvmSource, ingest } from '../../sources/evm/index.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { blockAtOrBefore } from '../../sources/evm/chains.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import { readCheckpoint } from '../../store/checkpoints.js';
 import type { DatasetDocument } from '../../store/datasets.js';
-import { dexPriceBlocks } from '../dex/jobs.js';
-import { DexRepository } from '../dex/repo.js';
-import { ComputedInputs, publishComputation } from '../publication.js';
-import type { AreaEnv } from '../types.js';
+import { DexRepository, dexDepthUsd, dexPriceBlocks } from '../dex/public.js';
+import { computeJob, DocumentSet, ingestStart, wait } from '../kit/index.js';
+import type { AreaEnv } from '../kit/module.js';
 import { computeLending, type LendingOutput, type MarketInput } from './compute.js';
-import { dexDepthUsd } from './depth.js';
 import { AAVE_POOL_ABI } from './events.js';
 import type { MarketSnapshot } from './facts.js';
 import { LendingRepository } from './repo.js';
 import { lendingPaths } from './routes.js';
 import { LendingSink, type MorphoParams } from './sink.js';
 import { readAaveSnapshot, readMorphoSnapshot } from './snapshot.js';
+import { type LendingMarketTarget, lendingTargets } from './targets.js';
 
 /**
  * The lending area's jobs:
@@ -38,80 +37,32 @@ const SOURCE =
   'lending market events (eth_getLogs) and state (eth_call multicall at the as_of block); DEX depth and prices';
 
 const startKey = (chain: string) => `lending:${chain}:start`;
-const COMPUTED_KEY = 'lending:computed';
-
-function endpointsWithLending(evm: EvmEnvironment): EvmChainEndpoint[] {
-  return evm.chains.filter((c) => evm.lending.some((m) => m.chain === c.id));
-}
-
-const compiled = new Map(lendingPaths.map((def) => [def.id, compilePath(def)]));
-function pathOf(id: string, values: Record<string, string>): string {
-  return documentPath(compiled.get(id)!, values);
-}
 
 /** The Morpho markets of a view: loan token = the base asset, collateral among the listed assets. */
-function morphoAccepts(market: LendingMarketSource): (p: MorphoParams) => boolean {
+function morphoAccepts(market: LendingMarketTarget): (p: MorphoParams) => boolean {
   const base = market.assets.find((a) => a.symbol.toUpperCase() === market.baseAsset.toUpperCase())?.address;
   const collaterals = new Set(market.assets.map((a) => a.address));
   return (p) => p.loanToken === base && collaterals.has(p.collateralToken);
 }
 
-/** The last block with timestamp ≤ t, by bisection over [lo, hi] (headers are cached by the engine). */
-async function blockAtOrBefore(source: EvmSource, t: number, lo: number, hi: number): Promise<number | undefined> {
-  const at = async (n: number) => (await source.getBlock(n))?.timestamp;
-  if ((await at(lo)) === undefined || (await at(lo))! > t) return undefined;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    const ts = await at(mid);
-    if (ts === undefined) throw new Error(`block ${mid} is not on the node`);
-    if (ts <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 export function lendingJobs(env: AreaEnv): JobDef[] {
-  const endpoints = endpointsWithLending(env.evm);
-  if (!endpoints.length) return [];
-  const chains = endpoints.map((e) => e.id);
-  const sources = new Map<string, EvmSource>();
-  const sourceOf = (chain: string, ctx: JobContext) => {
-    let source = sources.get(chain);
-    if (!source) {
-      const e = endpoints.find((x) => x.id === chain)!;
-      source = createEvmSource(
-        {
-          id: e.id,
-          rpcUrl: e.rpcUrl,
-          finalityDepth: e.finalityDepth,
-          ...(e.maxBlockRange ? { maxBlockRange: e.maxBlockRange } : {}),
-          ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
-        },
-        { log: ctx.log },
-      );
-      sources.set(chain, source);
-    }
-    return source;
-  };
-  const marketsOn = (chain: string) => env.evm.lending.filter((m) => m.chain === chain);
+  const evm = env.sources.get('evm');
+  const targets = lendingTargets(env);
+  if (!evm || !targets.length) return [];
+  const chains = [...new Set(targets.map((m) => m.chain))];
+  const sourceOf = (chain: string, _ctx?: JobContext): EvmSource => evm.source(chain);
+  const marketsOn = (chain: string) => targets.filter((m) => m.chain === chain);
   const sinks = new Map<string, LendingSink>();
   /** Daily snapshots the node could not serve (pruned history): not retried by this process. */
   const unavailable = new Set<string>();
 
-  const ingestStart = async (ctx: JobContext, chain: string, source: EvmSource): Promise<number> => {
-    const saved = await readCheckpoint<{ block: number }>(ctx.store.db, startKey(chain));
-    if (saved) return saved.block;
-    const starts = marketsOn(chain).map((m) => m.startBlock);
-    let block: number;
-    if (starts.every((s) => s !== undefined)) block = Math.min(...(starts as number[]));
-    else {
-      const head = await source.blockNumber();
-      const headTs = (await source.getBlock(head))?.timestamp ?? 0;
-      block = (await blockAtOrBefore(source, headTs - LOOKBACK_SECONDS, 0, head)) ?? 0;
-    }
-    await writeCheckpoint(ctx.store.db, startKey(chain), { block }, nowSeconds(ctx.clock));
-    return block;
-  };
+  const startOf = async (ctx: JobContext, chain: string, source: EvmSource): Promise<number> =>
+    (
+      await ingestStart(ctx, source, startKey(chain), {
+        startBlocks: marketsOn(chain).map((m) => m.startBlock),
+        lookbackSeconds: LOOKBACK_SECONDS,
+      })
+    ).block;
 
   const ingestJob: JobDef = {
     name: 'lending.ingest',
@@ -125,15 +76,10 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       for (const chain of chains) {
         const source = sourceOf(chain, ctx);
         const markets = marketsOn(chain);
-        const start = await ingestStart(ctx, chain, source);
+        const start = await startOf(ctx, chain, source);
         let sink = sinks.get(chain);
         if (!sink) {
           sink = new LendingSink(chain, start);
-          for (const m of markets) {
-            for (const x of m.morphoMarkets ?? []) {
-              sink.addMorphoMarket(x.id, { ...x, lltv: BigInt(x.lltv) });
-            }
-          }
           sinks.set(chain, sink);
         }
         // aTokens: read from each pool's reserves now (a reserve listed later is picked up by the next run).
@@ -181,23 +127,20 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
 
   const snapshotOf = async (
     ctx: JobContext,
-    m: LendingMarketSource,
+    m: LendingMarketTarget,
     block: { number: number; timestamp: number },
   ): Promise<MarketSnapshot> => {
     const repo = new LendingRepository(ctx.store.db);
     const source = sourceOf(m.chain, ctx);
     const participants = await repo.participants(m.chain, m.pool, block.number);
     if (m.design === 'aave-v3') return readAaveSnapshot(source, m, participants, block);
-    let markets = m.morphoMarkets;
-    if (!markets) {
-      const accepts = morphoAccepts(m);
-      markets = (await repo.createdMarkets(m.chain, m.pool))
-        .map(({ id, data }) => ({
-          id: id as `0x${string}`,
-          ...(JSON.parse(data) as Omit<MorphoParams, 'lltv'> & { lltv: string }),
-        }))
-        .filter((x) => accepts({ ...x, lltv: BigInt(x.lltv) }));
-    }
+    const accepts = morphoAccepts(m);
+    const markets = (await repo.createdMarkets(m.chain, m.pool))
+      .map(({ id, data }) => ({
+        id: id as `0x${string}`,
+        ...(JSON.parse(data) as Omit<MorphoParams, 'lltv'> & { lltv: string }),
+      }))
+      .filter((x) => accepts({ ...x, lltv: BigInt(x.lltv) }));
     const prices = new DexRepository(ctx.store.db);
     const hour = Math.floor(block.timestamp / HOUR) * HOUR;
     const known = await prices.prices(m.chain, hour - 6 * HOUR, hour);
@@ -275,30 +218,33 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
     },
   };
 
-  const computeJob: JobDef = {
+  const computeLendingJob = computeJob({
     name: LENDING_COMPUTATION,
     area: 'lending',
     description: 'Lending market analytics and liquidity health scores, published for the 7 lending paths',
-    everySeconds: 10,
-    async run(ctx) {
+    inputs: async (ctx) => {
+      const repo = new LendingRepository(ctx.store.db);
+      const snapshots: [string, number][] = [];
+      for (const m of targets) {
+        const s = await repo.latestSnapshot(m.chain, m.pool);
+        if (s) snapshots.push([s.pool, s.blockNumber]);
+      }
+      return snapshots.length
+        ? { snapshots, pricesAt: await dexPriceBlocks(ctx.store.db, chains) }
+        : wait('no snapshots yet');
+    },
+    load: async (ctx) => {
       const db = ctx.store.db;
       const repo = new LendingRepository(db);
       const dex = new DexRepository(db);
-      const latest = new Map<LendingMarketSource, MarketSnapshot | undefined>();
-      for (const m of env.evm.lending) latest.set(m, await repo.latestSnapshot(m.chain, m.pool));
+      const latest = new Map<LendingMarketTarget, MarketSnapshot | undefined>();
+      for (const m of targets) latest.set(m, await repo.latestSnapshot(m.chain, m.pool));
       const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
-      if (!taken.length) return 'no snapshots yet';
+      if (!taken.length) return wait('no snapshots yet');
       const asOf = Math.min(...taken.map((s) => s.timestamp));
-      const computed = new ComputedInputs(db, COMPUTED_KEY);
-      const inputsKey = {
-        snapshots: taken.map((s) => [s.pool, s.blockNumber]),
-        pricesAt: await dexPriceBlocks(db, chains),
-      };
-      if (await computed.unchanged(inputsKey)) return `up to date at ${asOf}`;
-
       const markets: MarketInput[] = [];
       const depthByChain = new Map<string, Awaited<ReturnType<typeof dexDepthUsd>>>();
-      for (const m of env.evm.lending) {
+      for (const m of targets) {
         const snapshot = latest.get(m);
         let depth = depthByChain.get(m.chain);
         if (!depth) {
@@ -323,50 +269,39 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
           depthUsd: depth,
         });
       }
-      const output = computeLending({ markets }, asOf);
-      const documents = lendingDocuments(output, asOf);
-      const version = await publishComputation(ctx, {
-        computation: LENDING_COMPUTATION,
-        area: 'lending',
-        documents,
-        inputs: { gate: computed, value: inputsKey },
-      });
-      return `published ${documents.length} documents (version ${version}) as of ${asOf}`;
+      return { asOf, markets };
     },
-  };
+    compute: (input) => computeLending({ markets: input.markets }, input.asOf),
+    documents: (output, input) => lendingDocuments(output, input.asOf),
+    describe: (input) => `as of ${input.asOf}`,
+  });
 
-  return [ingestJob, snapshotJob, computeJob];
+  return [ingestJob, snapshotJob, computeLendingJob];
 }
 
 /** The documents of one computation, at their paths (canonical letter case per path). */
 export function lendingDocuments(output: LendingOutput, asOf: number): DatasetDocument[] {
-  const documents: DatasetDocument[] = [];
-  const add = (path: string, data: unknown) =>
-    documents.push({ path, data, asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+  const docs = new DocumentSet(lendingPaths, { asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
   const values = (k: { chain: string; protocol: string; version: string; baseAsset: string }) => ({
     chain: k.chain,
     protocol: k.protocol,
     version: k.version,
     base_asset: k.baseAsset,
   });
-  add(pathOf('lending.available-markets', {}), output.available);
-  for (const a of output.assets) {
-    add(pathOf('lending.asset-analytics', { ...values(a.key), token_address: a.token }), a.data);
-  }
-  for (const m of output.markets) add(pathOf('lending.protocol-analytics', values(m.key)), m.data);
+  docs.add('lending.available-markets', {}, output.available);
+  for (const a of output.assets)
+    docs.add('lending.asset-analytics', { ...values(a.key), token_address: a.token }, a.data);
+  for (const m of output.markets) docs.add('lending.protocol-analytics', values(m.key), m.data);
   for (const s of output.scores) {
     const v = values(s.key);
-    add(
-      pathOf('lending.protocol-score', {
-        ...v,
-        version: v.version.toLowerCase(),
-        base_asset: v.base_asset.toLowerCase(),
-      }),
+    docs.add(
+      'lending.protocol-score',
+      { ...v, version: v.version.toLowerCase(), base_asset: v.base_asset.toLowerCase() },
       s.data,
     );
   }
-  for (const o of output.overviews) add(pathOf('lending.market-overview', { protocol: o.protocol }), o.data);
-  for (const o of output.overviewScores) add(pathOf('lending.market-overview-score', { protocol: o.protocol }), o.data);
-  add(pathOf('lending.all-markets', {}), output.all);
-  return documents;
+  for (const o of output.overviews) docs.add('lending.market-overview', { protocol: o.protocol }, o.data);
+  for (const o of output.overviewScores) docs.add('lending.market-overview-score', { protocol: o.protocol }, o.data);
+  docs.add('lending.all-markets', {}, output.all);
+  return docs.documents;
 }

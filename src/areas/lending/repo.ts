@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { LendingEventFact, LendingEventKind, MarketSnapshot } from './facts.js';
 import type { Participants } from './snapshot.js';
+import type { LendingTables } from './tables.js';
 
-type EventRow = Database['lending_events'];
+type EventRow = LendingTables['lending_events'];
 
 function toFact(r: EventRow): LendingEventFact {
   return {
@@ -26,7 +27,11 @@ function toFact(r: EventRow): LendingEventFact {
 
 /** Reads and writes the lending area's facts (events and snapshots). */
 export class LendingRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database & LendingTables>;
+
+  constructor(platform: Kysely<Database>) {
+    this.db = platform.withTables<LendingTables>();
+  }
 
   /** A market's events of the given kinds with `from < timestamp ≤ to`, in chain order. */
   async events(

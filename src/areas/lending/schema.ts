@@ -2,13 +2,8 @@
  * Payload schemas of the lending paths (documented in OpenAPI; compute.test.ts checks the computed documents
  * against them).
  */
-import { type TSchema, Type } from '@sinclair/typebox';
-import { ScoreComponent } from '../../http/openapi.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Iso = (description: string) => Type.String({ format: 'date-time', description });
-const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
-const Fraction = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
+import { Type } from '@sinclair/typebox';
+import { Count, DailyScoreRecord, Fraction, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
 
 const Token = Type.Object({
   token_address: Type.String({ description: 'Lowercase 0x address' }),
@@ -143,21 +138,12 @@ export const MarketOverview = Type.Object({
   utilisation: Fraction('Borrowed / supplied in USD over the markets'),
 });
 
-export const LendingScoreRecord = Type.Object({
-  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  grade: Nullable(
-    Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('D'), Type.Literal('E')]),
-  ),
-  components: Type.Array(ScoreComponent),
-  methodology: Type.String(),
-  timestamp: Iso('The instant scored: the snapshot time for the running day, else the last second of the UTC day'),
-  aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
-  date: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
-  partial: Type.Boolean({ description: 'True for the running day' }),
-  gap_reason: Nullable(Type.String({ description: 'Why the score is null (no_snapshot, no_positions, …)' })),
+export const LendingScoreRecord = DailyScoreRecord({
+  timestamp: 'The instant scored: the snapshot time for the running day, else the last second of the UTC day',
+  gapReasons: 'no_snapshot, no_positions, …',
 });
 
-export const LendingScoreHistory = Type.Array(LendingScoreRecord, { minItems: 7, maxItems: 7 });
+export const LendingScoreHistory = ScoreHistory(LendingScoreRecord);
 
 export const AllMarketsEntry = Type.Composite([
   Type.Object({ chain: Type.String(), protocol: Type.String(), version: Type.String(), base_asset: Type.String() }),

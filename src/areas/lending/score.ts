@@ -7,7 +7,7 @@ import { type ComponentInput, combineScore, methodologyId, roundTo, type ScoreRe
 import { hhi } from '../../core/stats.js';
 import { utcDate } from '../../core/time.js';
 import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
-import { toUnits } from './snapshot.js';
+import { toUnits } from './units.js';
 
 export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.0.0');
 

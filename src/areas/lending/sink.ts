@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ApplyContext, BlockRange, EvmLog, IngestSink, LogQuery } from '../../sources/evm/index.js';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
+import type { EvmLog } from '../../sources/evm/types.js';
 import type { Database } from '../../store/schema.js';
 import {
   AAVE_POOL_TOPICS,
@@ -10,7 +11,7 @@ import {
   decodeMorphoLog,
   MORPHO_TOPICS,
 } from './events.js';
-import type { LendingEventTable } from './migration.js';
+import type { LendingEventTable, LendingTables } from './tables.js';
 
 /**
  * The lending area's ingest sink for one chain: one stage reading the Aave pools' events, their aTokens'
@@ -66,7 +67,8 @@ export class LendingSink implements IngestSink {
     this.markets.set(id.toLowerCase(), params);
   }
 
-  async queries(_stage: number, db: Kysely<Database>): Promise<LogQuery[]> {
+  async queries(_stage: number, platform: Kysely<Database>): Promise<LogQuery[]> {
+    const db = platform.withTables<LendingTables>();
     const created = await db
       .selectFrom('lending_events')
       .select(['market_id', 'data'])
@@ -133,11 +135,12 @@ export class LendingSink implements IngestSink {
   }
 
   async apply(
-    trx: Transaction<Database>,
+    platformTrx: Transaction<Database>,
     _range: BlockRange,
     logs: readonly (readonly EvmLog[])[],
     ctx: ApplyContext,
   ): Promise<number> {
+    const trx = platformTrx.withTables<LendingTables>();
     const rows: LendingEventTable[] = [];
     for (const log of logs[0] ?? []) {
       const placed = this.place(log);
@@ -173,7 +176,8 @@ export class LendingSink implements IngestSink {
     return rows.length;
   }
 
-  async rollback(trx: Transaction<Database>, afterBlock: number): Promise<void> {
+  async rollback(platformTrx: Transaction<Database>, afterBlock: number): Promise<void> {
+    const trx = platformTrx.withTables<LendingTables>();
     await trx
       .deleteFrom('lending_events')
       .where('chain', '=', this.chain)

@@ -11,7 +11,6 @@
  * use the pipeline's USD price of the loan token (a Morpho oracle prices collateral in loan token only).
  */
 
-import type { LendingMarketSource, MorphoMarketSource } from '../../sources/environment.js';
 import type { EvmSource } from '../../sources/evm/index.js';
 import {
   AAVE_ORACLE_ABI,
@@ -24,6 +23,8 @@ import {
   RATE_STRATEGY_ABI,
 } from './events.js';
 import type { MarketSnapshot, MorphoMarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
+import type { LendingMarketTarget, MorphoMarketParams } from './targets.js';
+import { toUnits } from './units.js';
 
 type Address = `0x${string}`;
 
@@ -85,15 +86,9 @@ export function decodeReserveConfiguration(data: bigint) {
   };
 }
 
-/** `raw / 10^decimals` as a float (exact enough for USD figures; raw strings stay exact in the facts). */
-export function toUnits(raw: bigint, decimals: number): number {
-  const scale = 10n ** BigInt(decimals);
-  return Number(raw / scale) + Number(raw % scale) / Number(scale);
-}
-
 export async function readAaveSnapshot(
   source: EvmSource,
-  market: LendingMarketSource,
+  market: LendingMarketTarget,
   participants: Participants,
   block: { number: number; timestamp: number },
 ): Promise<MarketSnapshot> {
@@ -327,8 +322,8 @@ interface MorphoMarketState {
 
 export async function readMorphoSnapshot(
   source: EvmSource,
-  market: LendingMarketSource,
-  markets: readonly MorphoMarketSource[],
+  market: LendingMarketTarget,
+  markets: readonly MorphoMarketParams[],
   participants: Participants,
   block: { number: number; timestamp: number },
   usdPrice: (token: string) => number | null,
@@ -344,7 +339,7 @@ export async function readMorphoSnapshot(
   );
   const decimalsOf = (token: string) => market.assets.find((a) => a.address === token)?.decimals ?? 18;
   const symbolOf = (token: string) => market.assets.find((a) => a.address === token)?.symbol ?? token;
-  const paramsOf = (m: MorphoMarketSource) => ({
+  const paramsOf = (m: MorphoMarketParams) => ({
     loanToken: m.loanToken as Address,
     collateralToken: m.collateralToken as Address,
     oracle: m.oracle as Address,

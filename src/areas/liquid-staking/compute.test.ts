@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LendingMarketSource, LiquidStakingSource } from '../../sources/environment.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, TokenFact, TokenPriceFact } from '../dex/facts.js';
-import type { MarketSnapshot, PositionSnapshot } from '../lending/facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, TokenFact, TokenPriceFact } from '../dex/public.js';
+import type { LendingMarketTarget, MarketSnapshot, PositionSnapshot } from '../lending/public.js';
 import {
   computeLiquidStaking,
   exchangeRateBlocks,
@@ -11,6 +10,7 @@ import {
   rateKey,
 } from './compute.js';
 import { liquidStakingDocuments } from './jobs.js';
+import type { LiquidStakingToken } from './targets.js';
 
 const WSTETH = '0x00000000000000000000000000000000000057e7';
 const WETH = '0x000000000000000000000000000000000000e7e7';
@@ -20,7 +20,7 @@ const E18 = 10n ** 18n;
 const T = 1_800_000_000 + 5 * 3600; // 13:00 UTC
 const RATE = 1_180_000_000_000_000_000n;
 
-const lst: LiquidStakingSource = {
+const lst: LiquidStakingToken = {
   chain: 'ethereum',
   protocol: 'lido',
   symbol: 'wstETH',
@@ -30,7 +30,7 @@ const lst: LiquidStakingSource = {
   lendingMarkets: [{ protocol: 'aave', version: 'V3', baseAsset: 'USDC' }],
   dexPools: [{ protocol: 'uniswap', version: 'V3', pool: POOL }],
 };
-const market: LendingMarketSource = {
+const market: LendingMarketTarget = {
   chain: 'ethereum',
   protocol: 'aave',
   version: 'V3',

@@ -5,10 +5,9 @@
 import { toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, pairSellDepthUsd, sellDepth } from '../../core/depth.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
-import type { LendingMarketSource, LiquidStakingSource } from '../../sources/environment.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/facts.js';
-import { scorePoolAt } from '../dex/score.js';
-import type { MarketSnapshot } from '../lending/facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
+import { scorePoolAt } from '../dex/public.js';
+import type { LendingMarketTarget, MarketSnapshot } from '../lending/public.js';
 import { type LendingMarketRef, type LstRef, lendingExposure, lstInfo } from './exposure.js';
 import {
   exchangeRateOf,
@@ -28,6 +27,7 @@ import type {
   LstScoreRecordEntry,
 } from './schema.js';
 import { DEPTH_MOVE, scoreDexPool, scoreExposure } from './score.js';
+import type { LiquidStakingToken } from './targets.js';
 
 /** Daily records of a score history (API.md "Time windows"). */
 export const HISTORY_DAYS = 7;
@@ -37,8 +37,8 @@ export const SWAP_HISTORY = 14 * DAY;
 export interface LiquidStakingInput {
   /** The DEX area's newest snapshot block: the end of every window; history instants derive from it. */
   readonly asOf: { blockNumber: number; timestamp: number };
-  readonly liquidStaking: readonly LiquidStakingSource[];
-  readonly lending: readonly LendingMarketSource[];
+  readonly liquidStaking: readonly LiquidStakingToken[];
+  readonly lending: readonly LendingMarketTarget[];
   /** `${chain}/${protocol}/${version}` → exchange name. */
   readonly exchangeNames: ReadonlyMap<string, string>;
   readonly pools: readonly PoolFact[];
@@ -88,9 +88,9 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const hourOf = (t: number) => Math.floor(t / HOUR) * HOUR;
 
 function lstRefOf(
-  l: LiquidStakingSource,
+  l: LiquidStakingToken,
   tokens: ReadonlyMap<string, TokenFact>,
-  lending: readonly LendingMarketSource[],
+  lending: readonly LendingMarketTarget[],
 ): LstRef {
   const symbol =
     tokens.get(`${l.chain}/${l.underlying}`)?.symbol ??
@@ -107,7 +107,7 @@ function lstRefOf(
   };
 }
 
-function marketRef(m: LendingMarketSource): LendingMarketRef {
+function marketRef(m: LendingMarketTarget): LendingMarketRef {
   return {
     chain: m.chain,
     protocol: m.protocol,
@@ -116,12 +116,11 @@ function marketRef(m: LendingMarketSource): LendingMarketRef {
     marketName: m.marketName,
     design: m.design,
     pool: m.pool,
-    ...(m.morphoMarkets ? { morphoMarketIds: m.morphoMarkets.map((x) => x.id) } : {}),
   };
 }
 
 /** The lending markets an LST is analysed in (its `lendingMarkets` found in `lending`). */
-function marketsOf(l: LiquidStakingSource, lending: readonly LendingMarketSource[]): LendingMarketSource[] {
+function marketsOf(l: LiquidStakingToken, lending: readonly LendingMarketTarget[]): LendingMarketTarget[] {
   return lending.filter(
     (m) =>
       m.chain === l.chain &&
@@ -159,7 +158,7 @@ interface PoolContext {
   readonly pool: PoolFact;
   readonly token0: TokenFact;
   readonly token1: TokenFact;
-  readonly lst: LiquidStakingSource;
+  readonly lst: LiquidStakingToken;
   readonly snapshot: PoolSnapshotFact | undefined;
   /** State at each history instant (index 0: the snapshot). */
   readonly states: (PoolStateAt | undefined)[];
@@ -211,9 +210,9 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
   const lending: LiquidStakingOutput['lending'][number][] = [];
   const collateralByLst = new Map<string, (number | null)[]>();
   const exposures: {
-    lst: LiquidStakingSource;
+    lst: LiquidStakingToken;
     ref: LstRef;
-    market: LendingMarketSource;
+    market: LendingMarketTarget;
     perFlag: Map<boolean, (LendingExposurePayload | undefined)[]>;
     snapshots: readonly (MarketSnapshot | undefined)[];
   }[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/facts.js';
+import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/public.js';
 import {
   applyDepeg,
   DEPEGS,

@@ -11,7 +11,7 @@
 import { toFloat } from '../../core/decimal.js';
 import { roundTo } from '../../core/score.js';
 import { isoSeconds } from '../../core/time.js';
-import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/facts.js';
+import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/public.js';
 import type {
   DepegScenarioEntry,
   HealthBandEntry,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sellDepth } from '../../core/depth.js';
 import { HOUR } from '../../core/time.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
 import type { LstRef } from './exposure.js';
 import { lstPoolAnalytics, pegFigures, poolStateAt } from './pool.js';
 

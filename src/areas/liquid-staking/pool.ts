@@ -7,7 +7,7 @@ import { absBig, formatUnits, toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, poolDepthState, poolPrice, sellDepth } from '../../core/depth.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
 import { type LstRef, lstInfo } from './exposure.js';
 import type { DepthEntryPayload, LstPoolAnalyticsPayload } from './schema.js';
 

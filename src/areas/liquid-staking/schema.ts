@@ -2,12 +2,9 @@
  * Payload schemas of the liquid staking paths (DESIGN.md convention 3). `compute.ts` and `score.ts` produce exactly
  * these shapes (`Static<…>`); routes set them as `payload`, so OpenAPI documents them.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { ScoreComponent } from '../../http/openapi.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { Count, DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Iso = (description: string) => Type.String({ format: 'date-time', description });
-const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
 const Num = (description: string) => Type.Number({ description });
 const NullableNum = (description: string) => Nullable(Type.Number({ description }));
 
@@ -176,21 +173,9 @@ export const LendingExposureAnalytics = Type.Object({
 });
 
 /** A score record of the liquid staking history endpoints (as the DEX area's): the day it describes. */
-export const LstScoreRecord = Type.Object({
-  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  grade: Nullable(
-    Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('D'), Type.Literal('E')]),
-  ),
-  components: Type.Array(ScoreComponent),
-  methodology: Type.String(),
-  timestamp: Iso('The instant scored: as_of for the running day, else the last second of the UTC day'),
-  aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
-  date: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
-  partial: Type.Boolean({ description: 'True for the running day' }),
-  gap_reason: Nullable(Type.String({ description: 'Why the score is null (no_data, not_listed, …)' })),
-});
+export const LstScoreRecord = DailyScoreRecord({ gapReasons: 'no_data, not_listed, …' });
 
-export const LstScoreHistory = Type.Array(LstScoreRecord, { minItems: 7, maxItems: 7 });
+export const LstScoreHistory = ScoreHistory(LstScoreRecord);
 
 export type LiquidStakingTokenInfoEntry = Static<typeof LiquidStakingTokenInfo>;
 export type AvailableLendingExposureEntry = Static<typeof AvailableLendingExposure>;

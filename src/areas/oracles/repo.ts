@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { OracleRoundFact } from './facts.js';
+import type { OracleTables } from './tables.js';
 
-type RoundRow = Database['oracle_rounds'];
+type RoundRow = OracleTables['oracle_rounds'];
 
 function toFact(r: RoundRow): OracleRoundFact {
   return {
@@ -19,7 +20,11 @@ function toFact(r: RoundRow): OracleRoundFact {
 
 /** Reads the oracle area's facts; rows become typed facts (big integers back to bigint) here only. */
 export class OracleRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database & OracleTables>;
+
+  constructor(platform: Kysely<Database>) {
+    this.db = platform.withTables<OracleTables>();
+  }
 
   /**
    * A feed's rounds with `from < updatedAt ≤ to` in chain order, preceded by the newest round at or before `from`

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { oneOf, seeListing } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { oneOf, seeListing } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
 import { OracleDailyRecord, OraclePair } from './schema.js';
 
 const oracle = (p: PathParams, r: Registry) =>

@@ -2,10 +2,9 @@
  * Payload schemas of the oracle paths (DESIGN.md convention 3). `compute.ts` produces exactly these shapes
  * (`Static<…>`); docs/methodology/oracles.md defines every figure.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { Iso, Nullable } from '../kit/schema.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Iso = (description: string) => Type.String({ format: 'date-time', description });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Seconds = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
 const Pct = (description: string) => Nullable(Type.Number({ minimum: 0, description }));

@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ApplyContext, BlockRange, EvmLog, IngestSink, LogQuery } from '../../sources/evm/index.js';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
+import type { EvmLog } from '../../sources/evm/types.js';
 import type { Database } from '../../store/schema.js';
 import { ANSWER_UPDATED_TOPIC, decodeAnswerUpdated } from './events.js';
+import type { OracleTables } from './tables.js';
 
 /**
  * The oracle area's ingest sink for one chain: one stage, the `AnswerUpdated` logs of the feeds' aggregators.
@@ -32,7 +34,8 @@ export class OracleSink implements IngestSink {
     this.emitters = new Map([...byAggregator].map(([a, f]) => [a.toLowerCase(), f.toLowerCase()]));
   }
 
-  async queries(_stage: number, db: Kysely<Database>): Promise<LogQuery[]> {
+  async queries(_stage: number, platform: Kysely<Database>): Promise<LogQuery[]> {
+    const db = platform.withTables<OracleTables>();
     const seen = await db
       .selectFrom('oracle_rounds')
       .select(['aggregator', 'feed'])
@@ -48,12 +51,13 @@ export class OracleSink implements IngestSink {
   }
 
   async apply(
-    trx: Transaction<Database>,
+    platformTrx: Transaction<Database>,
     _range: BlockRange,
     logs: readonly (readonly EvmLog[])[],
     _ctx: ApplyContext,
   ): Promise<number> {
-    const rows: Database['oracle_rounds'][] = [];
+    const trx = platformTrx.withTables<OracleTables>();
+    const rows: OracleTables['oracle_rounds'][] = [];
     for (const log of logs[0] ?? []) {
       const aggregator = log.address.toLowerCase();
       const feed = this.emitters.get(aggregator);
@@ -81,7 +85,8 @@ export class OracleSink implements IngestSink {
     return rows.length;
   }
 
-  async rollback(trx: Transaction<Database>, afterBlock: number): Promise<void> {
+  async rollback(platformTrx: Transaction<Database>, afterBlock: number): Promise<void> {
+    const trx = platformTrx.withTables<OracleTables>();
     await trx
       .deleteFrom('oracle_rounds')
       .where('chain', '=', this.chain)

@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { securityPaths } from './routes.js';
 
-export const securityArea: AreaModule = {
+export const securityArea = defineArea({
   id: 'security',
   title: 'Security',
   paths: securityPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

@@ -1,6 +1,7 @@
+import { oneOf } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { oneOf } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
+import { ScoreHistory, ScoreRecord } from '../kit/schema.js';
 
 const protocol = (p: PathParams, r: Registry) =>
   oneOf(
@@ -37,6 +38,7 @@ export const securityPaths: PathDef[] = [
     area: 'security',
     template: '/score/security/<chain>/<protocol>',
     shape: 'score-history',
+    payload: ScoreHistory(ScoreRecord),
     summary: 'Security score of a protocol on a chain',
     methodology: 'security.score',
     entity: onChain,

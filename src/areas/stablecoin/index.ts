@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { stablecoinPaths } from './routes.js';
 
-export const stablecoinArea: AreaModule = {
+export const stablecoinArea = defineArea({
   id: 'stablecoin',
   title: 'Stablecoins',
   paths: stablecoinPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

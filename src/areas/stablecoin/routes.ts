@@ -1,6 +1,8 @@
+import { Type } from '@sinclair/typebox';
+import { oneOf } from '../../paths/entity.js';
+import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { oneOf } from '../entity.js';
-import type { PathDef, PathParams } from '../types.js';
+import { ScoreHistory, ScoreRecord } from '../kit/schema.js';
 
 const protocol = (p: PathParams, r: Registry) =>
   oneOf(
@@ -37,6 +39,7 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/scores/liquidity-stablecoin/<chain>/<protocol>',
     shape: 'score-history',
+    payload: ScoreHistory(ScoreRecord),
     summary: 'Liquidity score of a stablecoin on a chain',
     methodology: 'stablecoin.liquidity',
     entity: market,
@@ -46,6 +49,7 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/scores/liquidity-stablecoin-all-markets',
     shape: 'all-scores',
+    payload: Type.Array(ScoreRecord),
     summary: 'Current liquidity scores of all stablecoins on all chains',
     methodology: 'stablecoin.liquidity',
     entity: () => undefined,

@@ -1,10 +1,11 @@
-import type { AreaModule } from '../types.js';
+import { defineArea } from '../kit/module.js';
 import { tokenomicsPaths } from './routes.js';
 
-export const tokenomicsArea: AreaModule = {
+export const tokenomicsArea = defineArea({
   id: 'tokenomics',
   title: 'Tokenomics',
   paths: tokenomicsPaths,
+  dependsOn: [],
   jobs: () => [],
   computations: [],
-};
+});

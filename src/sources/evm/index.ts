@@ -1,14 +1,5 @@
 export { BlockReader, LruCache } from './blocks.js';
-export type {
-  ApplyContext,
-  BlockRange,
-  EvmCheckpoint,
-  IngestOptions,
-  IngestResult,
-  IngestSink,
-  LogQuery,
-} from './ingest.js';
-export { ingest } from './ingest.js';
+export { blockAtOrBefore, EvmChains, type EvmEndpoint } from './chains.js';
 export { AdaptiveWindow, MAX_ADDRESSES_PER_CALL, mergeLogs } from './logs.js';
 export type { MulticallArgs, MulticallMode } from './multicall.js';
 export type { RpcCall, RpcClientOptions, RpcOutcome, RpcStats } from './rpc.js';
@@ -24,6 +15,5 @@ export type {
   LogFilter,
   LogTopics,
   ResolvedChainConfig,
-  SleepFn,
 } from './types.js';
 export { CHAIN_DEFAULTS, resolveChainConfig } from './types.js';

@@ -4,7 +4,6 @@ import { AdaptiveWindow, mergeLogs, normaliseLog } from './logs.js';
 import {
   isLogRangeMessage,
   isTransientRpcError,
-  parseRetryAfter,
   RpcClient,
   type RpcClientOptions,
   RpcError,
@@ -241,14 +240,6 @@ describe('error classification', () => {
   it('treats size complaints as transient or refused only by what they mean outside eth_getLogs', () => {
     expect(isTransientRpcError(-32000, 'query timeout exceeded', 'eth_call')).toBe(true);
     expect(isTransientRpcError(-32005, 'query returned more than 10000 results', 'eth_getLogs')).toBe(false);
-  });
-
-  it('parses Retry-After', () => {
-    expect(parseRetryAfter('1', 0)).toBe(1000);
-    expect(parseRetryAfter('0.5', 0)).toBe(500);
-    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.UTC(2015, 9, 21, 7, 28, 0))).toBe(10_000);
-    expect(parseRetryAfter(null, 0)).toBeUndefined();
-    expect(parseRetryAfter('soon', 0)).toBeUndefined();
   });
 });
 

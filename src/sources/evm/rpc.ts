@@ -1,5 +1,6 @@
 import { ServiceError } from '../../core/errors.js';
-import { type EvmLogger, realSleep, type SleepFn } from './types.js';
+import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import type { EvmLogger } from './types.js';
 
 /**
  * JSON-RPC over HTTP with the failure handling real providers need: retries with exponential backoff and jitter
@@ -114,36 +115,6 @@ export function isTransientRpcError(code: number | undefined, message: string, m
   return TRANSIENT_PATTERN.test(message);
 }
 
-/** `Retry-After` is either seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-
-/** A counting semaphore: at most `limit` holders at once, others wait in arrival order. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiting.shift();
-      // Hand the slot straight to the next waiter, so `active` never dips below the real count.
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
-
 interface JsonRpcResponse {
   readonly id?: unknown;
   readonly result?: unknown;
@@ -176,7 +147,7 @@ export class RpcClient {
 
   constructor(private readonly options: RpcClientOptions) {
     this.limiter = new Semaphore(options.maxConcurrency);
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
     this.random = options.random ?? Math.random;
     this.fetchFn = options.fetch ?? fetch;
     this.maxBatchSize = options.maxBatchSize ?? 100;
@@ -204,10 +175,11 @@ export class RpcClient {
   }
 
   private backoffMs(attempt: number): number {
-    const base = this.options.baseDelayMs ?? 250;
-    const cap = Math.min(this.options.maxDelayMs ?? 15_000, base * 2 ** attempt);
-    // "Equal jitter": at least half the step, so retries keep backing off, plus a random half to spread clients.
-    return Math.round(cap / 2 + this.random() * (cap / 2));
+    return backoffDelay(attempt, {
+      baseMs: this.options.baseDelayMs ?? 250,
+      maxMs: this.options.maxDelayMs ?? 15_000,
+      random: this.random,
+    });
   }
 
   private async execute(calls: readonly RpcCall[], asBatch: boolean): Promise<RpcOutcome[]> {

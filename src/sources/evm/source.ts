@@ -1,5 +1,6 @@
 import { createPublicClient, custom, type MulticallReturnType, type PublicClient } from 'viem';
 import { ServiceError } from '../../core/errors.js';
+import type { SleepFn } from '../../core/retry.js';
 import { BlockReader } from './blocks.js';
 import { AdaptiveWindow, LogFetcher, type LogFetchStats } from './logs.js';
 import { type MulticallArgs, type MulticallMode, MulticallReader } from './multicall.js';
@@ -12,7 +13,6 @@ import {
   type LogFilter,
   type ResolvedChainConfig,
   resolveChainConfig,
-  type SleepFn,
 } from './types.js';
 
 export interface EvmSourceOptions {

@@ -92,10 +92,6 @@ export interface EvmLogger {
   readonly error: LogFn;
 }
 
-export type SleepFn = (ms: number) => Promise<void>;
-
-export const realSleep: SleepFn = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function toHexQuantity(n: number | bigint): Hex {
   return `0x${n.toString(16)}`;
 }

@@ -1,8 +1,8 @@
 import { Octokit } from '@octokit/rest';
 import { ServiceError } from '../../core/errors.js';
+import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep as wait } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
-import { parseRetryAfter, Semaphore } from '../evm/rpc.js';
-import { type EvmLogger, realSleep, type SleepFn } from '../evm/types.js';
+import type { EvmLogger } from '../evm/types.js';
 import { EtagCache, type EtagStore } from './etag.js';
 
 /**
@@ -184,7 +184,7 @@ export interface GithubClient {
 
 export function createGithubClient(options: GithubClientOptions = {}): GithubClient {
   const clock = options.clock ?? systemClock;
-  const sleepFn = options.sleep ?? realSleep;
+  const sleepFn = options.sleep ?? ((ms: number) => wait(ms));
   const random = options.random ?? Math.random;
   const maxRetries = options.maxRetries ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 1000;
@@ -208,10 +208,7 @@ export function createGithubClient(options: GithubClientOptions = {}): GithubCli
     stats.sleptMs += ms;
     await sleepFn(ms);
   };
-  const backoff = (attempt: number) => {
-    const cap = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-    return Math.round(cap / 2 + random() * (cap / 2));
-  };
+  const backoff = (attempt: number) => backoffDelay(attempt, { baseMs: baseDelayMs, maxMs: maxDelayMs, random });
 
   const octokit = new Octokit({
     baseUrl: (options.baseUrl ?? GITHUB_API_URL).replace(/\/+$/, ''),

@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../core/errors.js';
+import { mergeLogs } from '../../sources/evm/logs.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import type { BlockInfo, EvmLog, EvmLogger, Hex, LogTopics } from '../../sources/evm/types.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Store } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
-import { mergeLogs } from './logs.js';
-import type { EvmSource } from './source.js';
-import type { BlockInfo, EvmLog, EvmLogger, Hex, LogTopics } from './types.js';
+import type { EvmEngineTables } from './tables.js';
 
 /**
  * The generic ingest loop of every on-chain area. A sink says which logs it wants (in stages: a factory's
@@ -142,6 +143,7 @@ async function upsertBlocks(trx: Transaction<Database>, chain: string, blocks: r
     }));
     // The newest fetch is the truth: a row left by another sink from an abandoned fork is corrected.
     await trx
+      .withTables<EvmEngineTables>()
       .insertInto('evm_blocks')
       .values(rows)
       .onConflict((oc) =>
@@ -252,6 +254,7 @@ async function walkStoredBlocks(
   let checked = 0;
   while (checked < WALK_LIMIT) {
     const rows = await store.db
+      .withTables<EvmEngineTables>()
       .selectFrom('evm_blocks')
       .select(['number', 'hash'])
       .where('chain', '=', source.chain.id)
@@ -333,7 +336,12 @@ async function rollBack(
   await store.db.transaction().execute(async (trx) => {
     await assertCheckpoint(trx, sink.key, checkpoint);
     await sink.rollback(trx, afterBlock);
-    await trx.deleteFrom('evm_blocks').where('chain', '=', chain.id).where('number', '>', afterBlock).execute();
+    await trx
+      .withTables<EvmEngineTables>()
+      .deleteFrom('evm_blocks')
+      .where('chain', '=', chain.id)
+      .where('number', '>', afterBlock)
+      .execute();
     if (next) await writeCheckpoint(trx, sink.key, next, options.now());
     else await trx.deleteFrom('checkpoints').where('key', '=', sink.key).execute();
   });

@@ -1,11 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { Config } from '../config/index.js';
 import type { AreaId } from '../core/areas.js';
-import type { SegmentCase } from '../http/params.js';
-import type { JobDef } from '../jobs/types.js';
 import type { Registry } from '../registry/index.js';
-import type { EvmEnvironment } from '../sources/environment.js';
-import type { GithubEnvironment } from '../sources/github/environment.js';
+import type { SegmentCase } from './params.js';
 
 export type PathParams = Readonly<Record<string, string>>;
 
@@ -40,22 +36,4 @@ export interface PathDef {
   readonly methodology?: string;
   /** Is the entity the parameters name supported? Undefined means yes. */
   entity(params: PathParams, registry: Registry): UnknownEntity | undefined;
-}
-
-/** What an area's jobs may use, decided at start-up (sources differ between production and the sandbox). */
-export interface AreaEnv {
-  readonly config: Config;
-  readonly evm: EvmEnvironment;
-  /** GitHub (the development area): the configured API or the sandbox's stand-in; absent: no GitHub jobs. */
-  readonly github?: GithubEnvironment;
-}
-
-export interface AreaModule {
-  readonly id: AreaId;
-  readonly title: string;
-  readonly paths: readonly PathDef[];
-  /** Ingest and compute jobs of the area, for the sources this process has. */
-  jobs(env: AreaEnv): readonly JobDef[];
-  /** Computations whose first publication makes the area ready (`/ready`). */
-  readonly computations: readonly string[];
 }

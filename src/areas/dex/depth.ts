@@ -1,6 +1,6 @@
 import { type DepthPoolState, pairSellDepthUsd, poolDepthState } from '../../core/depth.js';
 import { HOUR } from '../../core/time.js';
-import type { DexRepository } from '../dex/repo.js';
+import type { DexRepository } from './repo.js';
 
 /**
  * The DEX depth the lending stress test asks for: the USD value of an asset that the indexed pools take before its

@@ -1,14 +1,33 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DexSourceDeployment } from '../../sources/environment.js';
-import type { ApplyContext, BlockRange, EvmLog, IngestSink, LogQuery } from '../../sources/evm/index.js';
+import type { Abi } from 'viem';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import type { EvmLog } from '../../sources/evm/types.js';
 import type { Database } from '../../store/schema.js';
-import { decodePoolCreated, decodePoolEvent, FACTORY_TOPICS, POOL_TOPICS } from './events.js';
+import {
+  decodePoolCreated,
+  decodePoolEvent,
+  ERC20_ABI,
+  FACTORY_TOPICS,
+  POOL_TOPICS,
+  V2_PAIR_ABI,
+  V3_POOL_ABI,
+} from './events.js';
+import type { PoolFact, PoolSnapshotFact, TokenFact } from './facts.js';
+import type { DexTables } from './tables.js';
+import type { DexTarget } from './targets.js';
 
 /**
- * The DEX area's ingest sink for one chain: stage 0 reads the factories' pool-creation events, stage 1 the events
- * of every known pool plus those created in the same range. Facts are inserted with ON CONFLICT DO NOTHING on
- * their (chain, block, log index) keys, so a re-run of a range writes nothing twice.
+ * Every read of the DEX area from the chain, turned into facts:
+ * - `DexSink`, the EVM ingest engine's sink for one chain: stage 0 reads the factories' pool-creation events,
+ *   stage 1 the events of every known pool plus those created in the same range. Facts are inserted with ON
+ *   CONFLICT DO NOTHING on their (chain, block, log index) keys, so a re-run of a range writes nothing twice;
+ * - token metadata (`symbol`, `name`, `decimals`) of the pools' tokens;
+ * - pool state snapshots at the ingested head.
  */
+
+/** The engine's checkpoint of a chain's DEX facts. */
+export const dexCheckpointKey = (chain: string) => `dex:${chain}`;
 
 /** Rows per INSERT: SQLite allows 32,766 bound parameters; 12 columns × 500 stays far below. */
 const INSERT_CHUNK = 500;
@@ -21,23 +40,29 @@ export class DexSink implements IngestSink {
   readonly key: string;
   readonly startBlock: number;
   readonly stages = 2;
-  private readonly byFactory: Map<string, DexSourceDeployment>;
+  private readonly byFactory: Map<string, DexTarget>;
 
   constructor(
     readonly chain: string,
-    deployments: readonly DexSourceDeployment[],
+    deployments: readonly DexTarget[],
+    startBlock: number,
   ) {
     const mine = deployments.filter((d) => d.chain === chain);
-    this.key = `dex:${chain}`;
-    this.startBlock = mine.length ? Math.min(...mine.map((d) => d.startBlock)) : 0;
+    this.key = dexCheckpointKey(chain);
+    this.startBlock = startBlock;
     this.byFactory = new Map(mine.map((d) => [d.factory.toLowerCase(), d]));
   }
 
-  async queries(stage: number, db: Kysely<Database>, discovered: readonly (readonly EvmLog[])[]): Promise<LogQuery[]> {
+  async queries(
+    stage: number,
+    platform: Kysely<Database>,
+    discovered: readonly (readonly EvmLog[])[],
+  ): Promise<LogQuery[]> {
     if (stage === 0) {
       const factories = [...this.byFactory.keys()] as `0x${string}`[];
       return factories.length ? [{ addresses: factories, topics: [FACTORY_TOPICS] }] : [];
     }
+    const db = platform.withTables<DexTables>();
     const known = await db.selectFrom('dex_pools').select('address').where('chain', '=', this.chain).execute();
     const pools = new Set(known.map((r) => r.address));
     for (const log of discovered[0] ?? []) {
@@ -57,18 +82,19 @@ export class DexSink implements IngestSink {
   }
 
   async apply(
-    trx: Transaction<Database>,
+    platform: Transaction<Database>,
     _range: BlockRange,
     logs: readonly (readonly EvmLog[])[],
     ctx: ApplyContext,
   ): Promise<number> {
+    const trx = platform.withTables<DexTables>();
     const chain = this.chain;
     const timestampOf = (log: EvmLog) => {
       const block = ctx.blocks.get(Number(log.blockNumber));
       if (!block) throw new Error(`no block info for block ${log.blockNumber}`);
       return block.timestamp;
     };
-    const pools: Database['dex_pools'][] = [];
+    const pools: DexTables['dex_pools'][] = [];
     for (const log of logs[0] ?? []) {
       const created = this.poolCreated(log);
       if (!created) continue;
@@ -89,9 +115,9 @@ export class DexSink implements IngestSink {
         created_at: timestampOf(log),
       });
     }
-    const swaps: Database['dex_swaps'][] = [];
-    const liquidity: Database['dex_liquidity'][] = [];
-    const syncs: Database['dex_syncs'][] = [];
+    const swaps: DexTables['dex_swaps'][] = [];
+    const liquidity: DexTables['dex_liquidity'][] = [];
+    const syncs: DexTables['dex_syncs'][] = [];
     for (const log of logs[1] ?? []) {
       const event = decodePoolEvent(log);
       if (!event) continue;
@@ -163,7 +189,8 @@ export class DexSink implements IngestSink {
     return pools.length + swaps.length + syncs.length + liquidity.length;
   }
 
-  async rollback(trx: Transaction<Database>, afterBlock: number): Promise<void> {
+  async rollback(platform: Transaction<Database>, afterBlock: number): Promise<void> {
+    const trx = platform.withTables<DexTables>();
     const chain = this.chain;
     await trx.deleteFrom('dex_swaps').where('chain', '=', chain).where('block_number', '>', afterBlock).execute();
     await trx.deleteFrom('dex_syncs').where('chain', '=', chain).where('block_number', '>', afterBlock).execute();
@@ -175,4 +202,91 @@ export class DexSink implements IngestSink {
       .execute();
     await trx.deleteFrom('dex_pools').where('chain', '=', chain).where('created_block', '>', afterBlock).execute();
   }
+}
+
+/** Symbol, name and decimals of tokens; a token without `decimals()` is left out (its pools' figures say so). */
+export async function readTokenMetadata(source: EvmSource, chain: string, addresses: readonly string[]) {
+  const calls = addresses.flatMap((address) =>
+    (['symbol', 'name', 'decimals'] as const).map((functionName) => ({
+      address: address as `0x${string}`,
+      abi: ERC20_ABI,
+      functionName,
+    })),
+  );
+  const results = await source.multicall({ contracts: calls, allowFailure: true });
+  const tokens: TokenFact[] = [];
+  addresses.forEach((address, i) => {
+    const [symbol, name, decimals] = results.slice(i * 3, i * 3 + 3);
+    // Without decimals no amount of the token can be normalised: leave it out (its pools' figures say so).
+    if (decimals?.status !== 'success') return;
+    tokens.push({
+      chain,
+      address,
+      symbol: symbol?.status === 'success' ? String(symbol.result) : address.slice(0, 10),
+      name: name?.status === 'success' ? String(name.result) : '',
+      decimals: Number(decimals.result),
+    });
+  });
+  return tokens;
+}
+
+interface Call {
+  readonly address: `0x${string}`;
+  readonly abi: Abi;
+  readonly functionName: string;
+  readonly args?: readonly unknown[];
+}
+
+/** Every pool's state at a block (V2 reserves; V3 slot0, liquidity and balances) through multicall. */
+export async function readPoolSnapshots(
+  source: EvmSource,
+  chain: string,
+  block: { number: number; timestamp: number },
+  pools: readonly PoolFact[],
+): Promise<PoolSnapshotFact[]> {
+  const blockNumber = BigInt(block.number);
+  const calls: Call[] = pools.flatMap((p): Call[] => {
+    const address = p.address as `0x${string}`;
+    const balances = [p.token0, p.token1].map((t) => ({
+      address: t as `0x${string}`,
+      abi: ERC20_ABI,
+      functionName: 'balanceOf' as const,
+      args: [address] as const,
+    }));
+    return p.design === 'uniswap-v2'
+      ? [{ address, abi: V2_PAIR_ABI, functionName: 'getReserves' as const }, ...balances]
+      : [
+          { address, abi: V3_POOL_ABI, functionName: 'slot0' as const },
+          { address, abi: V3_POOL_ABI, functionName: 'liquidity' as const },
+          ...balances,
+        ];
+  });
+  const results = await source.multicall({ contracts: calls, allowFailure: true, blockNumber });
+  const out: PoolSnapshotFact[] = [];
+  let i = 0;
+  for (const p of pools) {
+    const base = { chain, pool: p.address, blockNumber: block.number, timestamp: block.timestamp };
+    if (p.design === 'uniswap-v2') {
+      const [reserves] = results.slice(i, i + 3);
+      i += 3;
+      if (reserves?.status !== 'success') continue;
+      const [r0, r1] = reserves.result as readonly [bigint, bigint, number];
+      out.push({ ...base, reserve0: r0, reserve1: r1, sqrtPriceX96: null, liquidity: null, tick: null });
+    } else {
+      const [slot0, liquidity, b0, b1] = results.slice(i, i + 4);
+      i += 4;
+      if (slot0?.status !== 'success' || liquidity?.status !== 'success') continue;
+      if (b0?.status !== 'success' || b1?.status !== 'success') continue;
+      const [sqrtPriceX96, tick] = slot0.result as readonly [bigint, number];
+      out.push({
+        ...base,
+        reserve0: b0.result as bigint,
+        reserve1: b1.result as bigint,
+        sqrtPriceX96,
+        liquidity: liquidity.result as bigint,
+        tick,
+      });
+    }
+  }
+  return out;
 }

@@ -6,11 +6,11 @@
  * priced from their pools against the other anchors; every other token, breadth-first from the anchors, from its
  * pools against already-priced tokens. Thin pools are ignored; a token with no usable pool gets no price.
  */
-import type { PoolFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../areas/dex/facts.js';
-import { reservesToPrice, sqrtPriceX96ToPrice, toFloat, v3VirtualReserves } from './decimal.js';
-import { logScale } from './score.js';
-import { sum, weightedMedian } from './stats.js';
-import { HOUR } from './time.js';
+import { reservesToPrice, sqrtPriceX96ToPrice, toFloat, v3VirtualReserves } from '../../core/decimal.js';
+import { logScale } from '../../core/score.js';
+import { sum, weightedMedian } from '../../core/stats.js';
+import { HOUR } from '../../core/time.js';
+import type { PoolFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from './facts.js';
 
 /**
  * Minimum USD liquidity on the priced side of a pool for the pool to price the other token. In a constant-product

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PoolFact, SwapFact, SyncFact, TokenFact } from '../areas/dex/facts.js';
-import { Q96 } from './decimal.js';
+import { Q96 } from '../../core/decimal.js';
+import type { PoolFact, SwapFact, SyncFact, TokenFact } from './facts.js';
 import {
   ASSUMED_ANCHOR_CONFIDENCE,
   computeHourlyPrices,

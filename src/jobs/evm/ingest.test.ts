@@ -14,12 +14,13 @@ import {
 } from '../../../test/support/anvil-lite.js';
 import { startFaultyProxy } from '../../../test/support/faulty-proxy.js';
 import { ServiceError } from '../../core/errors.js';
+import { createEvmSource, type EvmSource, type EvmSourceOptions } from '../../sources/evm/source.js';
+import type { EvmLog, EvmLogger, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Dialect, Store } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import { type EvmCheckpoint, type IngestSink, ingest } from './ingest.js';
-import { createEvmSource, type EvmSource, type EvmSourceOptions } from './source.js';
-import type { EvmLog, EvmLogger, Hex } from './types.js';
+import type { EvmEngineTables } from './tables.js';
 
 /**
  * The ingest engine against a real anvil. The chain: a "factory" emitter announces children (`Created(address)`
@@ -284,7 +285,12 @@ async function blockHash(anvil: AnvilLite, n: number): Promise<string | undefine
 
 /** Every stored `evm_blocks` row of the chain is on the current chain. */
 async function expectBlocksOnChain(store: Store, anvil: AnvilLite): Promise<void> {
-  const rows = await store.db.selectFrom('evm_blocks').selectAll().where('chain', '=', 'anvil').execute();
+  const rows = await store.db
+    .withTables<EvmEngineTables>()
+    .selectFrom('evm_blocks')
+    .selectAll()
+    .where('chain', '=', 'anvil')
+    .execute();
   for (const row of rows) expect(row.hash, `evm_blocks ${row.number}`).toBe(await blockHash(anvil, Number(row.number)));
 }
 

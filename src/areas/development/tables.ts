@@ -1,0 +1,111 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Tables of the development area (see src/store/migrations.ts for the portability rules): times are Unix seconds
+ * (`bigint`), JSON is text. Table types are in `facts.ts`.
+ */
+export const DEVELOPMENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0004_development': {
+    async up(db: Kysely<unknown>) {
+      // The GitHub source's conditional-request cache (ETag, body and Link of each URL's last 200), so that 304s
+      // survive a restart.
+      await db.schema
+        .createTable('github_etags')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('etag', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('link', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      // One row per tracked repository: its latest snapshot (repository object, total commits, contributors) and
+      // the ingestion's cursors and coverage.
+      await db.schema
+        .createTable('dev_repos')
+        .addColumn('repo', 'text', (c) => c.primaryKey())
+        .addColumn('github_id', 'bigint', (c) => c.notNull())
+        .addColumn('html_url', 'text', (c) => c.notNull())
+        .addColumn('default_branch', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('pushed_at', 'bigint')
+        .addColumn('archived', 'bigint', (c) => c.notNull())
+        .addColumn('stars', 'bigint', (c) => c.notNull())
+        .addColumn('forks', 'bigint', (c) => c.notNull())
+        .addColumn('watchers', 'bigint', (c) => c.notNull())
+        .addColumn('open_issues', 'bigint', (c) => c.notNull())
+        .addColumn('commits_total', 'bigint', (c) => c.notNull())
+        .addColumn('contributors', 'text', (c) => c.notNull())
+        .addColumn('snapshot_at', 'bigint', (c) => c.notNull())
+        .addColumn('commits_from', 'bigint', (c) => c.notNull())
+        .addColumn('issues_from', 'bigint', (c) => c.notNull())
+        .addColumn('events_from', 'bigint', (c) => c.notNull())
+        .execute();
+
+      // What can only be observed, not reconstructed (branches, collaborators, watchers): the day's last snapshot.
+      await db.schema
+        .createTable('dev_repo_days')
+        .addColumn('repo', 'text', (c) => c.notNull())
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('observed_at', 'bigint', (c) => c.notNull())
+        .addColumn('branches', 'bigint', (c) => c.notNull())
+        .addColumn('collaborators', 'bigint')
+        .addColumn('watchers', 'bigint', (c) => c.notNull())
+        .addColumn('stars', 'bigint', (c) => c.notNull())
+        .addColumn('forks', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dev_repo_days_pk', ['repo', 'day'])
+        .execute();
+
+      // Commits of the default branch (committer date at or after the repository's `commits_from`).
+      await db.schema
+        .createTable('dev_commits')
+        .addColumn('repo', 'text', (c) => c.notNull())
+        .addColumn('sha', 'text', (c) => c.notNull())
+        .addColumn('author_login', 'text')
+        .addColumn('author_type', 'text')
+        .addColumn('author_key', 'text', (c) => c.notNull())
+        .addColumn('author_date', 'bigint', (c) => c.notNull())
+        .addColumn('committer_login', 'text')
+        .addColumn('committer_date', 'bigint', (c) => c.notNull())
+        .addColumn('comment_count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dev_commits_pk', ['repo', 'sha'])
+        .execute();
+      await db.schema
+        .createIndex('dev_commits_repo_date')
+        .on('dev_commits')
+        .columns(['repo', 'committer_date'])
+        .execute();
+
+      // Issues and pull requests (latest state).
+      await db.schema
+        .createTable('dev_issues')
+        .addColumn('repo', 'text', (c) => c.notNull())
+        .addColumn('number', 'bigint', (c) => c.notNull())
+        .addColumn('pull', 'bigint', (c) => c.notNull())
+        .addColumn('author_login', 'text')
+        .addColumn('author_type', 'text')
+        .addColumn('association', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('closed_at', 'bigint')
+        .addColumn('merged_at', 'bigint')
+        .addColumn('comments', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dev_issues_pk', ['repo', 'number'])
+        .execute();
+
+      // Public events (GitHub lists the past 90 days, at most 300; kept here beyond that, up to the retention horizon
+      // of ingest.ts).
+      await db.schema
+        .createTable('dev_events')
+        .addColumn('repo', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('actor_login', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('action', 'text')
+        .addColumn('issue_number', 'bigint')
+        .addPrimaryKeyConstraint('dev_events_pk', ['repo', 'id'])
+        .execute();
+      await db.schema.createIndex('dev_events_repo_time').on('dev_events').columns(['repo', 'created_at']).execute();
+    },
+  },
+};

@@ -1,0 +1,19 @@
+/**
+ * The DEX area's public face: what other areas may read of it. Its pools, tokens, snapshots, swaps and syncs as
+ * facts, its hourly USD prices (docs/methodology/prices.md) and the depth of its pools; nothing else of the area
+ * is imported from outside it (the layering test checks).
+ */
+export { dexDepthUsd } from './depth.js';
+export type {
+  PoolFact,
+  PoolSnapshotFact,
+  SwapFact,
+  SyncFact,
+  TokenFact,
+  TokenPriceFact,
+} from './facts.js';
+export { DEX_COMPUTATION, dexPriceBlocks } from './jobs.js';
+export { DexRepository } from './repo.js';
+export { scorePoolAt } from './score.js';
+export type { DexTables } from './tables.js';
+export { type DexTarget, dexTargets, type PriceAnchor } from './targets.js';

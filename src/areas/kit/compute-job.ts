@@ -1,0 +1,73 @@
+import type { AreaId } from '../../core/areas.js';
+import { nowSeconds } from '../../core/time.js';
+import type { JobContext, JobDef } from '../../jobs/types.js';
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
+
+/** A reason the computation has nothing to do yet (shown as the run's summary). */
+export interface Wait {
+  readonly wait: string;
+}
+
+export const wait = (reason: string): Wait => ({ wait: reason });
+
+function isWait(x: unknown): x is Wait {
+  return typeof x === 'object' && x !== null && 'wait' in x && Object.keys(x).length === 1;
+}
+
+/**
+ * One computation of an area: inputs gate → load from the store → pure compute → documents → publish.
+ * - `inputs` names what the computation would read (block numbers, versions, instants: plain JSON, keys in a
+ *   fixed order). When it equals what the last publication was computed from, the run ends there: nothing moved.
+ * - `load` reads everything from the store (never from a source: ingestion stored it as facts).
+ * - `compute` is the area's pure function; `documents` names its outputs' paths (a `DocumentSet`).
+ */
+export interface ComputeJobSpec<Inputs, Input, Output> {
+  /** `<area>.compute` by convention; also the computation's name in `publications`. */
+  readonly name: string;
+  readonly area: AreaId;
+  readonly description: string;
+  /** Default 10 s: a run whose inputs did not move reads a few rows and returns. */
+  readonly everySeconds?: number;
+  inputs(ctx: JobContext): Promise<Inputs | Wait>;
+  load(ctx: JobContext, inputs: Inputs): Promise<Input | Wait>;
+  compute(input: Input): Output;
+  documents(output: Output, input: Input): DatasetDocument[];
+  /** A run whose documents equal the published set publishes nothing (version, computed_at and ETags stay). */
+  readonly keepIdentical?: boolean;
+  /** What the summary says about the input (e.g. `at block 123`). */
+  describe?(input: Input): string;
+}
+
+/** The checkpoint under which a computation keeps the inputs it last published from. */
+export const computedKey = (name: string) => `${name}:inputs`;
+
+export function computeJob<Inputs, Input, Output>(spec: ComputeJobSpec<Inputs, Input, Output>): JobDef {
+  const key = computedKey(spec.name);
+  return {
+    name: spec.name,
+    area: spec.area,
+    description: spec.description,
+    everySeconds: spec.everySeconds ?? 10,
+    async run(ctx) {
+      const inputs = await spec.inputs(ctx);
+      if (isWait(inputs)) return inputs.wait;
+      const last = await readCheckpoint(ctx.store.db, key);
+      if (JSON.stringify(last) === JSON.stringify(inputs)) return 'up to date: inputs unchanged since the last publication';
+      const input = await spec.load(ctx, inputs);
+      if (isWait(input)) return input.wait;
+      const documents = spec.documents(spec.compute(input), input);
+      const described = spec.describe ? ` ${spec.describe(input)}` : '';
+      const datasets = new DatasetRepository(ctx.store.db);
+      const at = nowSeconds(ctx.clock);
+      if (spec.keepIdentical && (await datasets.samePublication(spec.name, documents))) {
+        await writeCheckpoint(ctx.store.db, key, inputs, at);
+        return `unchanged${described}: ${documents.length} documents as published`;
+      }
+      const version = await datasets.publish({ computation: spec.name, area: spec.area, computedAt: at, documents });
+      await writeCheckpoint(ctx.store.db, key, inputs, at);
+      await ctx.notifyPublished();
+      return `published ${documents.length} documents (version ${version})${described}`;
+    },
+  };
+}

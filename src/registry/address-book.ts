@@ -1,0 +1,116 @@
+/**
+ * The address book: where the registry's entities live on the chains this process reads. It is the part of a
+ * configuration that differs between deployments of the same protocols: on mainnet it is the registry's own
+ * addresses; in the sandbox it is what the sandbox deployed. It holds entry points only (a factory, a lending
+ * pool, a feed proxy, a token) and the numeric chain ids; whatever production discovers from an entry point
+ * (pools, reserves, isolated markets, the aggregator behind a proxy) the areas discover in the sandbox too.
+ *
+ * Plain JSON, so that a configuration file can carry it.
+ */
+import { lower, type Registry } from './index.js';
+
+export interface BookEntry {
+  /** Lowercase address. */
+  readonly address: string;
+  /** Block of the contract's deployment, when known (ingestion starts there instead of a look-back). */
+  readonly startBlock?: number;
+}
+
+export interface BookToken {
+  /** Lowercase address. */
+  readonly address: string;
+  readonly decimals: number;
+}
+
+export interface ChainBook {
+  /** EIP-155 chain id the node must report. */
+  readonly chainId: number;
+  /** Tokens by symbol, in their on-chain case (`wstETH`). */
+  readonly tokens: Readonly<Record<string, BookToken>>;
+  /** Entry points by key (`bookKey`). */
+  readonly entries: Readonly<Record<string, BookEntry>>;
+}
+
+export interface AddressBook {
+  /** `registry`: the registry's addresses (mainnet); `sandbox`: the sandbox world's deployment. */
+  readonly origin: 'registry' | 'sandbox';
+  readonly chains: Readonly<Record<string, ChainBook>>;
+}
+
+/** Keys of entry points: what kind of entry, then the registry's names for it. */
+export const bookKey = {
+  dex: (protocol: string, version: string) => `dex/${protocol}/${version}`,
+  lending: (protocol: string, version: string, baseAsset: string) => `lending/${protocol}/${version}/${baseAsset}`,
+  feed: (oracle: string, pair: string) => `feed/${oracle}/${pair}`,
+  liquidStaking: (protocol: string) => `lst/${protocol}`,
+} as const;
+
+export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
+
+export function bookEntry(book: AddressBook, chain: string, key: string): BookEntry | undefined {
+  return book.chains[chain]?.entries[key];
+}
+
+/** A token by symbol: its exact on-chain case first, else any case (feed pairs and base assets are uppercase). */
+export function bookToken(book: AddressBook, chain: string, symbol: string): BookToken | undefined {
+  const tokens = book.chains[chain]?.tokens ?? {};
+  if (tokens[symbol]) return tokens[symbol];
+  const key = Object.keys(tokens).find((s) => s.toUpperCase() === symbol.toUpperCase());
+  return key === undefined ? undefined : tokens[key];
+}
+
+/** The symbol of a token address in the book, or undefined. */
+export function bookSymbol(book: AddressBook, chain: string, address: string): string | undefined {
+  const tokens = book.chains[chain]?.tokens ?? {};
+  const wanted = lower(address);
+  return Object.keys(tokens).find((symbol) => tokens[symbol]!.address === wanted);
+}
+
+/** The registry's own addresses on the given chains (production). */
+export function addressBookFromRegistry(registry: Registry, chains: readonly string[]): AddressBook {
+  const out: Record<
+    string,
+    { chainId: number; tokens: Record<string, BookToken>; entries: Record<string, BookEntry> }
+  > = {};
+  for (const id of chains) {
+    const chain = registry.chain(id);
+    if (chain?.family !== 'evm' || chain.evmChainId === undefined) continue;
+    out[id] = { chainId: chain.evmChainId, tokens: {}, entries: {} };
+  }
+  const on = (chain: string) => out[chain];
+  const entry = (address: string, startBlock?: number): BookEntry => ({
+    address: lower(address),
+    ...(startBlock !== undefined ? { startBlock } : {}),
+  });
+  for (const token of registry.tokens()) {
+    const book = on(token.chain);
+    if (book) book.tokens[token.symbol] = { address: lower(token.address), decimals: token.decimals };
+  }
+  for (const { protocol, deployment } of registry.dexDeployments()) {
+    const book = on(deployment.chain);
+    if (book && deployment.factory) {
+      book.entries[bookKey.dex(protocol.id, deployment.version)] = entry(deployment.factory, deployment.startBlock);
+    }
+  }
+  for (const { protocol, market } of registry.lendingMarkets()) {
+    const book = on(market.chain);
+    if (book) {
+      book.entries[bookKey.lending(protocol.id, market.version, market.baseAsset)] = entry(
+        market.poolAddress,
+        market.startBlock,
+      );
+    }
+  }
+  for (const oracle of registry.oracles()) {
+    for (const feed of oracle.oracle?.feeds ?? []) {
+      const book = on(feed.chain);
+      if (book) book.entries[bookKey.feed(oracle.id, feed.pair)] = entry(feed.address);
+    }
+  }
+  for (const p of registry.liquidStakingProtocols()) {
+    const token = p.liquidStaking!.token;
+    const book = on(token.chain);
+    if (book) book.entries[bookKey.liquidStaking(p.id)] = entry(token.address);
+  }
+  return { origin: 'registry', chains: out };
+}

@@ -1,0 +1,52 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { dexTargets } from '../areas/dex/targets.js';
+import type { AreaEnv } from '../areas/kit/module.js';
+import { lendingTargets } from '../areas/lending/targets.js';
+import { oracleTargets } from '../areas/oracles/targets.js';
+import { loadConfig } from '../config/index.js';
+import { registry } from '../registry/index.js';
+import { openSources, registryBook } from './sources.js';
+
+const ctx = { role: 'worker' as const, logger: pino({ level: 'silent' }), labels: new Map() };
+
+describe('sources from the configuration', () => {
+  it('opens one EVM source per RPC_URL_<CHAIN>, and the registry places the entities on them', () => {
+    const config = loadConfig({ RPC_URL_ETHEREUM: 'https://eth.example/v1', RPC_URL_ARBITRUM: 'http://arb.example' });
+    const sources = openSources(config, ctx);
+    const evm = sources.get('evm')!;
+    expect(evm.ids.sort()).toEqual(['arbitrum', 'ethereum']);
+    expect(evm.source('ethereum')).toBe(evm.source('ethereum'));
+    const env: AreaEnv = { config, registry, book: registryBook(config), sources };
+    const dex = dexTargets(env);
+    expect(
+      dex.deployments.find((d) => d.chain === 'ethereum' && d.protocol === 'uniswap' && d.version === 'V3'),
+    ).toMatchObject({ factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', startBlock: 12369621 });
+    expect(dex.anchors.some((a) => a.chain === 'ethereum' && a.symbol === 'USDC')).toBe(true);
+    // Price feeds: the registry's proxies, each with the token its base trades as (ETH-USD: WETH).
+    const eth = oracleTargets(env).find((f) => f.pair === 'ETH-USD');
+    expect(eth).toMatchObject({
+      chain: 'ethereum',
+      oracle: 'chainlink',
+      address: '0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419',
+      heartbeatSeconds: 3600,
+      deviationThresholdPct: 0.5,
+      baseToken: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    });
+    expect(eth?.startBlock).toBeUndefined();
+    const morpho = lendingTargets(env).find((m) => m.protocol === 'morpho');
+    expect(morpho).toMatchObject({ design: 'morpho-blue', startBlock: 18883124 });
+    expect(morpho?.assets.map((a) => a.symbol)).toEqual(['USDC', 'WETH', 'wstETH', 'WBTC']);
+  });
+
+  it('names an RPC_URL_<CHAIN> of a chain the registry does not know', () => {
+    expect(() => openSources(loadConfig({ RPC_URL_MOON: 'http://x' }), ctx)).toThrow(/RPC_URL_MOON/);
+  });
+
+  it('opens nothing for the API tier, and GitHub for the others', () => {
+    const config = loadConfig({ RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', GITHUB_TOKEN: 'ghp_x' });
+    expect(openSources(config, { ...ctx, role: 'serve' }).kinds()).toEqual([]);
+    const github = openSources(config, ctx).get('github');
+    expect(github).toEqual({ baseUrl: 'https://api.github.com', token: 'ghp_x' });
+  });
+});

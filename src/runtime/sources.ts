@@ -1,0 +1,203 @@
+/**
+ * The runtime's list of sources, and where their configuration comes from. A source is opened from the
+ * configuration only (`RPC_URL_<CHAIN>`, `GITHUB_API_URL`, …). With none configured, `start` runs the sandbox:
+ * the world's chain and each stand-in provide the same keys a production configuration would, and the sources
+ * are opened from them exactly as in production.
+ */
+import type { Logger } from 'pino';
+import { type Config, ConfigError, configWith, RPC_URL_PREFIX } from '../config/index.js';
+import type { Clock } from '../core/time.js';
+import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
+import { registry } from '../registry/index.js';
+import { addressBookFromManifest } from '../sandbox/address-book.js';
+import { STANDINS } from '../sandbox/standin-list.js';
+import { openWorld, type World } from '../sandbox/world.js';
+import { EvmChains } from '../sources/evm/chains.js';
+import { githubFromConfig } from '../sources/github/endpoint.js';
+import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
+
+export type Role = 'start' | 'serve' | 'worker';
+
+export interface OpenContext {
+  readonly role: Role;
+  readonly logger: Logger;
+  /** Provenance of a source that a stand-in serves, for `meta.source` (by kind). */
+  readonly labels: ReadonlyMap<SourceKind, string>;
+}
+
+/** One entry of the runtime's list: a kind of source, opened from the configuration alone. */
+export interface SourceDef<K extends SourceKind> {
+  readonly kind: K;
+  /** Whether the configuration names this source (otherwise the sandbox may stand in for it). */
+  configured(config: Config): boolean;
+  /** The handle, or undefined when this role reads nothing from it. */
+  open(config: Config, ctx: OpenContext): SourceHandles[K] | undefined;
+}
+
+const evmSource: SourceDef<'evm'> = {
+  kind: 'evm',
+  configured: (config) => config.rpcUrls.size > 0,
+  open(config, ctx) {
+    if (ctx.role === 'serve' || !config.rpcUrls.size) return undefined;
+    const endpoints = [...config.rpcUrls].map(([id, rpcUrl]) => {
+      const chain = registry.chain(id);
+      if (chain?.family !== 'evm') {
+        const known = registry.chains.filter((c) => c.family === 'evm').map((c) => c.id);
+        throw new ConfigError(
+          `${RPC_URL_PREFIX}${id.toUpperCase().replaceAll('-', '_')}`,
+          `no EVM chain ${JSON.stringify(id)} in the registry; known: ${known.join(', ')}`,
+        );
+      }
+      return { id, rpcUrl, finalityDepth: chain.finalityDepth };
+    });
+    return new EvmChains(endpoints, { log: ctx.logger.child({ source: 'evm' }) });
+  },
+};
+
+const githubSource: SourceDef<'github'> = {
+  kind: 'github',
+  configured: (config) => config.github.apiUrl !== undefined,
+  open(config, ctx) {
+    if (ctx.role === 'serve') return undefined;
+    const label = ctx.labels.get('github');
+    return { ...githubFromConfig(config), ...(label ? { label } : {}) };
+  },
+};
+
+/** Every source of the service, one entry each. */
+export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource];
+
+/** Opens every source the configuration names. */
+export function openSources(config: Config, ctx: OpenContext): SourceMap {
+  let sources = new SourceMap();
+  for (const def of SOURCES) {
+    const handle = def.open(config, ctx);
+    if (handle !== undefined) sources = sources.with(def.kind, handle as never);
+  }
+  return sources;
+}
+
+/** Where each entity lives on the configured chains: the registry's own addresses. */
+export function registryBook(config: Config): AddressBook {
+  return addressBookFromRegistry(registry, [...config.rpcUrls.keys()]);
+}
+
+export interface SourceSetup {
+  /** The configuration the sources were opened from (with the sandbox's keys, when it runs). */
+  readonly config: Config;
+  readonly sources: SourceMap;
+  readonly book: AddressBook;
+  readonly world?: World;
+  /** The stand-ins started, by kind, with the base URL each serves. */
+  readonly standins: readonly { kind: SourceKind; url: string }[];
+  /** Stops the stand-ins and the world (when started here). */
+  close(): Promise<void>;
+}
+
+export interface StartedStandins {
+  /** The configuration keys that point the sources at them. */
+  readonly config: Readonly<Record<string, string>>;
+  readonly labels: ReadonlyMap<SourceKind, string>;
+  readonly standins: readonly { kind: SourceKind; url: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a stand-in for every source of the list that the configuration leaves out, with the world's seed and
+ * clock, and announces them in the world's `running.json` (`protoscore sandbox info`).
+ */
+export async function startStandins(
+  config: Config,
+  world: Pick<World, 'announce'>,
+  options: { clock: Clock; logger: Logger },
+): Promise<StartedStandins> {
+  const keys: Record<string, string> = {};
+  const labels = new Map<SourceKind, string>();
+  const standins: { kind: SourceKind; url: string }[] = [];
+  const announced: Record<string, string> = {};
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  try {
+    for (const standin of STANDINS) {
+      const def = SOURCES.find((s) => s.kind === standin.kind);
+      if (!def || def.configured(config)) continue;
+      const started = await standin.start({ seed: config.sandbox.seed, clock: options.clock });
+      closers.push(() => started.close());
+      Object.assign(keys, started.config);
+      labels.set(standin.kind, started.label);
+      standins.push({ kind: standin.kind, url: started.url });
+      Object.assign(announced, started.announce);
+      options.logger.info({ source: standin.kind, url: started.url }, `sandbox: ${standin.kind} stand-in started`);
+    }
+    if (Object.keys(announced).length) await world.announce(announced);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { config: keys, labels, standins, close };
+}
+
+export interface SourceSetupOptions {
+  readonly config: Config;
+  readonly role: Role;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Catch-up progress of a first start, in simulated seconds. */
+  readonly onProgress?: (doneSeconds: number, totalSeconds: number) => void;
+}
+
+/**
+ * The sources of a process. `start` with no chain configured runs the sandbox world (created on the first start,
+ * resumed after) and a stand-in for every source the configuration leaves out; their base URLs and credentials
+ * become configuration keys, and every source is then opened from the configuration, as in production.
+ */
+export async function setUpSources(options: SourceSetupOptions): Promise<SourceSetup> {
+  const { role, logger, clock } = options;
+  let config = options.config;
+  if (role !== 'start' || evmSource.configured(config)) {
+    const labels = new Map<SourceKind, string>();
+    return {
+      config,
+      sources: openSources(config, { role, logger, labels }),
+      book: registryBook(config),
+      standins: [],
+      close: async () => undefined,
+    };
+  }
+  const world = await openWorld({
+    dataDir: config.dataDir,
+    seed: config.sandbox.seed,
+    days: config.sandbox.days,
+    blockSeconds: config.sandbox.blockSeconds,
+    scale: config.sandbox.scale,
+    log: logger,
+    live: true,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  logger.info({ rpc_url: world.rpcUrl, chain_id: world.chainId }, 'sandbox world open');
+  const closers: (() => Promise<void>)[] = [() => world.stop()];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  try {
+    const started = await startStandins(config, world, { clock, logger });
+    closers.push(() => started.close());
+    config = configWith(config, {
+      [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
+      ...started.config,
+    });
+    return {
+      config,
+      sources: openSources(config, { role, logger, labels: started.labels }),
+      book: addressBookFromManifest(world.manifest),
+      world,
+      standins: started.standins,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The source seam. A source is an adapter under `sources/<x>/` (a client with the shared retry policy and the
+ * schemas of the payloads it accepts), an optional stand-in under `sandbox/standins/<x>/`, and one entry in the
+ * runtime's list of sources (`runtime/sources.ts`). What a source hands the areas is its handle, declared here
+ * once: areas receive every handle in one typed map and take the ones they read.
+ */
+import type { EvmChains } from './evm/chains.js';
+import type { GithubEndpoint } from './github/endpoint.js';
+
+/** What each kind of source hands the areas. A new source adds one line. */
+export interface SourceHandles {
+  /** EVM chains over JSON-RPC: one shared `EvmSource` per chain. */
+  readonly evm: EvmChains;
+  /** GitHub's REST API (or its stand-in). */
+  readonly github: GithubEndpoint;
+}
+
+export type SourceKind = keyof SourceHandles;
+
+/** The sources this process has, by kind. A kind that is absent has nothing configured: its jobs do not run. */
+export class SourceMap {
+  constructor(private readonly handles: Partial<SourceHandles> = {}) {}
+
+  get<K extends SourceKind>(kind: K): SourceHandles[K] | undefined {
+    return this.handles[kind];
+  }
+
+  has(kind: SourceKind): boolean {
+    return this.handles[kind] !== undefined;
+  }
+
+  kinds(): SourceKind[] {
+    return (Object.keys(this.handles) as SourceKind[]).filter((k) => this.handles[k] !== undefined);
+  }
+
+  /** This map with one more (or another) handle. */
+  with<K extends SourceKind>(kind: K, handle: SourceHandles[K]): SourceMap {
+    return new SourceMap({ ...this.handles, [kind]: handle });
+  }
+}
+
+export const NO_SOURCES = new SourceMap();
