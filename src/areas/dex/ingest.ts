@@ -1,9 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Abi } from 'viem';
+import { nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
+import { ingest } from '../../jobs/evm/ingest.js';
+import type { JobContext } from '../../jobs/types.js';
+import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { EvmLog } from '../../sources/evm/types.js';
+import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
+import { ingestStart } from '../kit/ingest-start.js';
 import {
   decodePoolCreated,
   decodePoolEvent,
@@ -14,6 +20,7 @@ import {
   V3_POOL_ABI,
 } from './events.js';
 import type { PoolFact, PoolSnapshotFact, TokenFact } from './facts.js';
+import { DexRepository } from './repo.js';
 import type { DexTables } from './tables.js';
 import type { DexTarget } from './targets.js';
 
@@ -289,4 +296,57 @@ export async function readPoolSnapshots(
     }
   }
   return out;
+}
+
+/** The DEX area's ingestion of its chains, one sink per chain, started at the kit's `ingestStart`. */
+export class DexIngest {
+  private readonly sinks = new Map<string, DexSink>();
+
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly deployments: readonly DexTarget[],
+    /** Without every factory's deployment block: how far below the head ingestion starts. */
+    private readonly lookbackSeconds: number,
+  ) {}
+
+  /** One pass over a chain: logs → facts, metadata of new tokens, a snapshot of every pool at the new head. */
+  async run(ctx: JobContext, chain: string): Promise<string> {
+    const evm = this.evm;
+    const deployments = this.deployments;
+    const sinks = this.sinks;
+    const source = evm.source(chain);
+    const repo = new DexRepository(ctx.store.db);
+    let sink = sinks.get(chain);
+    if (!sink) {
+      const start = await ingestStart(ctx, source, `dex:${chain}:start`, {
+        startBlocks: deployments.filter((d) => d.chain === chain).map((d) => d.startBlock),
+        lookbackSeconds: this.lookbackSeconds,
+      });
+      sink = new DexSink(chain, deployments, start.block);
+      sinks.set(chain, sink);
+    }
+    const result = await ingest(source, ctx.store, sink, {
+      signal: ctx.signal,
+      now: () => nowSeconds(ctx.clock),
+      log: ctx.log,
+    });
+    const missing = await repo.tokensWithoutMetadata(chain);
+    if (missing.length) await repo.saveTokens(await readTokenMetadata(source, chain, missing));
+    const checkpoint = await readCheckpoint<{ block: number }>(ctx.store.db, dexCheckpointKey(chain));
+    const latest = await repo.latestSnapshotBlock(chain);
+    let snapshot = '';
+    const block =
+      checkpoint && (!latest || latest.blockNumber < checkpoint.block) ? await source.getBlock(checkpoint.block) : null;
+    if (block) {
+      const rows = await readPoolSnapshots(source, chain, block, await repo.pools(chain));
+      await repo.saveSnapshots(rows);
+      await repo.pruneSnapshots(chain, block.number - evm.endpoint(chain).finalityDepth);
+      snapshot = `, snapshot of ${rows.length} pools at ${block.number}`;
+    }
+    return (
+      `${chain}: blocks ${result.from}–${result.to}, ${result.logs} logs, ${result.facts} facts` +
+      (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '') +
+      snapshot
+    );
+  }
 }

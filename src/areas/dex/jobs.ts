@@ -1,15 +1,11 @@
-import type { Kysely } from 'kysely';
 import { nowSeconds } from '../../core/time.js';
-import { ingest } from '../../jobs/evm/ingest.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
-import { readCheckpoint } from '../../store/checkpoints.js';
-import type { Database } from '../../store/schema.js';
-import { computeJob, DocumentSet, ingestStart, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeDex } from './compute.js';
-import { DexSink, dexCheckpointKey, readPoolSnapshots, readTokenMetadata } from './ingest.js';
+import { DexIngest } from './ingest.js';
 import { computeHourlyPrices } from './prices.js';
-import { DexRepository, HISTORY_SECONDS } from './repo.js';
+import { DexRepository, HISTORY_SECONDS, pricesKey } from './repo.js';
 import { dexPaths } from './routes.js';
 import { DEX_METHODOLOGY } from './score.js';
 import { dexTargets, type PriceAnchor } from './targets.js';
@@ -27,14 +23,6 @@ const SOURCE = 'chain logs (eth_getLogs) and state (eth_call multicall)';
 /** Prices are (re)computed for this many hours back: the history plus one day of margin for late facts. */
 const PRICE_HOURS = 15 * 24;
 
-/** The price checkpoint per chain: the DEX snapshot block the hourly prices were computed for (null before). */
-export async function dexPriceBlocks(db: Kysely<Database>, chains: readonly string[]) {
-  const out: Record<string, number | null> = {};
-  for (const chain of chains)
-    out[chain] = (await readCheckpoint<{ block: number }>(db, `prices:${chain}`))?.block ?? null;
-  return out;
-}
-
 /** Prices for the hours up to each chain's newest snapshot, unless already computed for that snapshot. */
 async function updatePrices(
   repo: DexRepository,
@@ -46,7 +34,7 @@ async function updatePrices(
   for (const chain of chains) {
     const head = await repo.latestSnapshotBlock(chain);
     if (!head) continue;
-    const key = `prices:${chain}`;
+    const key = pricesKey(chain);
     if ((await repo.checkpoint<{ block: number }>(key))?.block === head.blockNumber) {
       parts.push(`${chain}: up to date at block ${head.blockNumber}`);
       continue;
@@ -73,45 +61,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
   const targets = dexTargets(env);
   if (!evm || !targets.chains.length) return [];
   const { chains, deployments, anchors } = targets;
-  const sinks = new Map<string, DexSink>();
-
-  const ingestChain = async (ctx: JobContext, chain: string): Promise<string> => {
-    const source = evm.source(chain);
-    const repo = new DexRepository(ctx.store.db);
-    let sink = sinks.get(chain);
-    if (!sink) {
-      const start = await ingestStart(ctx, source, `dex:${chain}:start`, {
-        startBlocks: deployments.filter((d) => d.chain === chain).map((d) => d.startBlock),
-        lookbackSeconds: Math.max(HISTORY_SECONDS, PRICE_HOURS * 3600),
-      });
-      sink = new DexSink(chain, deployments, start.block);
-      sinks.set(chain, sink);
-    }
-    const result = await ingest(source, ctx.store, sink, {
-      signal: ctx.signal,
-      now: () => nowSeconds(ctx.clock),
-      log: ctx.log,
-    });
-    const missing = await repo.tokensWithoutMetadata(chain);
-    if (missing.length) await repo.saveTokens(await readTokenMetadata(source, chain, missing));
-    const checkpoint = await readCheckpoint<{ block: number }>(ctx.store.db, dexCheckpointKey(chain));
-    const latest = await repo.latestSnapshotBlock(chain);
-    let snapshot = '';
-    const block =
-      checkpoint && (!latest || latest.blockNumber < checkpoint.block) ? await source.getBlock(checkpoint.block) : null;
-    if (block) {
-      const rows = await readPoolSnapshots(source, chain, block, await repo.pools(chain));
-      await repo.saveSnapshots(rows);
-      await repo.pruneSnapshots(chain, block.number - evm.endpoint(chain).finalityDepth);
-      snapshot = `, snapshot of ${rows.length} pools at ${block.number}`;
-    }
-    return (
-      `${chain}: blocks ${result.from}–${result.to}, ${result.logs} logs, ${result.facts} facts` +
-      (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '') +
-      snapshot
-    );
-  };
-
+  const ingest = new DexIngest(evm, deployments, Math.max(HISTORY_SECONDS, PRICE_HOURS * 3600));
   const prices = (ctx: JobContext) =>
     updatePrices(new DexRepository(ctx.store.db), chains, anchors, nowSeconds(ctx.clock));
 
@@ -123,7 +73,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
       everySeconds: 10,
       maxAttempts: 5,
       backoffMs: 2000,
-      run: async (ctx) => (await Promise.all(chains.map((chain) => ingestChain(ctx, chain)))).join('; '),
+      run: async (ctx) => (await Promise.all(chains.map((chain) => ingest.run(ctx, chain)))).join('; '),
     },
     {
       name: 'prices.hourly',
@@ -145,7 +95,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
           const head = await repo.latestSnapshotBlock(chain);
           if (head) heads.push([chain, head.blockNumber]);
         }
-        return heads.length ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains) } : wait('no snapshot yet');
+        return heads.length ? { heads, prices: await repo.priceBlocks(chains) } : wait('no snapshot yet');
       },
       load: async (ctx) =>
         (await new DexRepository(ctx.store.db).computeInput(deployments, chains)) ?? wait('no snapshot yet'),

@@ -12,8 +12,8 @@ export type {
   TokenFact,
   TokenPriceFact,
 } from './facts.js';
-export { DEX_COMPUTATION, dexPriceBlocks } from './jobs.js';
-export { DexRepository } from './repo.js';
+export { DEX_COMPUTATION } from './jobs.js';
+export { DexRepository, dexPriceBlocks } from './repo.js';
 export { scorePoolAt } from './score.js';
 export type { DexTables } from './tables.js';
 export { type DexTarget, dexTargets, type PriceAnchor } from './targets.js';

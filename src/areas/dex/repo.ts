@@ -18,12 +18,23 @@ import type { DexTarget } from './targets.js';
 /** Swaps read by the computation: two 7-day windows, so the oldest of the 7 daily scores has a full window. */
 export const HISTORY_SECONDS = 14 * 86_400;
 
+/** The checkpoint of a chain's hourly prices: `{ block }`, the DEX snapshot they were computed for. */
+export const pricesKey = (chain: string) => `prices:${chain}`;
+
 /** Reads and writes the DEX area's facts; rows become typed facts (big integers back to bigint) here only. */
 export class DexRepository {
   private readonly db: Kysely<Database & DexTables>;
 
   constructor(private readonly platform: Kysely<Database>) {
     this.db = platform.withTables<DexTables>();
+  }
+
+  /** Per chain, the DEX snapshot block the hourly prices were computed for (null before the first). */
+  async priceBlocks(chains: readonly string[]): Promise<Record<string, number | null>> {
+    const out: Record<string, number | null> = {};
+    for (const chain of chains)
+      out[chain] = (await this.checkpoint<{ block: number }>(pricesKey(chain)))?.block ?? null;
+    return out;
   }
 
   /** A checkpoint of the area's own (e.g. `prices:<chain>`). */
@@ -301,4 +312,12 @@ export class DexRepository {
     }
     return input;
   }
+}
+
+/** Per chain, the DEX snapshot block the hourly prices were computed for: areas that read them recompute when it moves. */
+export function dexPriceBlocks(
+  db: Kysely<Database>,
+  chains: readonly string[],
+): Promise<Record<string, number | null>> {
+  return new DexRepository(db).priceBlocks(chains);
 }

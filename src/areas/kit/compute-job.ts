@@ -53,7 +53,8 @@ export function computeJob<Inputs, Input, Output>(spec: ComputeJobSpec<Inputs, I
       const inputs = await spec.inputs(ctx);
       if (isWait(inputs)) return inputs.wait;
       const last = await readCheckpoint(ctx.store.db, key);
-      if (JSON.stringify(last) === JSON.stringify(inputs)) return 'up to date: inputs unchanged since the last publication';
+      if (JSON.stringify(last) === JSON.stringify(inputs))
+        return 'up to date: inputs unchanged since the last publication';
       const input = await spec.load(ctx, inputs);
       if (isWait(input)) return input.wait;
       const documents = spec.documents(spec.compute(input), input);
