@@ -69,6 +69,7 @@ describe('liquid staking end to end on the sandbox', () => {
     await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
     await areaRunner(lendingArea, w.env, t.store, t.clock, () => t.sync()).all();
     const run = areaRunner(liquidStakingArea, w.env, t.store, t.clock, () => t.sync()).run;
+    expect(await run('liquid-staking.ingest')).toMatch(/rates read/);
     const summary = await run('liquid-staking.compute');
     expect(summary).toMatch(/^published/);
     // Nothing changed: the second run skips.

@@ -1,35 +1,32 @@
-import { parseAbi } from 'viem';
-import type { JobContext, JobDef } from '../../jobs/types.js';
-import type { EvmSource } from '../../sources/evm/source.js';
+import type { Kysely } from 'kysely';
+import { nowSeconds } from '../../core/time.js';
+import type { JobDef } from '../../jobs/types.js';
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
-import { DEX_COMPUTATION, DexRepository, dexTargets } from '../dex/public.js';
+import type { Database } from '../../store/schema.js';
+import { DEX_COMPUTATION, dexTargets } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
-import { LENDING_COMPUTATION, LendingRepository, lendingTargets, type MarketSnapshot } from '../lending/public.js';
-import {
-  computeLiquidStaking,
-  exchangeRateBlocks,
-  historyInstants,
-  type LiquidStakingInput,
-  type LiquidStakingOutput,
-  marketKey,
-  rateKey,
-  SWAP_HISTORY,
-} from './compute.js';
+import { LENDING_COMPUTATION, lendingTargets } from '../lending/public.js';
+import { computeLiquidStaking, exchangeRateBlocks, type LiquidStakingOutput } from './compute.js';
+import { ingestExchangeRates } from './ingest.js';
+import { LiquidStakingRepository } from './repo.js';
 import { liquidStakingPaths } from './routes.js';
-import { type LiquidStakingToken, liquidStakingTargets } from './targets.js';
+import { liquidStakingTargets } from './targets.js';
 
 /**
- * `liquid-staking.compute`: reads what the DEX area (pools, snapshots, swaps, syncs, hourly prices) and the lending
- * area (market snapshots) stored, reads each liquid staking token's exchange rate (`stEthPerToken()`) at the blocks
- * those describe, and publishes the 6 liquid staking paths at once. It ingests nothing itself.
+ * The liquid staking area's jobs: `liquid-staking.ingest` reads each token's exchange rate (`stEthPerToken()`) at
+ * the blocks the DEX and lending facts describe, as facts of its own; `liquid-staking.compute` reads what the DEX
+ * area (pools, snapshots, swaps, syncs, hourly prices) and the lending area (market snapshots) stored, and those
+ * rates, and publishes the 6 liquid staking paths at once.
  */
 export const LIQUID_STAKING_COMPUTATION = 'liquid-staking.compute';
 /** As the DEX area: half an hour without a newer block means the chain or the RPC stalled. */
 const FRESH_FOR_SECONDS = 1800;
 const SOURCE = 'DEX and lending facts of this service (chain logs and state) and stEthPerToken() read by eth_call';
 
-export const STAKED_TOKEN_ABI = parseAbi(['function stEthPerToken() view returns (uint256)']);
+/** The checkpoint of the rates ingested last: the inputs they were read for. */
+const RATES_KEY = 'liquid-staking:rates';
 
 /** The documents of one computation, keyed by canonical path. */
 export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number): DatasetDocument[] {
@@ -68,9 +65,6 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
   const lsts = liquidStakingTargets(env, lendingMarkets);
   if (!evm || !lsts.length) return [];
   const chains = [...new Set(lsts.map((l) => l.chain))];
-  const sourceOf = (chain: string, _ctx?: JobContext): EvmSource => evm.source(chain);
-  /** Exchange rates already read: a block's state does not change (below the finality depth it is final). */
-  const rateCache = new Map<string, bigint>();
   const exchangeNames = new Map(
     dexTargets(env).deployments.map((d) => [`${d.chain}/${d.protocol}/${d.version}`, d.exchangeName]),
   );
@@ -83,119 +77,59 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
         ),
     ),
   );
-
-  const readRates = async (ctx: JobContext, needed: Map<string, Set<number>>) => {
-    const out = new Map<string, bigint>();
-    for (const [key, blocks] of needed) {
-      const [chain, token] = key.split('/') as [string, string];
-      for (const block of [...blocks].sort((a, b) => a - b)) {
-        const k = rateKey(chain, token, block);
-        const cached = rateCache.get(k);
-        if (cached !== undefined) {
-          out.set(k, cached);
-          continue;
-        }
-        const [result] = await sourceOf(chain, ctx).multicall({
-          contracts: [{ address: token as `0x${string}`, abi: STAKED_TOKEN_ABI, functionName: 'stEthPerToken' }],
-          allowFailure: true,
-          blockNumber: BigInt(block),
-        });
-        // A failed read (a node without that block's state) leaves the rate unknown: the figures of that block
-        // become gaps rather than guesses.
-        if (result?.status !== 'success') continue;
-        const rate = result.result as bigint;
-        if (rateCache.size > 10_000) rateCache.clear();
-        rateCache.set(k, rate);
-        out.set(k, rate);
-      }
-    }
-    return out;
+  // What the area computes from: the DEX snapshot heads and the DEX and lending publications (lending publishes
+  // after each snapshot), so a run whose upstream did not move reads a few rows and returns.
+  const upstream = async (db: Kysely<Database>) => {
+    const heads = await new LiquidStakingRepository(db).heads(chains);
+    const publications = new DatasetRepository(db);
+    return {
+      heads: heads.map((h) => [h.chain, h.blockNumber]),
+      dex: (await publications.latestPublication(DEX_COMPUTATION))?.version ?? null,
+      lending: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
+    };
   };
 
   return [
+    {
+      name: 'liquid-staking.ingest',
+      area: 'liquid-staking',
+      description:
+        'Reads liquid staking tokens’ exchange rates (stEthPerToken) at the blocks the DEX and lending facts describe',
+      everySeconds: 10,
+      maxAttempts: 3,
+      backoffMs: 2000,
+      async run(ctx) {
+        const inputs = await upstream(ctx.store.db);
+        if (!inputs.heads.length) return 'no DEX snapshot yet';
+        if (JSON.stringify(await readCheckpoint(ctx.store.db, RATES_KEY)) === JSON.stringify(inputs)) {
+          return 'up to date: the DEX and lending facts did not move';
+        }
+        const repo = new LiquidStakingRepository(ctx.store.db);
+        const facts = await repo.factsInput(lsts, markets, exchangeNames);
+        if (!facts) return 'no DEX snapshot yet';
+        const summary = await ingestExchangeRates(ctx, evm, repo, facts);
+        await writeCheckpoint(ctx.store.db, RATES_KEY, inputs, nowSeconds(ctx.clock));
+        return summary;
+      },
+    },
     computeJob({
       name: LIQUID_STAKING_COMPUTATION,
       area: 'liquid-staking',
       description:
         'Liquid staking token exposure in lending markets and DEX pools (analytics and scores), published for the 6 liquid staking paths',
-      // The inputs are the DEX snapshot heads and prices (through dex.compute's publication) and the lending
-      // snapshots (through lending.compute's, published after each snapshot).
+      // The rates ingested for the current upstream (a new upstream waits for its rates).
       inputs: async (ctx) => {
-        const dex = new DexRepository(ctx.store.db);
-        const heads: [string, number][] = [];
-        for (const chain of chains) {
-          const head = await dex.latestSnapshotBlock(chain);
-          if (head) heads.push([chain, head.blockNumber]);
-        }
-        if (!heads.length) return wait('no DEX snapshot yet');
-        const publications = new DatasetRepository(ctx.store.db);
-        return {
-          heads,
-          dex: (await publications.latestPublication(DEX_COMPUTATION))?.version ?? null,
-          lending: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
-        };
+        const rates = await readCheckpoint(ctx.store.db, RATES_KEY);
+        const inputs = await upstream(ctx.store.db);
+        if (!inputs.heads.length) return wait('no DEX snapshot yet');
+        if (JSON.stringify(rates) !== JSON.stringify(inputs)) return wait('waiting for liquid-staking.ingest');
+        return inputs;
       },
       load: async (ctx) => {
-        const db = ctx.store.db;
-        const dex = new DexRepository(db);
-        const heads: { chain: string; blockNumber: number; timestamp: number }[] = [];
-        for (const chain of chains) {
-          const head = await dex.latestSnapshotBlock(chain);
-          if (head) heads.push({ chain, ...head });
-        }
-        if (!heads.length) return wait('no DEX snapshot yet');
-        const asOf = heads.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
-        const lending = new LendingRepository(db);
-        const instants = historyInstants(asOf.timestamp);
-        const lendingSnapshots = new Map<string, (MarketSnapshot | undefined)[]>();
-        for (const m of markets) {
-          const latest = await lending.latestSnapshot(m.chain, m.pool);
-          const earlier = await lending.snapshotsAtOrBefore(m.chain, m.pool, instants.slice(1));
-          lendingSnapshots.set(marketKey(m), [latest, ...earlier]);
-        }
-        // The DEX pools that hold each token, as the DEX area found them.
-        const tokens: LiquidStakingToken[] = [];
-        for (const l of lsts) {
-          const pools = (await dex.pools(l.chain)).filter((p) => p.token0 === l.token || p.token1 === l.token);
-          tokens.push({
-            ...l,
-            dexPools: pools.map((p) => ({ protocol: p.protocol, version: p.version, pool: p.address })),
-          });
-        }
-        const from = asOf.timestamp - SWAP_HISTORY;
-        const fromHour = Math.floor(from / 3600) * 3600 - 3600;
-        const lstPools = new Set(tokens.flatMap((l) => l.dexPools.map((p) => `${l.chain}/${p.pool}`)));
-        const own = (x: { chain: string; pool: string }) => lstPools.has(`${x.chain}/${x.pool}`);
-        const base: Omit<LiquidStakingInput, 'exchangeRates'> & {
-          pools: LiquidStakingInput['pools'][number][];
-          tokens: LiquidStakingInput['tokens'][number][];
-          snapshots: LiquidStakingInput['snapshots'][number][];
-          swaps: LiquidStakingInput['swaps'][number][];
-          syncs: LiquidStakingInput['syncs'][number][];
-          prices: LiquidStakingInput['prices'][number][];
-        } = {
-          asOf: { blockNumber: asOf.blockNumber, timestamp: asOf.timestamp },
-          liquidStaking: tokens,
-          lending: markets,
-          exchangeNames,
-          pools: [],
-          tokens: [],
-          snapshots: [],
-          swaps: [],
-          syncs: [],
-          prices: [],
-          lendingSnapshots,
-        };
-        for (const head of heads) {
-          base.pools.push(...(await dex.pools(head.chain)).filter((p) => lstPools.has(`${p.chain}/${p.address}`)));
-          base.tokens.push(...(await dex.tokens(head.chain)));
-          base.snapshots.push(...(await dex.snapshots(head.chain, head.blockNumber)).filter(own));
-          base.swaps.push(...(await dex.swaps(head.chain, from, asOf.timestamp)).filter(own));
-          base.syncs.push(...(await dex.syncs(head.chain, from, asOf.timestamp)).filter(own));
-          base.prices.push(...(await dex.prices(head.chain, fromHour, asOf.timestamp)));
-        }
-        const exchangeRates = await readRates(ctx, exchangeRateBlocks(base));
-        return { ...base, exchangeRates };
+        const repo = new LiquidStakingRepository(ctx.store.db);
+        const facts = await repo.factsInput(lsts, markets, exchangeNames);
+        if (!facts) return wait('no DEX snapshot yet');
+        return { ...facts, exchangeRates: await repo.exchangeRates(exchangeRateBlocks(facts)) };
       },
       compute: computeLiquidStaking,
       documents: (output, input) => liquidStakingDocuments(output, input.asOf.timestamp),
