@@ -4,7 +4,7 @@ import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
 import { developmentJobs, REPOS_KEY } from '../src/areas/development/jobs.js';
 import { loadConfig } from '../src/config/index.js';
 import { registry } from '../src/registry/index.js';
-import { type GithubStandin, startGithubStandin } from '../src/sandbox/github/server.js';
+import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
 import { NO_EVM } from '../src/sources/environment.js';
 import type { GithubEnvironment } from '../src/sources/github/environment.js';
 import { GithubSource } from '../src/sources/github/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PoolCharacter } from '../src/sandbox/manifest.js';
+import type { PoolCharacter } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { poolTruth } from './support/dex-truth.js';
 import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';

@@ -10,8 +10,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/deploy.js';
-import type { ManifestAaveMarket } from '../src/sandbox/manifest.js';
+import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/world/deploy.js';
+import type { ManifestAaveMarket } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';
 import { lendingJobRunner } from './support/lending-runner.js';

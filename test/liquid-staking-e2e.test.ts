@@ -2,7 +2,7 @@ import { type Address, createPublicClient, http, parseAbi, parseAbiItem } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liquidStakingJobs } from '../src/areas/liquid-staking/jobs.js';
 import { loadConfig } from '../src/config/index.js';
-import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/manifest.js';
+import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { dexJobRunner, jobRunner } from './support/dex-world.js';
 import { lendingJobRunner } from './support/lending-runner.js';

@@ -7,9 +7,9 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { openGithub } from '../src/runtime.js';
-import { jsonRpc } from '../src/sandbox/anvil.js';
-import type { WorldManifest } from '../src/sandbox/manifest.js';
-import { openWorld, type World, type WorldDriver } from '../src/sandbox/world.js';
+import { jsonRpc } from '../src/sandbox/chain/anvil.js';
+import type { WorldManifest } from '../src/sandbox/world/manifest.js';
+import { openWorld, type World, type WorldDriver } from '../src/sandbox/world/world.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -21,7 +21,7 @@ import { decodeEventLog } from 'viem';
 import { POOL_TOPICS, V2_PAIR_ABI, V3_POOL_ABI } from '../../src/areas/dex/events.js';
 import { dexJobs } from '../../src/areas/dex/jobs.js';
 import { loadConfig } from '../../src/config/index.js';
-import { openWorld } from '../../src/sandbox/world.js';
+import { openWorld } from '../../src/sandbox/world/world.js';
 import { environmentFromSandbox } from '../../src/sources/environment.js';
 import { openStore } from '../../src/store/db.js';
 

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { dexJobs } from '../../src/areas/dex/jobs.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { JobContext, JobDef } from '../../src/jobs/types.js';
-import { openWorld, type World } from '../../src/sandbox/world.js';
+import { openWorld, type World } from '../../src/sandbox/world/world.js';
 import { type EvmEnvironment, environmentFromSandbox } from '../../src/sources/environment.js';
 import type { Store } from '../../src/store/db.js';
 import { TestClock } from '../helpers.js';

@@ -19,20 +19,9 @@
  * rounds), and is counted as missed.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, maxUint256 } from 'viem';
-import { registry } from '../registry/index.js';
-import {
-  AAVE_ETH_EMODE,
-  AAVE_V3_ETHEREUM_PARAMS,
-  type AaveReserveParams,
-  type AaveReserveSpec,
-  type QueuedAaveMarket,
-  queueAaveMarket,
-  readAaveMarket,
-  VARIABLE_RATE_MODE,
-} from './aave.js';
-import { aavePoolAbi } from './aave-artifacts.js';
-import { erc20Abi } from './artifacts.js';
-import { type Agent, type ChainSession, RpcClient, received } from './deploy.js';
+import { registry } from '../../../registry/index.js';
+import { erc20Abi } from '../../chain/artifacts.js';
+import { type Agent, type ChainSession, RpcClient, received } from '../../world/deploy.js';
 import type {
   AgentState,
   LendingPositionState,
@@ -43,11 +32,22 @@ import type {
   ManifestPool,
   ManifestToken,
   WorldManifest,
-} from './manifest.js';
-import { TOKEN_PLAN } from './manifest.js';
-import { type QueuedMorpho, queueMorpho, readMorpho } from './morpho.js';
-import { Rng } from './random.js';
-import { stakedTokenAbi, stEthPerToken } from './staking.js';
+} from '../../world/manifest.js';
+import { TOKEN_PLAN } from '../../world/manifest.js';
+import { Rng } from '../../world/random.js';
+import {
+  AAVE_ETH_EMODE,
+  AAVE_V3_ETHEREUM_PARAMS,
+  type AaveReserveParams,
+  type AaveReserveSpec,
+  type QueuedAaveMarket,
+  queueAaveMarket,
+  readAaveMarket,
+  VARIABLE_RATE_MODE,
+} from '../aave/aave.js';
+import { aavePoolAbi } from '../aave/artifacts.js';
+import { type QueuedMorpho, queueMorpho, readMorpho } from '../morpho/morpho.js';
+import { stakedTokenAbi, stEthPerToken } from '../staking/staked-token.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The plan

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../core/time.js';
+import type { Clock } from '../../../core/time.js';
 import { type Fault, FaultInjector, type FaultRates } from './faults.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, RateLimiter, type RateWindow } from './ratelimit.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { registry } from '../registry/index.js';
-import type { ManifestOracle } from './manifest.js';
-import { TOKEN_PLAN } from './manifest.js';
+import { registry } from '../../../registry/index.js';
+import type { ManifestOracle } from '../../world/manifest.js';
+import { TOKEN_PLAN } from '../../world/manifest.js';
 import {
   answerFor,
   FEED_AGGREGATOR,
@@ -11,7 +11,7 @@ import {
   REPORTER,
   reportStep,
   roundTrigger,
-} from './oracles.js';
+} from './feeds.js';
 
 describe('the feed plan', () => {
   it('deploys every registry chainlink USD pair on Ethereum whose base the world trades, with its parameters', () => {

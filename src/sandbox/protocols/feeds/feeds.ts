@@ -14,17 +14,17 @@
  */
 import type { Abi, Hex } from 'viem';
 import { encodeDeployData, encodeFunctionData, parseAbi } from 'viem';
-import { registry } from '../registry/index.js';
-import { feedBaseSymbol } from '../sources/environment.js';
-import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
+import { registry } from '../../../registry/index.js';
+import { feedBaseSymbol } from '../../../sources/environment.js';
 import {
   type FeedRuntimeState,
   type ManifestOracle,
   type ManifestToken,
   type OracleRuntimeState,
   TOKEN_PLAN,
-} from './manifest.js';
-import { Rng, seedState } from './random.js';
+} from '../../world/manifest.js';
+import { Rng, seedState } from '../../world/random.js';
+import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
 
 /** The compiled aggregator, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
 export const FEED_AGGREGATOR = { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex };

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Abi, type Address, type Hex, parseAbi } from 'viem';
-import type { Artifact } from './artifacts.js';
+import type { Artifact } from '../../chain/artifacts.js';
 
 const require = createRequire(import.meta.url);
 

@@ -10,6 +10,9 @@ import {
   parseUnits,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Anvil, startAnvil } from '../../chain/anvil.js';
+import { artifacts, createdAddress, erc20Abi, mintableErc20Abi } from '../../chain/artifacts.js';
+import { type Agent, agentPrivateKey, ChainSession, DEPLOYER_PRIVATE_KEY } from '../../world/deploy.js';
 import {
   AAVE_V3_ETHEREUM_PARAMS,
   type AaveDeployment,
@@ -29,10 +32,7 @@ import {
   aavePoolAbi,
   libraryOrder,
   linkBytecode,
-} from './aave-artifacts.js';
-import { type Anvil, startAnvil } from './anvil.js';
-import { artifacts, createdAddress, erc20Abi, mintableErc20Abi } from './artifacts.js';
-import { type Agent, agentPrivateKey, ChainSession, DEPLOYER_PRIVATE_KEY } from './deploy.js';
+} from './artifacts.js';
 
 // ---- pure parts ----------------------------------------------------------------------------------------------------
 

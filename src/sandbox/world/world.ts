@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { type Clock, HOUR, systemClock } from '../core/time.js';
-import { type Anvil, jsonRpc, startAnvil } from './anvil.js';
+import { type Clock, HOUR, systemClock } from '../../core/time.js';
+import { type Anvil, jsonRpc, startAnvil } from '../chain/anvil.js';
 import type { SimulationState, WorldManifest } from './manifest.js';
 
 /**

@@ -20,7 +20,11 @@ import {
   v3PositionManagerAbi,
   v3SwapRouterAbi,
   weth9Abi,
-} from './artifacts.js';
+} from '../chain/artifacts.js';
+import { reportStep, transmitData } from '../protocols/feeds/feeds.js';
+import { LendingActors } from '../protocols/lending/lending.js';
+import { MorphoActors } from '../protocols/morpho/morpho.js';
+import { stakedTokenPriceUsd, stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import {
   Agent,
   agentPrivateKey,
@@ -39,7 +43,6 @@ import {
   toRawAmount,
   v3AmountsForValue,
 } from './deploy.js';
-import { LendingActors } from './lending.js';
 import {
   BURSTS,
   CHARACTERS,
@@ -61,10 +64,7 @@ import {
   type V3PositionState,
   type WorldManifest,
 } from './manifest.js';
-import { MorphoActors } from './morpho.js';
-import { reportStep, transmitData } from './oracles.js';
 import { Rng } from './random.js';
-import { stakedTokenPriceUsd, stakeEthData, underlyingForTokens } from './staking.js';
 
 const SECONDS_PER_YEAR = 365 * 86400;
 

@@ -1,5 +1,5 @@
-import { isoSeconds } from '../../core/time.js';
-import { upperBound } from '../standin/generate.js';
+import { isoSeconds } from '../../../core/time.js';
+import { upperBound } from '../base/generate.js';
 import type {
   BranchRecord,
   CollaboratorRecord,

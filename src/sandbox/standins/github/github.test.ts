@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../registry/index.js';
-import { DAY_MS } from '../standin/generate.js';
-import { parseLinkHeader } from '../standin/paginate.js';
+import { registry } from '../../../registry/index.js';
+import { DAY_MS } from '../base/generate.js';
+import { parseLinkHeader } from '../base/paginate.js';
 import { startGithubStandin } from './server.js';
 import { GithubWorld, REPO_CHARACTERS, type RepoHistory } from './world.js';
 

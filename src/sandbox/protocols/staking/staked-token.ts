@@ -4,8 +4,8 @@
  * market price (the rate × the underlying's price × (1 − the scheduled depeg discount)).
  */
 import { type Abi, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { depegDiscount, type TokenPlan } from '../../world/manifest.js';
 import artifact from './contracts/StakedToken.json' with { type: 'json' };
-import { depegDiscount, type TokenPlan } from './manifest.js';
 
 /** The compiled token, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
 export const STAKED_TOKEN = { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex };

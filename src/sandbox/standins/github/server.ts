@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type DevelopmentSubject, registry } from '../../registry/index.js';
-import type { FaultRates } from '../standin/faults.js';
-import { paginate } from '../standin/paginate.js';
-import type { RateWindow } from '../standin/ratelimit.js';
+import { type DevelopmentSubject, registry } from '../../../registry/index.js';
+import type { FaultRates } from '../base/faults.js';
+import { paginate } from '../base/paginate.js';
+import type { RateWindow } from '../base/ratelimit.js';
 import {
   HttpError,
   json,
@@ -13,7 +13,7 @@ import {
   type StandinRequest,
   type StandinService,
   startStandin,
-} from '../standin/server.js';
+} from '../base/server.js';
 import {
   renderBranch,
   renderCollaborator,

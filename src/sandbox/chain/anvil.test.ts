@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Anvil, SANDBOX_CHAIN_ID, startAnvil } from './anvil.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
 /** Alive means running: a zombie (killed, not yet reaped by a container's init) counts as gone. */
 function alive(pid: number): boolean {
@@ -87,7 +87,7 @@ describe('anvil process', () => {
     ['SIGTERM with no handler of its own', 'idle', 'SIGTERM'],
     ['an uncaught error', 'throw', undefined],
   ] as const)('leaves no anvil after %s', async (_name, mode, signal) => {
-    const moduleUrl = pathToFileURL(path.join(ROOT, 'src/sandbox/anvil.ts')).href;
+    const moduleUrl = pathToFileURL(path.join(ROOT, 'src/sandbox/chain/anvil.ts')).href;
     const code = [
       `import { startAnvil } from ${JSON.stringify(moduleUrl)};`,
       'const a = await startAnvil();',

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPublicClient, erc20Abi, http, type PublicClient, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LendingTestWorld, lendingWorld } from '../../test/support/lending-world.js';
-import { AAVE_ETH_EMODE } from './aave.js';
-import { aavePoolAbi } from './aave-artifacts.js';
-import { depegDiscount, type ScenarioState } from './manifest.js';
-import { morphoAbi, morphoMarketId, morphoOracleAbi } from './morpho.js';
-import { feedAggregatorAbi } from './oracles.js';
-import { readPoolPrices } from './scenario.js';
-import { stakedTokenAbi } from './staking.js';
+import { type LendingTestWorld, lendingWorld } from '../../../../test/support/lending-world.js';
+import { depegDiscount, type ScenarioState } from '../../world/manifest.js';
+import { readPoolPrices } from '../../world/scenario.js';
+import { AAVE_ETH_EMODE } from '../aave/aave.js';
+import { aavePoolAbi } from '../aave/artifacts.js';
+import { feedAggregatorAbi } from '../feeds/feeds.js';
+import { morphoAbi, morphoMarketId, morphoOracleAbi } from '../morpho/morpho.js';
+import { stakedTokenAbi } from '../staking/staked-token.js';
 
 const MORPHO_EVENTS = {
   Supply: parseAbiItem(

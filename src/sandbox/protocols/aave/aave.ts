@@ -27,7 +27,10 @@ import {
   zeroAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { registry } from '../registry/index.js';
+import { registry } from '../../../registry/index.js';
+import { createdAddress } from '../../chain/artifacts.js';
+import { Agent, ChainSession, DEPLOYER_PRIVATE_KEY, RpcClient } from '../../world/deploy.js';
+import type { AgentRole } from '../../world/manifest.js';
 import {
   aaveArtifacts,
   aaveDataProviderAbi,
@@ -40,10 +43,7 @@ import {
   libraryOrder,
   linkBytecode,
   poolConfiguratorAbi,
-} from './aave-artifacts.js';
-import { createdAddress } from './artifacts.js';
-import { Agent, ChainSession, DEPLOYER_PRIVATE_KEY, RpcClient } from './deploy.js';
-import type { AgentRole } from './manifest.js';
+} from './artifacts.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Types

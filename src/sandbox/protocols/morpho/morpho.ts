@@ -19,13 +19,9 @@ import {
   keccak256,
   parseAbi,
 } from 'viem';
-import { registry } from '../registry/index.js';
-import { createdAddress } from './artifacts.js';
-import feedOracleArtifact from './contracts/FeedPriceOracle.json' with { type: 'json' };
-import irmArtifact from './contracts/FixedCurveIrm.json' with { type: 'json' };
-import morphoArtifact from './contracts/morpho/Morpho.json' with { type: 'json' };
-import { type Agent, type ChainSession, type RpcReceipt, received } from './deploy.js';
-import { finiteHf, needsRead } from './lending.js';
+import { registry } from '../../../registry/index.js';
+import { createdAddress } from '../../chain/artifacts.js';
+import { type Agent, type ChainSession, type RpcReceipt, received } from '../../world/deploy.js';
 import type {
   AgentState,
   LendingPositionState,
@@ -33,8 +29,12 @@ import type {
   ManifestMorphoMarket,
   ManifestToken,
   MorphoRuntimeState,
-} from './manifest.js';
-import { Rng } from './random.js';
+} from '../../world/manifest.js';
+import { Rng } from '../../world/random.js';
+import { finiteHf, needsRead } from '../lending/lending.js';
+import feedOracleArtifact from './contracts/FeedPriceOracle.json' with { type: 'json' };
+import irmArtifact from './contracts/FixedCurveIrm.json' with { type: 'json' };
+import morphoArtifact from './contracts/Morpho.json' with { type: 'json' };
 
 export const MORPHO_BLUE = { abi: morphoArtifact.abi as Abi, bytecode: morphoArtifact.bytecode as Hex };
 export const FIXED_CURVE_IRM = { abi: irmArtifact.abi as Abi, bytecode: irmArtifact.bytecode as Hex };

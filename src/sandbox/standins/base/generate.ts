@@ -1,4 +1,4 @@
-import { Rng } from '../random.js';
+import { Rng } from '../../world/random.js';
 
 /**
  * Seeded generation helpers for stand-in worlds. A stand-in's world is a pure function of (seed, clock): the same

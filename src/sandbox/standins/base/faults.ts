@@ -1,4 +1,4 @@
-import { Rng } from '../random.js';
+import { Rng } from '../../world/random.js';
 
 /**
  * Fault injection for stand-ins: what real services do now and then, so that connectors meet it in the sandbox

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonRpc } from './anvil.js';
+import { jsonRpc } from '../chain/anvil.js';
 import { openWorld, readRunningFile, type World, type WorldDriver, type WorldOptions } from './world.js';
 
 const log = pino({ level: 'silent' });
@@ -211,7 +211,7 @@ describe('sandbox world lifecycle (light scenario)', () => {
         log: pino(), clock: { nowMs: () => ${T0 * 1000} }, live: false, saveEveryMs: 0, driver });
     `;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      cwd: path.join(import.meta.dirname, '..', '..'),
+      cwd: path.join(import.meta.dirname, '..', '..', '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve, reject) => {

@@ -19,8 +19,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { registry } from '../registry/index.js';
-import { explainRevert } from './aave.js';
+import { registry } from '../../registry/index.js';
 import {
   artifacts,
   createdAddress,
@@ -34,8 +33,26 @@ import {
   v3PoolAddress,
   v3PositionManagerAbi,
   weth9Abi,
-} from './artifacts.js';
-import { initialLendingState, lendingCastCounts, manifestLiquidStaking, queueLending, readLending } from './lending.js';
+} from '../chain/artifacts.js';
+import { explainRevert } from '../protocols/aave/aave.js';
+import {
+  feedDeployData,
+  genesisAnswers,
+  initialOracleState,
+  manifestOracles,
+  plannedFeeds,
+  plannedLendingFeeds,
+  transmitData,
+} from '../protocols/feeds/feeds.js';
+import {
+  initialLendingState,
+  lendingCastCounts,
+  manifestLiquidStaking,
+  queueLending,
+  readLending,
+} from '../protocols/lending/lending.js';
+import { initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices } from '../protocols/morpho/morpho.js';
+import { stakedTokenDeployData, stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import {
   type AgentRole,
   type AgentState,
@@ -56,18 +73,7 @@ import {
   V3_TICK_SPACING,
   type WorldManifest,
 } from './manifest.js';
-import { initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices } from './morpho.js';
-import {
-  feedDeployData,
-  genesisAnswers,
-  initialOracleState,
-  manifestOracles,
-  plannedFeeds,
-  plannedLendingFeeds,
-  transmitData,
-} from './oracles.js';
 import { Rng, seedState } from './random.js';
-import { stakedTokenDeployData, stakeEthData, underlyingForTokens } from './staking.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Constants

@@ -1,5 +1,5 @@
-import type { DevelopmentSubject } from '../../registry/index.js';
-import type { Rng } from '../random.js';
+import type { DevelopmentSubject } from '../../../registry/index.js';
+import type { Rng } from '../../world/random.js';
 import {
   DAY_MS,
   DailySeries,
@@ -10,7 +10,7 @@ import {
   streamRng,
   upperBound,
   zipfWeights,
-} from '../standin/generate.js';
+} from '../base/generate.js';
 
 /**
  * The GitHub stand-in's world: the organisations and repositories the registry names, each with a character and a
