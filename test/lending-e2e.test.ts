@@ -10,7 +10,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/world/deploy.js';
+import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/chain/agent.js';
 import type { ManifestAaveMarket } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { dexJobRunner, smallWorld, type TestWorld } from './support/dex-world.js';

@@ -15,7 +15,7 @@ import {
   startService,
   storeFor,
 } from '../runtime.js';
-import { findRunningWorld } from '../sandbox/world/world.js';
+import { findRunningWorld } from '../sandbox/world/running.js';
 import {
   type EvmEnvironment,
   environmentFromRegistry,

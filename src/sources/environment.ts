@@ -262,7 +262,7 @@ export function environmentFromRegistry(rpcUrls: ReadonlyMap<string, string>): E
   return { origin: chains.length ? 'config' : 'none', chains, dex, anchors, oracleFeeds, lending, liquidStaking };
 }
 
-/** The subset of the sandbox's manifest this needs (src/sandbox/manifest.ts). */
+/** The subset of the sandbox's manifest this needs (src/sandbox/world/manifest.ts). */
 interface SandboxManifest {
   readonly chain: string;
   readonly tokens: readonly { symbol: string; address: string; kind: string; decimals?: number }[];

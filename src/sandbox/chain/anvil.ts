@@ -23,7 +23,7 @@ export const SANDBOX_CHAIN_ID = 31337;
 /**
  * Block gas limit: a simulated hour is mined as one block holding all of its transactions, so the limit must
  * be far above mainnet's (a busy hour at a large scale is thousands of swaps of ~150k gas). The scenario sets
- * the same value over RPC (deploy.ts); here it also applies to the genesis block and to any other use of anvil.
+ * the same value over RPC (`ChainSession.prepareNode`, session.ts); here it also applies to the genesis block and to any other use of anvil.
  */
 const BLOCK_GAS_LIMIT = 10_000_000_000n;
 

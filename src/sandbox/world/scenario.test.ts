@@ -4,140 +4,17 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { type Hex, toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployWorld, RpcClient, type RpcReceipt } from './deploy.js';
-import {
-  depegDiscount,
-  MARKET_EVENTS,
-  type ManifestPool,
-  POOL_PLAN,
-  type PoolCharacter,
-  type ScenarioState,
-  type SimulationState,
-  TOKEN_PLAN,
-  type WorldManifest,
-} from './manifest.js';
+import type { RpcReceipt } from '../chain/receipts.js';
+import { RpcClient } from '../chain/rpc.js';
+import { readPoolPrices } from '../protocols/uniswap/dex.js';
+import { POOL_PLAN } from '../protocols/uniswap/plan.js';
+import { deployWorld } from './deploy.js';
+import type { ManifestPool, PoolCharacter, SimulationState, WorldManifest } from './manifest.js';
+import { advancePrices, applyMarketEvents } from './market.js';
+import { TOKEN_PLAN } from './plan.js';
 import { Rng } from './random.js';
-import {
-  advancePrices,
-  applyMarketEvents,
-  awakeShare,
-  diurnalFactor,
-  readPoolPrices,
-  simulate,
-  v2ArbitrageAmountIn,
-  v3AmountToTarget,
-} from './scenario.js';
-
-// ---- pure parts ----------------------------------------------------------------------------------------------------
-
-describe('price model', () => {
-  const tokens = TOKEN_PLAN.map((t) => ({ symbol: t.symbol, volatility: t.volatility, plan: t }));
-  const initial = Object.fromEntries(TOKEN_PLAN.map((t) => [t.symbol, t.initialPriceUsd]));
-
-  it('realises each volatile token’s volatility, keeps stablecoins on the peg and correlates with the market', () => {
-    const rng = Rng.fromSeed(1, 'prices');
-    let prices = initial;
-    const returns: Record<string, number[]> = {};
-    for (let h = 0; h < 24 * 365; h++) {
-      const next = advancePrices(prices, tokens, 3600, rng);
-      for (const t of TOKEN_PLAN) {
-        returns[t.symbol] ??= [];
-        returns[t.symbol]!.push(Math.log(next[t.symbol]! / prices[t.symbol]!));
-      }
-      for (const t of TOKEN_PLAN.filter((x) => x.stable)) expect(Math.abs(next[t.symbol]! - 1)).toBeLessThan(0.006);
-      prices = next;
-    }
-    const sd = (xs: number[]) => {
-      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-      return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
-    };
-    // The liquid staking token has no walk of its own (applyMarketEvents prices it from WETH).
-    for (const t of TOKEN_PLAN.filter((x) => !x.stable && !x.liquidStaking)) {
-      expect((sd(returns[t.symbol]!) * Math.sqrt(24 * 365)) / t.volatility, t.symbol).toBeCloseTo(1, 1);
-    }
-    const corr = (a: number[], b: number[]) => {
-      const ma = a.reduce((x, y) => x + y, 0) / a.length;
-      const mb = b.reduce((x, y) => x + y, 0) / b.length;
-      let cov = 0;
-      for (let i = 0; i < a.length; i++) cov += (a[i]! - ma) * (b[i]! - mb);
-      return cov / (a.length - 1) / (sd(a) * sd(b));
-    };
-    // ρ(WETH, WBTC) = 0.85 × 0.75 under the one-factor model.
-    expect(corr(returns.WETH!, returns.WBTC!)).toBeCloseTo(0.85 * 0.75, 1);
-  });
-
-  it('puts the scheduled crash and depeg on top of the walk, and prices the liquid staking token from WETH', () => {
-    const g = 1_700_000_000;
-    const at = (h: number) => g + h * 3600;
-    // The crash: WETH −14 % over hours 30–33, WBTC by its correlation's share, stablecoins untouched.
-    let prices: Record<string, number> = { ...initial };
-    for (let h = 29; h < 34; h++) prices = applyMarketEvents(prices, tokens, g, at(h), at(h + 1));
-    expect(prices.WETH! / initial.WETH!).toBeCloseTo(1 - MARKET_EVENTS.ethCrash.drop, 10);
-    expect(prices.WBTC! / initial.WBTC!).toBeCloseTo(1 - (MARKET_EVENTS.ethCrash.drop * 0.75) / 0.85, 10);
-    expect(prices.USDC).toBe(initial.USDC);
-    // wstETH = WETH × the exchange rate (1.18, +3.5 %/yr per whole day) × (1 − the depeg discount).
-    const rateOn = (day: number) => 1.18 * (1 + (0.035 * day) / 365);
-    expect(prices.wstETH! / prices.WETH!).toBeCloseTo(rateOn(1), 12);
-    const inDepeg = applyMarketEvents(prices, tokens, g, at(81), at(82));
-    expect(depegDiscount(82)).toBe(MARKET_EVENTS.depeg.discount);
-    expect(inDepeg.wstETH! / inDepeg.WETH!).toBeCloseTo(rateOn(3) * (1 - MARKET_EVENTS.depeg.discount), 12);
-    const after = applyMarketEvents(prices, tokens, g, at(119), at(120));
-    expect(after.wstETH! / after.WETH!).toBeCloseTo(rateOn(5), 12);
-    expect(depegDiscount(70)).toBe(0);
-    expect(depegDiscount(78)).toBeGreaterThan(0);
-    expect(depegDiscount(78)).toBeLessThan(MARKET_EVENTS.depeg.discount);
-  });
-
-  it('does not depend on how the span is cut when only the grid is the same', () => {
-    const a = advancePrices(initial, tokens, 3600, Rng.fromSeed(2, 'prices'));
-    expect(advancePrices(initial, tokens, 3600, Rng.fromSeed(2, 'prices'))).toEqual(a);
-  });
-});
-
-describe('schedules', () => {
-  const g = 1_000_000;
-  it.each([
-    [g, g + 3600, 1],
-    [g + 7 * 3600, g + 9 * 3600, 0.5],
-    [g + 8 * 3600, g + 8 * 3600 + 5, 0],
-    [g + 3 * 86400, g + 4 * 86400, 0],
-    [g + 7 * 86400 + 3600, g + 7 * 86400 + 7200, 1],
-    [g + 6 * 86400, g + 8 * 86400, 8 / 48],
-  ])('a dormant pool is awake for a share of [%d, %d) of %d', (from, to, share) => {
-    expect(awakeShare(g, from, to)).toBeCloseTo(share, 10);
-  });
-
-  it('peaks activity at 15:00 UTC', () => {
-    expect(diurnalFactor(15)).toBeCloseTo(1.4, 10);
-    expect(diurnalFactor(3)).toBeCloseTo(0.6, 10);
-  });
-});
-
-describe('arbitrage sizing', () => {
-  it('V2: the computed input brings the constant-product price to the target', () => {
-    for (const [r0, r1, target] of [
-      [1e6, 3e9, 3100],
-      [1e6, 3e9, 2900],
-      [5e20, 1e12, 2.1e-9],
-    ] as const) {
-      const fee = 0.003;
-      const { zeroForOne, amountIn } = v2ArbitrageAmountIn(r0, r1, target, fee);
-      expect(zeroForOne).toBe(r1 / r0 > target);
-      const input = amountIn * (1 - fee);
-      const after = zeroForOne
-        ? (r1 - (input * r1) / (r0 + input)) / (r0 + amountIn)
-        : (r1 + amountIn) / (r0 - (input * r0) / (r1 + input));
-      expect(after / target).toBeCloseTo(1, 2);
-    }
-  });
-
-  it('V3: amounts to move within one range', () => {
-    const q96 = 2n ** 96n;
-    // √P from 1 to 2 with L = 1e18 takes L·Δ√P = 1e18 of token1; from 2 to 1 takes L·(1/1 − 1/2) of token0.
-    expect(v3AmountToTarget(10n ** 18n, q96, 2n * q96)).toBe(10n ** 18n);
-    expect(v3AmountToTarget(10n ** 18n, 2n * q96, q96)).toBe(5n * 10n ** 17n);
-  });
-});
+import { simulate } from './scenario.js';
+import type { ScenarioState } from './state.js';
 
 // ---- on a chain ----------------------------------------------------------------------------------------------------
 
@@ -181,7 +58,7 @@ const NEW_ROUND = toEventSelector('NewRound(uint256,address,uint256)');
 
 /**
  * anvil with its defaults otherwise (30 M gas limit, 1 gwei base fee): the scenario must cope with them. (Not
- * `anvil.ts`'s startAnvil, which sets the service's own flags.) When another process takes the probed port first,
+ * `chain/anvil.ts`'s startAnvil, which sets the service's own flags.) When another process takes the probed port first,
  * this anvil exits: start over on another port rather than talk to someone else's node.
  */
 async function startAnvil(): Promise<Node> {

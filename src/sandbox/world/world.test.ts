@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonRpc } from '../chain/anvil.js';
-import { openWorld, readRunningFile, type World, type WorldDriver, type WorldOptions } from './world.js';
+import { readRunningFile } from './running.js';
+import { openWorld, type World, type WorldDriver, type WorldOptions } from './world.js';
 
 const log = pino({ level: 'silent' });
 const HOUR = 3600;

@@ -1,21 +1,31 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { type Clock, HOUR, systemClock } from '../../core/time.js';
-import { type Anvil, jsonRpc, startAnvil } from '../chain/anvil.js';
+import { type Anvil, startAnvil } from '../chain/anvil.js';
 import type { SimulationState, WorldManifest } from './manifest.js';
+import { findRunningWorld, RUNNING_FILE, type RunningWorld, type WorldPhase, worldDir } from './running.js';
+import {
+  type Block,
+  loadChain,
+  readSaved,
+  removeLeftovers,
+  type SavedWorld,
+  sha256,
+  toJson,
+  WORLD_FILE,
+  WORLD_FORMAT,
+  WorldMismatchError,
+  writeAtomic,
+} from './saved.js';
 
 /**
  * The sandbox world: anvil plus the deployed protocols plus the market scenario, kept in step with a clock.
  *
  * - First start: genesis `days` before the current hour, deploy, simulate hourly blocks up to the last whole hour,
  *   one-minute blocks up to the last whole minute, then blocks of `blockSeconds` up to now, save. The minute step
- *   keeps the head close to the history: anvil answers `eth_call` only at its last 500 blocks (anvil.ts), and the
+ *   keeps the head close to the history: anvil answers `eth_call` only at its last 500 blocks (chain/anvil.ts), and the
  *   service reads state at past day ends (lending snapshots, exchange rates) right after a first start. Up to 719
  *   five-second blocks for the current hour pushed every day end out of that window; now at most 59 + 11 blocks
  *   follow the last hourly one.
@@ -28,12 +38,6 @@ import type { SimulationState, WorldManifest } from './manifest.js';
  *   checks the dump's hash and the head block anyway.
  * - `running.json` says a world is up (for `protoscore sandbox info`), and is removed on stop.
  */
-
-export const WORLD_DIR = 'sandbox';
-const WORLD_FILE = 'world.json';
-export const RUNNING_FILE = 'running.json';
-const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
-const WORLD_FORMAT = 1;
 
 /** Half of Ethereum's finality depth in the registry (64): see `saveEveryMs`. */
 const UNSAVED_BLOCKS_AT_MOST = 32;
@@ -67,7 +71,7 @@ export interface WorldOptions {
   readonly saveEveryMs?: number;
   /** Catch-up progress in simulated seconds. */
   readonly onProgress?: (doneSeconds: number, totalSeconds: number) => void;
-  /** The deployment and the scenario (tests may pass light stand-ins). Default: deploy.ts and scenario.ts. */
+  /** The deployment and the scenario (tests may pass light stand-ins). Default: deploy.ts and scenario.ts of this folder. */
   readonly driver?: WorldDriver;
 }
 
@@ -94,7 +98,7 @@ export interface WorldStatus {
   readonly rpc_url: string;
   readonly chain_id: number;
   readonly seed: number;
-  readonly phase: 'catching-up' | 'live' | 'idle' | 'stopped' | 'failed';
+  readonly phase: WorldPhase;
   /** Timestamp (Unix seconds) the scenario has reached: the newest block's time. */
   readonly simulated_until: number;
 }
@@ -118,121 +122,8 @@ export interface World {
   stop(): Promise<void>;
 }
 
-/** What `running.json` holds while a world is up. */
-export interface RunningWorld {
-  readonly rpc_url: string;
-  readonly chain_id: number;
-  /** The service's pid. */
-  readonly pid: number;
-  readonly anvil_pid: number;
-  readonly watchdog_pid: number;
-  readonly started_at: string;
-  readonly phase: WorldStatus['phase'];
-  readonly seed: number;
-  readonly genesis_timestamp: number;
-  readonly manifest: WorldManifest;
-  /** Base URLs of other stand-ins and anything else announced. */
-  readonly [extra: string]: unknown;
-}
-
-interface SavedWorld {
-  readonly format: number;
-  readonly seed: number;
-  readonly scale: number;
-  readonly chain_id: number;
-  readonly genesis_timestamp: number;
-  /** anvil's block 0 (one second before the grid's start): anvil must rebuild the same one when loading. */
-  readonly node_genesis: { readonly timestamp: number; readonly hash: string };
-  readonly saved_at: string;
-  readonly head: { readonly number: number; readonly hash: string; readonly timestamp: number };
-  readonly chain_file: string;
-  readonly chain_sha256: string;
-  readonly manifest: WorldManifest;
-  readonly state: SimulationState;
-}
-
-interface Block {
-  readonly number: string;
-  readonly hash: string;
-  readonly timestamp: string;
-}
-
 /** Directories with a world open in this process: a second open would fight over the same files. */
 const openDirs = new Set<string>();
-
-export function worldDir(dataDir: string): string {
-  return path.join(dataDir, WORLD_DIR);
-}
-
-/**
- * The running world of a data directory, or why there is none. "Running" means running.json exists, its
- * service process is alive and the RPC URL answers with the recorded chain id (a SIGKILL leaves the file behind).
- */
-export async function findRunningWorld(
-  dataDir: string,
-): Promise<{ running: RunningWorld } | { running: undefined; reason: string }> {
-  const file = path.join(worldDir(dataDir), RUNNING_FILE);
-  let info: RunningWorld;
-  try {
-    info = JSON.parse(await readFile(file, 'utf8')) as RunningWorld;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { running: undefined, reason: `no ${file}` };
-    return { running: undefined, reason: `unreadable ${file}: ${(err as Error).message}` };
-  }
-  if (!processAlive(info.pid)) return { running: undefined, reason: `its process ${info.pid} has exited` };
-  try {
-    const chainId = Number(await jsonRpc<string>(info.rpc_url, 'eth_chainId', [], 2000));
-    if (chainId !== info.chain_id) return { running: undefined, reason: `${info.rpc_url} answers another chain` };
-  } catch (err) {
-    return { running: undefined, reason: `${info.rpc_url} does not answer (${(err as Error).message})` };
-  }
-  return { running: info };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: alive, but another user's.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Writes a file so that readers see the old content or the new one, never a part (and it survives a crash). */
-let tmpCounter = 0;
-async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, file);
-  const dir = await open(path.dirname(file), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-}
-
-/** The scenario state may hold bigints (token amounts): JSON keeps them as tagged strings. */
-function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? { $bigint: v.toString() } : v));
-}
-
-function fromJson<T>(text: string): T {
-  return JSON.parse(text, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof v.$bigint === 'string'
-      ? BigInt(v.$bigint)
-      : v,
-  ) as T;
-}
-
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 async function defaultDriver(): Promise<WorldDriver> {
   // Loaded on demand: the deployment pulls in large contract artifacts that a reload or `sandbox info` never needs.
@@ -240,86 +131,6 @@ async function defaultDriver(): Promise<WorldDriver> {
     deployWorld: async (...args) => (await import('./deploy.js')).deployWorld(...args),
     simulate: async (...args) => (await import('./scenario.js')).simulate(...args),
   };
-}
-
-/** A saved world of another seed or scale: the user must choose (see readSaved). */
-export class WorldMismatchError extends Error {}
-
-/** The saved world of `dir`, if any, checked for consistency; `undefined` if there is none. */
-async function readSaved(dir: string, options: WorldOptions): Promise<{ saved: SavedWorld; dump: Buffer } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, WORLD_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const saved = fromJson<SavedWorld>(text);
-  if (saved.format !== WORLD_FORMAT)
-    throw new Error(`${WORLD_FILE} has format ${saved.format}, expected ${WORLD_FORMAT}`);
-  // Another seed or scale is another world: silently replacing the saved one would also leave the database with
-  // facts from a chain that no longer exists. The user decides.
-  if (saved.seed !== options.seed || saved.scale !== options.scale) {
-    throw new WorldMismatchError(
-      `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
-        `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
-        'remove the data directory to start a new world',
-    );
-  }
-  const dump = await readFile(path.join(dir, saved.chain_file));
-  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${WORLD_FILE}`);
-  return { saved, dump };
-}
-
-/**
- * Starts anvil on a saved dump and checks that it holds what world.json says: the same genesis block and head.
- * anvil reads the state from an uncompressed file, written next to the world and removed once loaded.
- */
-async function loadChain(dir: string, dump: Buffer, saved: SavedWorld, cacheDir: string, log: Logger) {
-  const loadFile = path.join(dir, `load-${process.pid}.json`);
-  let anvil: Anvil | undefined;
-  try {
-    // Streamed: an 8-day world is ~25 MB gzipped but ~350 MB of JSON (anvil keeps every call trace).
-    await pipeline(Readable.from([dump]), createGunzip(), createWriteStream(loadFile));
-    anvil = await startAnvil({
-      loadStateFile: loadFile,
-      genesisTimestamp: saved.node_genesis.timestamp,
-      chainId: saved.chain_id,
-      cacheDir,
-      log,
-    });
-    const [block0, head] = await Promise.all([
-      anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]),
-      anvil.request<Block>('eth_getBlockByNumber', ['latest', false]),
-    ]);
-    if (block0.hash !== saved.node_genesis.hash) {
-      throw new Error(`the loaded chain's genesis is ${block0.hash}, ${WORLD_FILE} says ${saved.node_genesis.hash}`);
-    }
-    if (Number(head.number) !== saved.head.number || head.hash !== saved.head.hash) {
-      throw new Error(
-        `the loaded chain's head is ${Number(head.number)} ${head.hash}, ${WORLD_FILE} says ` +
-          `${saved.head.number} ${saved.head.hash}`,
-      );
-    }
-    return anvil;
-  } catch (err) {
-    await anvil?.stop();
-    throw err;
-  } finally {
-    await rm(loadFile, { force: true });
-  }
-}
-
-/**
- * Dumps that world.json does not name (older ones, or one a crash wrote without its world.json) and, before the
- * world opens (`all`), what else a crash may leave: temp files of atomic writes, the uncompressed load copy.
- */
-async function removeLeftovers(dir: string, keep: string | undefined, all: boolean): Promise<void> {
-  for (const name of await readdir(dir)) {
-    const stale =
-      (CHAIN_FILE.test(name) && name !== keep) || (all && (name.includes('.tmp-') || name.startsWith('load-')));
-    if (stale) await rm(path.join(dir, name), { force: true });
-  }
 }
 
 /**
@@ -639,10 +450,4 @@ export async function openWorld(options: WorldOptions): Promise<World> {
     openDirs.delete(dir);
     throw err;
   }
-}
-
-/** Reads running.json without checking it (tests, diagnostics). */
-export function readRunningFile(dataDir: string): RunningWorld | undefined {
-  const file = path.join(worldDir(dataDir), RUNNING_FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunningWorld) : undefined;
 }

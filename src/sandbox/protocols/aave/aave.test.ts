@@ -10,21 +10,10 @@ import {
   parseUnits,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Agent, agentPrivateKey, DEPLOYER_PRIVATE_KEY, signerAgent } from '../../chain/agent.js';
 import { type Anvil, startAnvil } from '../../chain/anvil.js';
-import { artifacts, createdAddress, erc20Abi, mintableErc20Abi } from '../../chain/artifacts.js';
-import { type Agent, agentPrivateKey, ChainSession, DEPLOYER_PRIVATE_KEY } from '../../world/deploy.js';
-import {
-  AAVE_V3_ETHEREUM_PARAMS,
-  type AaveDeployment,
-  type AaveMarket,
-  type AaveReserveSpec,
-  deployAaveMarket,
-  describeRevertData,
-  explainRevert,
-  queueAaveMarket,
-  signerAgent,
-  VARIABLE_RATE_MODE,
-} from './aave.js';
+import { createdAddress, erc20Abi, mintableErc20Abi, tokenArtifacts } from '../../chain/artifacts.js';
+import { ChainSession } from '../../chain/session.js';
 import {
   aaveArtifacts,
   aaveDataProviderAbi,
@@ -33,6 +22,15 @@ import {
   libraryOrder,
   linkBytecode,
 } from './artifacts.js';
+import { deployAaveMarket, queueAaveMarket } from './deploy.js';
+import {
+  AAVE_V3_ETHEREUM_PARAMS,
+  type AaveDeployment,
+  type AaveMarket,
+  type AaveReserveSpec,
+  VARIABLE_RATE_MODE,
+} from './params.js';
+import { describeRevertData, explainRevert } from './revert.js';
 
 // ---- pure parts ----------------------------------------------------------------------------------------------------
 
@@ -267,7 +265,7 @@ describe('Aave V3 markets on anvil', () => {
     // Tokens (MintableERC20, as the sandbox's) and one mock Chainlink feed per token, shared by both markets as
     // mainnet's feeds are.
     const deployer = signerAgent(DEPLOYER_PRIVATE_KEY, 0);
-    const a = artifacts();
+    const a = tokenArtifacts();
     const mock = aaveArtifacts().mockAggregator;
     for (const symbol of SYMBOLS) {
       tokens[symbol] = createdAddress(deployer.address, deployer.state.nonce);

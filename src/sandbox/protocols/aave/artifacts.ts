@@ -1,6 +1,6 @@
 /**
  * Aave V3 from `@aave/core-v3@1.19.3`'s Hardhat artifacts: the real, audited bytecode, never recompiled, with the
- * library linking `artifacts.ts` deliberately refuses, and the ABIs of the calls and events the sandbox uses.
+ * library linking `chain/artifacts.ts` deliberately refuses, and the ABIs of the calls and events the sandbox uses.
  *
  * Linking: `Pool` calls seven external libraries and `PoolConfigurator` one, through 20-byte placeholders
  * (`__$<hash>$__`) at the byte offsets the artifact's `linkReferences` lists. A library may itself link others

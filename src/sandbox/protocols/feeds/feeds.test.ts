@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../../registry/index.js';
 import type { ManifestOracle } from '../../world/manifest.js';
-import { TOKEN_PLAN } from '../../world/manifest.js';
+import { TOKEN_PLAN } from '../../world/plan.js';
 import {
   answerFor,
   FEED_AGGREGATOR,

@@ -16,14 +16,10 @@ import type { Abi, Hex } from 'viem';
 import { encodeDeployData, encodeFunctionData, parseAbi } from 'viem';
 import { registry } from '../../../registry/index.js';
 import { feedBaseSymbol } from '../../../sources/environment.js';
-import {
-  type FeedRuntimeState,
-  type ManifestOracle,
-  type ManifestToken,
-  type OracleRuntimeState,
-  TOKEN_PLAN,
-} from '../../world/manifest.js';
+import type { ManifestOracle, ManifestToken } from '../../world/manifest.js';
+import { TOKEN_PLAN } from '../../world/plan.js';
 import { Rng, seedState } from '../../world/random.js';
+import type { FeedRuntimeState, OracleRuntimeState } from '../../world/state.js';
 import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
 
 /** The compiled aggregator, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
@@ -36,6 +32,9 @@ export const feedAggregatorAbi = parseAbi([
   'event AnswerUpdated(int256 indexed current, uint256 indexed roundId, uint256 updatedAt)',
   'event NewRound(uint256 indexed roundId, address indexed startedBy, uint256 startedAt)',
 ]);
+
+/** FeedAggregator.transmit: one new round slot, the round id and two events; generous like every gas limit. */
+export const FEED_ROUND_GAS = 150_000n;
 
 /** Chainlink's USD feeds answer with 8 decimals. */
 export const FEED_DECIMALS = 8;

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { createPublicClient, erc20Abi, http, type PublicClient, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LendingTestWorld, lendingWorld } from '../../../../test/support/lending-world.js';
-import { depegDiscount, type ScenarioState } from '../../world/manifest.js';
-import { readPoolPrices } from '../../world/scenario.js';
-import { AAVE_ETH_EMODE } from '../aave/aave.js';
+import { depegDiscount } from '../../world/plan.js';
+import type { ScenarioState } from '../../world/state.js';
 import { aavePoolAbi } from '../aave/artifacts.js';
+import { AAVE_ETH_EMODE } from '../aave/params.js';
 import { feedAggregatorAbi } from '../feeds/feeds.js';
-import { morphoAbi, morphoMarketId, morphoOracleAbi } from '../morpho/morpho.js';
+import { morphoAbi, morphoMarketId, morphoOracleAbi } from '../morpho/deploy.js';
 import { stakedTokenAbi } from '../staking/staked-token.js';
+import { readPoolPrices } from '../uniswap/dex.js';
 
 const MORPHO_EVENTS = {
   Supply: parseAbiItem(

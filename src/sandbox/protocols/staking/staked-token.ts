@@ -4,7 +4,8 @@
  * market price (the rate × the underlying's price × (1 − the scheduled depeg discount)).
  */
 import { type Abi, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from 'viem';
-import { depegDiscount, type TokenPlan } from '../../world/manifest.js';
+import type { ManifestLiquidStaking, ManifestOracle, ManifestPool, ManifestToken } from '../../world/manifest.js';
+import { depegDiscount, TOKEN_PLAN, type TokenPlan } from '../../world/plan.js';
 import artifact from './contracts/StakedToken.json' with { type: 'json' };
 
 /** The compiled token, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
@@ -79,4 +80,35 @@ export function stakeEthData(): Hex {
 
 export function wrapData(amount: bigint): Hex {
   return encodeFunctionData({ abi: stakedTokenAbi, functionName: 'wrap', args: [amount] });
+}
+
+/** The manifest's `liquidStaking`: each liquid staking token, its pools against the underlying, its price feed. */
+export function manifestLiquidStaking(
+  tokens: readonly ManifestToken[],
+  pools: readonly ManifestPool[],
+  feeds: readonly ManifestOracle[],
+  startBlock: number,
+): ManifestLiquidStaking[] {
+  return TOKEN_PLAN.flatMap((plan) => {
+    const lst = plan.liquidStaking;
+    const token = tokens.find((t) => t.symbol === plan.symbol);
+    const underlying = tokens.find((t) => t.symbol === lst?.underlying);
+    if (!lst || !token || !underlying) return [];
+    const pair = [token.address.toLowerCase(), underlying.address.toLowerCase()];
+    const feed = feeds.find((f) => f.token === plan.symbol);
+    return [
+      {
+        protocol: lst.protocol,
+        symbol: token.symbol,
+        token: token.address,
+        decimals: token.decimals,
+        underlying: underlying.address,
+        pools: pools
+          .filter((p) => pair.includes(p.token0.toLowerCase()) && pair.includes(p.token1.toLowerCase()))
+          .map((p) => p.address),
+        startBlock,
+        ...(feed ? { priceFeed: feed.address } : {}),
+      },
+    ];
+  });
 }

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../../registry/index.js';
 import { DAY_MS } from '../base/generate.js';
 import { parseLinkHeader } from '../base/paginate.js';
+import { REPO_CHARACTERS, type RepoHistory } from './records.js';
 import { startGithubStandin } from './server.js';
-import { GithubWorld, REPO_CHARACTERS, type RepoHistory } from './world.js';
+import { GithubWorld } from './world.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const subjects = registry.developmentSubjects();

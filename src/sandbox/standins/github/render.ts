@@ -10,7 +10,7 @@ import type {
   IssueRecord,
   RepoHistory,
   RepoProfile,
-} from './world.js';
+} from './records.js';
 
 /**
  * GitHub REST API v3 (2022-11-28) wire shapes of the stand-in's world: the field names, nesting, nulls and URL

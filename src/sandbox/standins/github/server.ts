@@ -14,6 +14,7 @@ import {
   type StandinService,
   startStandin,
 } from '../base/server.js';
+import { EVENTS_MAX, type IssueRecord, type RepoHistory } from './records.js';
 import {
   renderBranch,
   renderCollaborator,
@@ -24,7 +25,7 @@ import {
   renderPull,
   renderRepo,
 } from './render.js';
-import { EVENTS_MAX, GithubWorld, type IssueRecord, type RepoHistory } from './world.js';
+import { GithubWorld } from './world.js';
 
 /**
  * The GitHub stand-in: the part of GitHub's REST API (v3, API version 2022-11-28) that `sources/github` uses,

@@ -1,6 +1,6 @@
 /**
- * The lending side of the sandbox world: the markets deployed in the genesis block (Aave V3 `aave` and its fork
- * `spark`, from `aave.ts`) and the actors that use them, step by step, from their own random stream (`lending`):
+ * The actors of the world's Aave-design markets (`aave` and `spark`), step by step, from their own random stream
+ * (`lending`):
  *
  * - suppliers deposit every reserve of every market at the first step, then add and withdraw now and then;
  * - borrowers hold one position each (one collateral — a second one for every third safe or leveraged borrower —,
@@ -12,59 +12,26 @@
  * - liquidators read every open position's health factor (`getUserAccountData`) at the start of each step and
  *   liquidate those below 1 (`liquidationCall`, debt to cover uint max: the pool applies the close factor), right
  *   after the block's oracle rounds; from the next block on they sell the seized collateral on the DEX pools back
- *   into the asset they repaid (`sellSeized` in scenario.ts).
+ *   into the asset they repaid (protocols/uniswap/sales.ts).
  *
  * Amounts are sized with the oracle answers the transactions will meet (the block's feed rounds go first), with
  * margins, so opening transactions never revert; a liquidation may (the position recovered with this block's
  * rounds), and is counted as missed.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, maxUint256 } from 'viem';
-import { registry } from '../../../registry/index.js';
+import type { Agent } from '../../chain/agent.js';
 import { erc20Abi } from '../../chain/artifacts.js';
-import { type Agent, type ChainSession, RpcClient, received } from '../../world/deploy.js';
-import type {
-  AgentState,
-  LendingPositionState,
-  LendingRuntimeState,
-  ManifestLending,
-  ManifestLiquidStaking,
-  ManifestOracle,
-  ManifestPool,
-  ManifestToken,
-  WorldManifest,
-} from '../../world/manifest.js';
-import { TOKEN_PLAN } from '../../world/manifest.js';
+import { received } from '../../chain/receipts.js';
+import type { ChainSession } from '../../chain/session.js';
+import type { ManifestLending, ManifestToken, WorldManifest } from '../../world/manifest.js';
+import { TOKEN_PLAN } from '../../world/plan.js';
 import { Rng } from '../../world/random.js';
-import {
-  AAVE_ETH_EMODE,
-  AAVE_V3_ETHEREUM_PARAMS,
-  type AaveReserveParams,
-  type AaveReserveSpec,
-  type QueuedAaveMarket,
-  queueAaveMarket,
-  readAaveMarket,
-  VARIABLE_RATE_MODE,
-} from '../aave/aave.js';
-import { aavePoolAbi } from '../aave/artifacts.js';
-import { type QueuedMorpho, queueMorpho, readMorpho } from '../morpho/morpho.js';
+import type { LendingPositionState, LendingRuntimeState } from '../../world/state.js';
+import { finiteHf, needsRead } from '../lending/positions.js';
 import { stakedTokenAbi, stEthPerToken } from '../staking/staked-token.js';
-
-// ---------------------------------------------------------------------------------------------------------------
-// The plan
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * The Aave-design markets and their reserves (each must be a listed asset of the registry's market; others are
- * skipped). Both use Aave V3 Ethereum's parameters (`AAVE_V3_ETHEREUM_PARAMS`) and its ETH-correlated E-mode; Spark
- * has its own governance values on mainnet, not modelled.
- */
-export const AAVE_MARKETS_PLAN: readonly { readonly protocol: string; readonly reserves: readonly string[] }[] = [
-  { protocol: 'aave', reserves: ['USDC', 'USDT', 'DAI', 'WETH', 'WBTC', 'wstETH', 'LINK'] },
-  { protocol: 'spark', reserves: ['DAI', 'USDC', 'WETH', 'wstETH', 'WBTC'] },
-];
-
-/** Assets of the ETH-correlated E-mode category (when reserves of the market). */
-const EMODE_ASSETS = ['WETH', 'wstETH'];
+import { aavePoolAbi } from './artifacts.js';
+import { reserveParams } from './markets.js';
+import { AAVE_ETH_EMODE, VARIABLE_RATE_MODE } from './params.js';
 
 /**
  * What the suppliers deposit at the first step, in USD per reserve at scale 1 (times max(scale, 0.3)): mainnet
@@ -75,23 +42,6 @@ export const SUPPLY_USD: Readonly<Record<string, Readonly<Record<string, number>
   spark: { DAI: 15e6, USDC: 6e6, WETH: 15e6, wstETH: 2e6, WBTC: 3e6 },
 };
 
-/** The lending cast: counts at scale 1 and floors (suppliers shared by the markets; borrowers and loopers per market). */
-export const LENDING_CAST = {
-  suppliers: { perScale: 24, min: 6 },
-  borrowers: { perScale: 40, min: 10 },
-  loopers: { perScale: 8, min: 3 },
-  liquidators: 2,
-} as const;
-
-/** Borrower kinds: share of borrowers and the health factor range aimed at. */
-const BORROWER_KINDS = [
-  { kind: 'safe', share: 0.35, hf: [2, 4] },
-  { kind: 'leveraged', share: 0.35, hf: [1.2, 1.5] },
-  { kind: 'near', share: 0.3, hf: [1.03, 1.1] },
-] as const;
-
-/** Loopers' target health factors are spread evenly over this range (plus jitter), so the depeg catches the lowest. */
-const LOOPER_HF = [1.045, 1.135] as const;
 /** Opening positions: collateral in USD, log-normal (median, log-sd); loopers' own stake before looping. */
 const POSITION_USD = { median: 150e3, sigma: 1.1 } as const;
 const LOOPER_USD = { median: 120e3, sigma: 0.7 } as const;
@@ -126,211 +76,6 @@ const GAS_LEND = {
   wrap: 150_000n,
 } as const;
 
-// ---------------------------------------------------------------------------------------------------------------
-// Deployment (genesis block)
-// ---------------------------------------------------------------------------------------------------------------
-
-export interface QueuedLending {
-  readonly aave: readonly { readonly queued: QueuedAaveMarket; readonly specs: readonly AaveReserveSpec[] }[];
-  readonly morpho: QueuedMorpho | undefined;
-}
-
-function reserveParams(symbol: string): AaveReserveParams | undefined {
-  return (AAVE_V3_ETHEREUM_PARAMS as Record<string, AaveReserveParams>)[symbol];
-}
-
-/** Queues the lending markets on the genesis block (after the tokens and every price source exist). */
-export function queueLending(
-  session: ChainSession,
-  deployer: Agent,
-  tokens: readonly ManifestToken[],
-  priceSources: ReadonlyMap<string, Address>,
-): QueuedLending {
-  const aave: { queued: QueuedAaveMarket; specs: AaveReserveSpec[] }[] = [];
-  for (const m of AAVE_MARKETS_PLAN) {
-    const listing = registry
-      .lendingMarkets()
-      .find((r) => r.protocol.id === m.protocol && r.market.chain === 'ethereum' && r.market.design === 'aave-v3');
-    if (!listing) continue;
-    const listed = new Set(listing.market.assets.map((a) => a.symbol));
-    const specs: AaveReserveSpec[] = [];
-    for (const symbol of m.reserves) {
-      const token = tokens.find((t) => t.symbol === symbol);
-      const params = reserveParams(symbol);
-      const priceSource = priceSources.get(symbol);
-      if (!token || !params || !priceSource || !listed.has(symbol)) continue;
-      specs.push({ ...params, token: token.address, symbol, decimals: token.decimals, priceSource });
-    }
-    const eModeAssets = EMODE_ASSETS.filter((s) => specs.some((r) => r.symbol === s));
-    const queued = queueAaveMarket(session, deployer, {
-      protocol: m.protocol,
-      reserves: specs,
-      eModes: eModeAssets.length === 2 ? [{ ...AAVE_ETH_EMODE, assets: eModeAssets }] : [],
-    });
-    aave.push({ queued, specs });
-  }
-  return { aave, morpho: queueMorpho(session, deployer, tokens, priceSources) };
-}
-
-/** Checks the mined markets against their plans and returns the manifest's `lending`. */
-export async function readLending(rpcUrl: string, queued: QueuedLending, startBlock: number): Promise<ManifestLending> {
-  const aave = await Promise.all(queued.aave.map((m) => readAaveMarket(rpcUrl, m.queued, m.specs, startBlock)));
-  const morpho = queued.morpho ? [await readMorpho(new RpcClient(rpcUrl), queued.morpho, startBlock)] : [];
-  return { aave, morpho };
-}
-
-/** The manifest's `liquidStaking`: each liquid staking token, its pools against the underlying, its price feed. */
-export function manifestLiquidStaking(
-  tokens: readonly ManifestToken[],
-  pools: readonly ManifestPool[],
-  feeds: readonly ManifestOracle[],
-  startBlock: number,
-): ManifestLiquidStaking[] {
-  return TOKEN_PLAN.flatMap((plan) => {
-    const lst = plan.liquidStaking;
-    const token = tokens.find((t) => t.symbol === plan.symbol);
-    const underlying = tokens.find((t) => t.symbol === lst?.underlying);
-    if (!lst || !token || !underlying) return [];
-    const pair = [token.address.toLowerCase(), underlying.address.toLowerCase()];
-    const feed = feeds.find((f) => f.token === plan.symbol);
-    return [
-      {
-        protocol: lst.protocol,
-        symbol: token.symbol,
-        token: token.address,
-        decimals: token.decimals,
-        underlying: underlying.address,
-        pools: pools
-          .filter((p) => pair.includes(p.token0.toLowerCase()) && pair.includes(p.token1.toLowerCase()))
-          .map((p) => p.address),
-        startBlock,
-        ...(feed ? { priceFeed: feed.address } : {}),
-      },
-    ];
-  });
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The cast and the initial state
-// ---------------------------------------------------------------------------------------------------------------
-
-export function lendingCastCounts(scale: number, markets: number) {
-  const n = (c: { perScale: number; min: number }) => Math.max(c.min, Math.round(c.perScale * scale));
-  return {
-    suppliers: n(LENDING_CAST.suppliers),
-    borrowers: n(LENDING_CAST.borrowers) * markets,
-    loopers: n(LENDING_CAST.loopers) * markets,
-    liquidators: LENDING_CAST.liquidators,
-  };
-}
-
-interface ReserveInfo {
-  readonly symbol: string;
-  readonly ltv: number;
-  readonly lt: number;
-  readonly stable: boolean;
-}
-
-function marketReserves(market: ManifestLending['aave'][number], tokens: readonly ManifestToken[]): ReserveInfo[] {
-  return market.reserves.flatMap((r) => {
-    const p = reserveParams(r.symbol);
-    if (!p) return [];
-    const kind = tokens.find((t) => t.symbol === r.symbol)?.kind;
-    return [{ symbol: r.symbol, ltv: p.ltvBps / 1e4, lt: p.liquidationThresholdBps / 1e4, stable: kind === 'stable' }];
-  });
-}
-
-/**
- * Draws the lending positions (who borrows what, aiming at which health factor) for the agents `deploy.ts`
- * created with the lending roles, from the `lending` stream. Positions start closed: the scenario opens them.
- */
-export function initialLendingState(
-  manifest: WorldManifest,
-  seed: number,
-  agents: readonly AgentState[],
-): LendingRuntimeState {
-  const rng = Rng.fromSeed(seed, 'lending');
-  const markets = manifest.lending?.aave ?? [];
-  const positions: LendingPositionState[] = [];
-  const borrowers = agents.flatMap((a, i) => (a.role === 'borrower' ? [i] : []));
-  const loopers = agents.flatMap((a, i) => (a.role === 'looper' ? [i] : []));
-  const perMarket = Math.ceil(borrowers.length / Math.max(1, markets.length));
-  markets.forEach((market, m) => {
-    const reserves = marketReserves(market, manifest.tokens);
-    const mine = borrowers.slice(m * perMarket, (m + 1) * perMarket);
-    mine.forEach((owner, k) => {
-      // Kinds in proportion, in a fixed order over the market's borrowers (each kind is present in a small world).
-      const u = (k + 0.5) / mine.length;
-      let acc = 0;
-      const kind =
-        BORROWER_KINDS.find((b) => {
-          acc += b.share;
-          return acc >= u;
-        }) ?? BORROWER_KINDS[0];
-      const collaterals = reserves.filter(
-        (r) => r.lt > 0 && (kind.kind !== 'near' || r.lt / r.ltv < kind.hf[1] / 1.02),
-      );
-      const collateral = rng.pick(collaterals);
-      const debts = reserves.filter((r) => r.symbol !== collateral.symbol && r.stable !== collateral.stable);
-      const debt = rng.pick(debts.length ? debts : reserves.filter((r) => r.symbol !== collateral.symbol));
-      const lo = Math.max(kind.hf[0], (collateral.lt / collateral.ltv) * 1.01);
-      // Every third safe or leveraged borrower also posts a second collateral of the same class (volatile or
-      // stable) as the first; chosen without a draw, so the stream (and every other position) stays as it was.
-      const second =
-        kind.kind !== 'near' && k % 3 === 1
-          ? reserves.find(
-              (r) =>
-                r.lt > 0 &&
-                r.stable === collateral.stable &&
-                r.symbol !== collateral.symbol &&
-                r.symbol !== debt.symbol,
-            )
-          : undefined;
-      positions.push({
-        owner,
-        protocol: market.protocol,
-        collateral: collateral.symbol,
-        ...(second ? { secondCollateral: second.symbol } : {}),
-        debt: debt.symbol,
-        kind: kind.kind,
-        targetHf: rng.uniform(lo, Math.max(lo, kind.hf[1])),
-        open: false,
-        collateralRaw: '0',
-        debtRaw: '0',
-      });
-    });
-    const hasLoop = EMODE_ASSETS.every((s) => reserves.some((r) => r.symbol === s));
-    if (!hasLoop) return;
-    const perMarketLoopers = Math.ceil(loopers.length / markets.length);
-    const mineLoopers = loopers.slice(m * perMarketLoopers, (m + 1) * perMarketLoopers);
-    mineLoopers.forEach((owner, k) => {
-      const step = (LOOPER_HF[1] - LOOPER_HF[0]) / Math.max(1, mineLoopers.length);
-      positions.push({
-        owner,
-        protocol: market.protocol,
-        collateral: 'wstETH',
-        debt: 'WETH',
-        kind: 'looper',
-        targetHf: LOOPER_HF[0] + step * (k + rng.uniform(0, 0.5)),
-        open: false,
-        collateralRaw: '0',
-        debtRaw: '0',
-      });
-    });
-  });
-  return {
-    rng: rng.state(),
-    seeded: false,
-    supplies: {},
-    positions,
-    stats: { supplies: 0, withdrawals: 0, borrows: 0, repays: 0, liquidations: 0, liquidationsMissed: 0 },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The scenario's lending step
-// ---------------------------------------------------------------------------------------------------------------
-
 /** What the lending actors need from the simulated world. */
 export interface LendingHost {
   readonly session: ChainSession;
@@ -363,25 +108,7 @@ export interface LendingReading {
 
 const WAD = 10n ** 18n;
 
-/**
- * Liquidators re-read a position at every step when its health factor was below this, or when its last reading is
- * an hour old, or after its owner acted on it; otherwise they skip it. Hourly steps read everything; 5-second live
- * steps only the positions an hour of market moves could bring below 1 (from 1.3 that takes a 23 % move).
- */
-const RECHECK_HF = 1.3;
-const RECHECK_SECONDS = 3600;
-
-/** Whether the liquidators read this position at `now` (deterministic: it depends on the saved state only). */
-export function needsRead(p: LendingPositionState, now: number): boolean {
-  return p.readAt === undefined || p.hf === undefined || p.hf < RECHECK_HF || now - p.readAt >= RECHECK_SECONDS;
-}
-
-/** A health factor as a finite JSON number (no debt: Aave answers uint max). */
-export function finiteHf(hf: number): number {
-  return Number.isFinite(hf) ? Math.min(hf, 1e6) : 1e6;
-}
-
-export class LendingActors {
+export class AaveActors {
   private readonly rng: Rng;
   private readonly markets: readonly ManifestLending['aave'][number][];
   /** Free liquidity by `protocol|symbol`, adjusted as the block's actions are queued. */
