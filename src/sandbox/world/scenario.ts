@@ -18,6 +18,7 @@ import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
 import { ChainSession, GAS } from '../chain/session.js';
 import { AaveActors } from '../protocols/aave/actors.js';
 import { FEED_ROUND_GAS, reportStep, transmitData } from '../protocols/feeds/feeds.js';
+import type { LendingHost } from '../protocols/lending/actors.js';
 import { MorphoActors } from '../protocols/morpho/actors.js';
 import { stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import { DexActors } from '../protocols/uniswap/actors.js';
@@ -79,36 +80,23 @@ class SimulatedWorld {
       if (!t) throw new Error(`sandbox state: no token ${symbol}`);
       return t;
     };
-    this.lending =
-      manifest.lending && s.lending
-        ? new AaveActors(manifest, s.lending, {
-            session: this.session,
-            agents: this.agents,
-            scale,
-            token: (symbol) => tokenOf(symbol).m,
-            spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
-            approve: (agent, token, spender) => this.approve(agent, token, spender),
-            oracleUsd: (symbol) => this.oracleUsd(symbol),
-            get now() {
-              return world.now;
-            },
-            seized: (agent, collateral, debt, amount) => this.dex.queueSale(agent, collateral, debt, amount),
-          })
-        : undefined;
+    // One host for every lending protocol's actors: Aave's markets, then Morpho, act on the same world.
+    const lendingHost: LendingHost = {
+      session: this.session,
+      agents: this.agents,
+      scale,
+      token: (symbol) => tokenOf(symbol).m,
+      spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
+      approve: (agent, token, spender) => this.approve(agent, token, spender),
+      oracleUsd: (symbol) => this.oracleUsd(symbol),
+      get now() {
+        return world.now;
+      },
+      seized: (agent, collateral, debt, amount) => this.dex.queueSale(agent, collateral, debt, amount),
+    };
+    this.lending = manifest.lending && s.lending ? new AaveActors(manifest, s.lending, lendingHost) : undefined;
     const morpho = manifest.lending?.morpho[0];
-    this.morpho =
-      morpho && s.lending?.morpho
-        ? new MorphoActors(morpho, s.lending.morpho, {
-            session: this.session,
-            agents: this.agents,
-            scale,
-            token: (symbol) => tokenOf(symbol).m,
-            spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
-            approve: (agent, token, spender) => this.approve(agent, token, spender),
-            oracleUsd: (symbol) => this.oracleUsd(symbol),
-            seized: (agent, collateral, debt, amount) => this.dex.queueSale(agent, collateral, debt, amount),
-          })
-        : undefined;
+    this.morpho = morpho && s.lending?.morpho ? new MorphoActors(morpho, s.lending.morpho, lendingHost) : undefined;
   }
 
   /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */

@@ -143,22 +143,15 @@ export interface LendingPositionState {
   readAt?: number;
 }
 
-/** Morpho Blue's actors between steps (protocols/morpho): their own stream, positions and supplies by market id. */
-export interface MorphoRuntimeState {
-  rng: [number, number, number, number];
-  seeded: boolean;
-  /** Per supplier (agent index) and market id: raw USDC supplied (principal). */
-  supplies: Record<string, Record<string, string>>;
-  positions: LendingPositionState[];
-  stats: LendingRuntimeState['stats'];
-}
-
-export interface LendingRuntimeState {
-  /** The lending actors' own generator stream (`lending`): lending never changes what traders draw. */
+/**
+ * One lending protocol's actors between steps (protocols/lending/actors.ts): their own generator stream (lending
+ * never changes what traders draw), the suppliers' principal, the borrowers' positions.
+ */
+export interface LendingActorsState {
   rng: [number, number, number, number];
   /** Whether the suppliers' initial deposits and the first cohort of borrowers went in. */
   seeded: boolean;
-  /** Per supplier (agent index) and `protocol|symbol` (Morpho: `morpho|<market id>`): raw supplied principal. */
+  /** Per supplier (agent index) and reserve key (Aave: `protocol|symbol`; Morpho: the market id): raw principal. */
   supplies: Record<string, Record<string, string>>;
   positions: LendingPositionState[];
   stats: {
@@ -170,6 +163,13 @@ export interface LendingRuntimeState {
     /** Liquidations that reverted (the position recovered before the transaction ran). */
     liquidationsMissed: number;
   };
+}
+
+/** Morpho Blue's actors (protocols/morpho), from their own stream (`morpho`). */
+export type MorphoRuntimeState = LendingActorsState;
+
+/** The Aave-design markets' actors (protocols/aave), from the `lending` stream, and Morpho's beside them. */
+export interface LendingRuntimeState extends LendingActorsState {
   /** Morpho Blue's actors (absent without Morpho in the manifest). */
   morpho?: MorphoRuntimeState;
 }

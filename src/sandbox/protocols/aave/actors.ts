@@ -1,6 +1,6 @@
 /**
- * The actors of the world's Aave-design markets (`aave` and `spark`), step by step, from their own random stream
- * (`lending`):
+ * The actors of the world's Aave-design markets (`aave` and `spark`), plugged into the lending actors' host
+ * (protocols/lending/actors.ts), from their own random stream (`lending`):
  *
  * - suppliers deposit every reserve of every market at the first step, then add and withdraw now and then;
  * - borrowers hold one position each (one collateral — a second one for every third safe or leveraged borrower —,
@@ -21,12 +21,10 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, maxUint256 } from 'viem';
 import type { Agent } from '../../chain/agent.js';
 import { erc20Abi } from '../../chain/artifacts.js';
-import { received } from '../../chain/receipts.js';
-import type { ChainSession } from '../../chain/session.js';
-import type { ManifestLending, ManifestToken, WorldManifest } from '../../world/manifest.js';
+import type { ManifestLending, WorldManifest } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
-import { Rng } from '../../world/random.js';
 import type { LendingPositionState, LendingRuntimeState } from '../../world/state.js';
+import { LendingActors, type LendingHost, type SeedReserve } from '../lending/actors.js';
 import { finiteHf, needsRead } from '../lending/positions.js';
 import { stakedTokenAbi, stEthPerToken } from '../staking/staked-token.js';
 import { aavePoolAbi } from './artifacts.js';
@@ -47,21 +45,6 @@ const POSITION_USD = { median: 150e3, sigma: 1.1 } as const;
 const LOOPER_USD = { median: 120e3, sigma: 0.7 } as const;
 /** A single borrow never exceeds this share of the debt reserve's initial supply, nor half its free liquidity. */
 const MAX_BORROW_SHARE = 0.04;
-/** Share of the positions opened at the first step; the rest open over the first days. */
-const FIRST_COHORT = 0.6;
-/**
- * Events per hour, per actor: suppliers add and withdraw; a closed position opens; an open one (loopers aside)
- * repays (about once in ten days; a third of repayments close the position), adds collateral, or borrows back up
- * to its target when it drifted 10 % above it.
- */
-const RATES = {
-  supply: 0.05,
-  withdraw: 0.025,
-  open: 0.05,
-  repay: 0.004,
-  addCollateral: 0.003,
-  borrowMore: 0.02,
-} as const;
 /** Safety margin under the LTV when borrowing (oracle rounds, interest within the block). */
 const LTV_MARGIN = 0.995;
 const MAX_LOOPS = 30;
@@ -76,30 +59,13 @@ const GAS_LEND = {
   wrap: 150_000n,
 } as const;
 
-/** What the lending actors need from the simulated world. */
-export interface LendingHost {
-  readonly session: ChainSession;
-  readonly agents: readonly Agent[];
-  readonly scale: number;
-  token(symbol: string): ManifestToken;
-  /** Plans spending `amount`, topping the agent up first (mint, wrap or stake) when short. */
-  spend(agent: Agent, symbol: string, amount: bigint): void;
-  approve(agent: Agent, token: Address, spender: Address): void;
-  /** USD price of a token as the markets' oracles will see it in this block (the feed's newest answer). */
-  oracleUsd(symbol: string): number;
-  /** The block being built's timestamp. */
-  readonly now: number;
-  /** A liquidation paid `liquidator` this much collateral: it sells it back into the debt asset it repaid. */
-  seized(liquidator: Agent, collateral: string, debt: string, amount: bigint): void;
-}
-
 interface AccountReading {
   readonly collateralBase: bigint;
   readonly debtBase: bigint;
   readonly healthFactor: bigint;
 }
 
-export interface LendingReading {
+export interface AaveReading {
   /** By position index: `getUserAccountData` of its owner in its market (open positions only). */
   readonly accounts: Map<number, AccountReading>;
   /** By `protocol|symbol`: the underlying held by the aToken (what can be borrowed or withdrawn), raw. */
@@ -108,23 +74,18 @@ export interface LendingReading {
 
 const WAD = 10n ** 18n;
 
-export class AaveActors {
-  private readonly rng: Rng;
+export class AaveActors extends LendingActors<AaveReading> {
+  /** Two to five suppliers fund each reserve at the first step. */
+  protected readonly extraSeedSuppliers = 4;
   private readonly markets: readonly ManifestLending['aave'][number][];
-  /** Free liquidity by `protocol|symbol`, adjusted as the block's actions are queued. */
-  private liquidity = new Map<string, bigint>();
 
   constructor(
     private readonly manifest: WorldManifest,
-    private readonly state: LendingRuntimeState,
-    private readonly host: LendingHost,
+    state: LendingRuntimeState,
+    host: LendingHost,
   ) {
-    this.rng = new Rng(state.rng);
+    super(state, host);
     this.markets = manifest.lending?.aave ?? [];
-  }
-
-  save(): void {
-    this.state.rng = this.rng.state();
   }
 
   private market(protocol: string) {
@@ -134,7 +95,7 @@ export class AaveActors {
   }
 
   /** Reads every open position's account data and every reserve's free liquidity at the newest block. */
-  async read(now: number): Promise<LendingReading> {
+  async read(now: number): Promise<AaveReading> {
     const calls: { method: string; params: unknown[] }[] = [];
     const open = this.state.positions.flatMap((p, i) => (p.open && needsRead(p, now) ? [i] : []));
     for (const i of open) {
@@ -184,67 +145,38 @@ export class AaveActors {
     return { accounts, liquidity };
   }
 
-  /** Liquidations first (right after the block's oracle rounds), then the step's lending activity. */
-  step(reading: LendingReading, from: number, to: number): void {
-    this.liquidity = new Map(reading.liquidity);
-    this.liquidate(reading);
-    if (!this.state.seeded) {
-      this.seed();
-      this.state.seeded = true;
-      return;
-    }
-    const hours = (to - from) / 3600;
-    const suppliers = this.suppliers().length;
-    for (const market of this.markets) {
-      const draws = (rate: number, actors: number) => this.rng.poisson(rate * actors * hours);
-      for (let k = draws(RATES.supply, suppliers / this.markets.length); k > 0; k--) this.supplyMore(market.protocol);
-      for (let k = draws(RATES.withdraw, suppliers / this.markets.length); k > 0; k--) {
-        this.withdrawSome(market.protocol);
-      }
-      const closed = this.positionsOf(market.protocol, false);
-      for (let k = draws(RATES.open, closed.length); k > 0 && closed.length; k--) {
-        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!);
-      }
-      const open = this.positionsOf(market.protocol, true).filter((p) => p.kind !== 'looper');
-      for (let k = draws(RATES.repay, open.length); k > 0 && open.length; k--) {
-        const p = open.splice(this.rng.int(open.length), 1)[0]!;
-        this.repay(p, reading.accounts.get(this.state.positions.indexOf(p)));
-      }
-      for (let k = draws(RATES.addCollateral, open.length); k > 0 && open.length; k--) {
-        this.addCollateral(open.splice(this.rng.int(open.length), 1)[0]!);
-      }
-      for (let k = draws(RATES.borrowMore, open.length); k > 0 && open.length; k--) {
-        const p = open.splice(this.rng.int(open.length), 1)[0]!;
-        this.borrowMore(p, reading.accounts.get(this.state.positions.indexOf(p)));
-      }
-    }
+  protected marketKeys(): readonly string[] {
+    return this.markets.map((m) => m.protocol);
+  }
+
+  /** By `protocol|symbol`: the underlying held by the aToken. */
+  protected freeLiquidity(reading: AaveReading): Map<string, bigint> {
+    return new Map(reading.liquidity);
+  }
+
+  protected closedPositions(protocol: string): LendingPositionState[] {
+    return this.positionsOf(protocol, false);
+  }
+
+  /** Loopers set up their loop once and then leave it as it is. */
+  protected activePositions(protocol: string): LendingPositionState[] {
+    return this.positionsOf(protocol, true).filter((p) => p.kind !== 'looper');
   }
 
   private positionsOf(protocol: string, open: boolean): LendingPositionState[] {
     return this.state.positions.filter((p) => p.protocol === protocol && p.open === open);
   }
 
-  // --- amounts --------------------------------------------------------------------------------------------------
-
-  private raw(symbol: string, usd: number): bigint {
-    const t = this.host.token(symbol);
-    const x = (usd / this.host.oracleUsd(symbol)) * 10 ** t.decimals;
-    return x > 0 && Number.isFinite(x) ? BigInt(Math.floor(x)) : 0n;
-  }
-
-  private usd(symbol: string, raw: bigint): number {
-    return (Number(raw) / 10 ** this.host.token(symbol).decimals) * this.host.oracleUsd(symbol);
+  /** The account data of a position's owner in its market, if the liquidators read it this step. */
+  private account(p: LendingPositionState, reading: AaveReading): AccountReading | undefined {
+    return reading.accounts.get(this.state.positions.indexOf(p));
   }
 
   private initialSupplyUsd(protocol: string, symbol: string): number {
-    return (SUPPLY_USD[protocol]?.[symbol] ?? 1e6) * Math.max(this.host.scale, 0.3);
+    return this.scaledUsd(SUPPLY_USD[protocol]?.[symbol] ?? 1e6);
   }
 
   // --- suppliers ------------------------------------------------------------------------------------------------
-
-  private suppliers(): Agent[] {
-    return this.host.agents.filter((a) => a.role === 'supplier');
-  }
 
   private supply(agent: Agent, protocol: string, symbol: string, amount: bigint, kind: 'supplier' | 'borrower'): void {
     if (amount <= 0n) return;
@@ -265,60 +197,43 @@ export class AaveActors {
         if (ok) this.state.stats.supplies += 1;
       },
     });
-    const key = `${protocol}|${symbol}`;
-    this.liquidity.set(key, (this.liquidity.get(key) ?? 0n) + amount);
-    if (kind === 'supplier') {
-      const mine = this.state.supplies[String(agent.index)] ?? {};
-      this.state.supplies[String(agent.index)] = mine;
-      mine[key] = (BigInt(mine[key] ?? '0') + amount).toString();
-    }
+    this.booked(agent, `${protocol}|${symbol}`, amount, kind === 'supplier');
   }
 
-  /** First step: every reserve gets its initial supply from 2–5 suppliers (log-normal shares); a first cohort borrows. */
-  private seed(): void {
-    const suppliers = this.suppliers();
-    for (const market of this.markets) {
-      for (const r of market.reserves) {
-        const who = this.rng.sample(suppliers, 2 + this.rng.int(Math.min(4, suppliers.length - 1)));
-        const weights = who.map(() => this.rng.logNormal(1, 0.8));
-        const total = weights.reduce((a, b) => a + b, 0);
-        const usd = this.initialSupplyUsd(market.protocol, r.symbol);
-        who.forEach((agent, k) => {
-          this.supply(agent, market.protocol, r.symbol, this.raw(r.symbol, (usd * weights[k]!) / total), 'supplier');
-        });
-      }
-    }
-    for (const p of this.state.positions) if (this.rng.chance(FIRST_COHORT) || p.kind === 'looper') this.open(p);
+  /** Every reserve of every market, with its initial supply. */
+  protected seedReserves(): SeedReserve[] {
+    return this.markets.flatMap((m) =>
+      m.reserves.map((r) => ({
+        market: m.protocol,
+        symbol: r.symbol,
+        usd: this.initialSupplyUsd(m.protocol, r.symbol),
+      })),
+    );
   }
 
-  private supplyMore(protocol: string): void {
+  protected deposit(agent: Agent, reserve: SeedReserve, amount: bigint): void {
+    this.supply(agent, reserve.market, reserve.symbol, amount, 'supplier');
+  }
+
+  protected supplyMore(protocol: string): void {
     const market = this.market(protocol);
     const r = this.rng.pick(market.reserves);
     const usd = this.initialSupplyUsd(protocol, r.symbol) * this.rng.uniform(0.005, 0.03);
     this.supply(this.rng.pick(this.suppliers()), protocol, r.symbol, this.raw(r.symbol, usd), 'supplier');
   }
 
-  private withdrawSome(protocol: string): void {
-    const holdings = Object.entries(this.state.supplies).flatMap(([index, mine]) =>
-      Object.entries(mine)
-        .filter(([key, amount]) => key.startsWith(`${protocol}|`) && BigInt(amount) > 0n)
-        .map(([key, amount]) => ({ agent: this.host.agents[Number(index)]!, key, amount: BigInt(amount) })),
-    );
-    if (!holdings.length) return;
-    const h = this.rng.pick(holdings);
-    const symbol = h.key.split('|')[1]!;
-    const amount = (h.amount * BigInt(Math.round(this.rng.uniform(0.1, 0.4) * 1000))) / 1000n;
-    const free = this.liquidity.get(h.key) ?? 0n;
-    if (amount <= 0n || amount * 2n > free) return;
-    this.liquidity.set(h.key, free - amount);
-    const mine = this.state.supplies[String(h.agent.index)]!;
-    mine[h.key] = (h.amount - amount).toString();
-    this.host.session.send(h.agent, {
+  protected holds(protocol: string, key: string): boolean {
+    return key.startsWith(`${protocol}|`);
+  }
+
+  protected withdraw(agent: Agent, key: string, amount: bigint): void {
+    const [protocol, symbol] = key.split('|') as [string, string];
+    this.host.session.send(agent, {
       to: this.market(protocol).pool,
       data: encodeFunctionData({
         abi: aavePoolAbi,
         functionName: 'withdraw',
-        args: [this.host.token(symbol).address, amount, h.agent.address],
+        args: [this.host.token(symbol).address, amount, agent.address],
       }),
       gas: GAS_LEND.withdraw,
       kind: 'lend',
@@ -363,7 +278,7 @@ export class AaveActors {
     p.debtRaw = (BigInt(p.debtRaw) + amount).toString();
   }
 
-  private open(p: LendingPositionState): void {
+  protected open(p: LendingPositionState): void {
     const agent = this.host.agents[p.owner]!;
     if (p.kind === 'looper') {
       this.openLoop(agent, p);
@@ -470,7 +385,8 @@ export class AaveActors {
     return this.raw(p.debt, Number(account.debtBase) / 1e8);
   }
 
-  private repay(p: LendingPositionState, account: AccountReading | undefined): void {
+  protected repay(p: LendingPositionState, reading: AaveReading): void {
+    const account = this.account(p, reading);
     const agent = this.host.agents[p.owner]!;
     delete p.readAt;
     const debt = this.debtRaw(p, account);
@@ -522,7 +438,7 @@ export class AaveActors {
     p.collateralRaw = '0';
   }
 
-  private addCollateral(p: LendingPositionState): void {
+  protected addCollateral(p: LendingPositionState): void {
     const amount = (BigInt(p.collateralRaw) * BigInt(Math.round(this.rng.uniform(0.05, 0.3) * 1000))) / 1000n;
     if (amount === 0n) return;
     delete p.readAt;
@@ -531,7 +447,8 @@ export class AaveActors {
   }
 
   /** Borrows back up to the target when the position has drifted well above it. */
-  private borrowMore(p: LendingPositionState, account: AccountReading | undefined): void {
+  protected borrowMore(p: LendingPositionState, reading: AaveReading): void {
+    const account = this.account(p, reading);
     if (!account || account.debtBase === 0n) return;
     const hf = Number(account.healthFactor) / 1e18;
     if (!(hf > p.targetHf * 1.1)) return;
@@ -548,15 +465,14 @@ export class AaveActors {
 
   // --- liquidators ----------------------------------------------------------------------------------------------
 
-  private liquidate(reading: LendingReading): void {
-    const liquidators = this.host.agents.filter((a) => a.role === 'liquidator');
-    if (!liquidators.length) return;
-    let turn = 0;
+  protected liquidate(reading: AaveReading): void {
+    const nextLiquidator = this.liquidatorRota();
+    if (!nextLiquidator) return;
     for (const [i, account] of reading.accounts) {
       if (account.debtBase === 0n || account.healthFactor >= WAD) continue;
       const p = this.state.positions[i]!;
       delete p.readAt;
-      const liquidator = liquidators[turn++ % liquidators.length]!;
+      const liquidator = nextLiquidator();
       const market = this.market(p.protocol);
       const debtToken = this.host.token(p.debt);
       // Close factor: half the debt, all of it below HF 0.95; a margin for the interest and the oracle rounds.
@@ -582,16 +498,9 @@ export class AaveActors {
         }),
         gas: GAS_LEND.liquidation,
         kind: 'liquidation',
-        onMined: (ok, receipt) => {
-          if (!ok) {
-            this.state.stats.liquidationsMissed += 1;
-            if (p.secondCollateral) p.liquidateSecond = !p.liquidateSecond;
-            return;
-          }
-          this.state.stats.liquidations += 1;
-          const seized = received(receipt, this.host.token(collateral).address, liquidator.address);
-          if (seized > 0n) this.host.seized(liquidator, collateral, p.debt, seized);
-        },
+        onMined: this.liquidationMined(p, liquidator, collateral, () => {
+          if (p.secondCollateral) p.liquidateSecond = !p.liquidateSecond;
+        }),
       });
     }
   }

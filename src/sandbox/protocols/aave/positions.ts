@@ -7,6 +7,7 @@ import type { AgentState } from '../../chain/agent.js';
 import type { ManifestLending, ManifestToken, WorldManifest } from '../../world/manifest.js';
 import { Rng } from '../../world/random.js';
 import type { LendingPositionState, LendingRuntimeState } from '../../world/state.js';
+import { borrowerKind } from '../lending/positions.js';
 import { EMODE_ASSETS, reserveParams } from './markets.js';
 
 /** Borrower kinds: share of borrowers and the health factor range aimed at. */
@@ -54,14 +55,7 @@ export function initialAaveState(
     const reserves = marketReserves(market, manifest.tokens);
     const mine = borrowers.slice(m * perMarket, (m + 1) * perMarket);
     mine.forEach((owner, k) => {
-      // Kinds in proportion, in a fixed order over the market's borrowers (each kind is present in a small world).
-      const u = (k + 0.5) / mine.length;
-      let acc = 0;
-      const kind =
-        BORROWER_KINDS.find((b) => {
-          acc += b.share;
-          return acc >= u;
-        }) ?? BORROWER_KINDS[0];
+      const kind = borrowerKind(BORROWER_KINDS, k, mine.length);
       const collaterals = reserves.filter(
         (r) => r.lt > 0 && (kind.kind !== 'near' || r.lt / r.ltv < kind.hf[1] / 1.02),
       );

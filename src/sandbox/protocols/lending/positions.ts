@@ -39,3 +39,22 @@ export function needsRead(p: LendingPositionState, now: number): boolean {
 export function finiteHf(hf: number): number {
   return Number.isFinite(hf) ? Math.min(hf, 1e6) : 1e6;
 }
+
+/**
+ * The kind of the `k`-th of a market's `n` borrowers: kinds in proportion to their shares, in a fixed order over
+ * the market's borrowers (so each kind is present even in a small world; no random draw).
+ */
+export function borrowerKind<Kinds extends readonly [{ readonly share: number }, ...{ readonly share: number }[]]>(
+  kinds: Kinds,
+  k: number,
+  n: number,
+): Kinds[number] {
+  const u = (k + 0.5) / n;
+  let acc = 0;
+  return (
+    kinds.find((b) => {
+      acc += b.share;
+      return acc >= u;
+    }) ?? kinds[0]
+  );
+}

@@ -1,14 +1,15 @@
 /**
- * Morpho Blue's actors (suppliers of USDC, borrowers of every kind, liquidators), from their own random stream
- * (`morpho`), like the Aave markets' actors.
+ * Morpho Blue's actors (suppliers of USDC, borrowers of every kind, liquidators), plugged into the lending actors'
+ * host (protocols/lending/actors.ts) like the Aave markets' actors, from their own random stream (`morpho`). A
+ * position is one market's collateral and USDC debt; liquidators repay all the borrow shares, half of them, or
+ * seize all the collateral, depending on what the collateral covers with Morpho's incentive.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { Agent } from '../../chain/agent.js';
-import { type RpcReceipt, received } from '../../chain/receipts.js';
-import type { ChainSession } from '../../chain/session.js';
-import type { ManifestMorpho, ManifestToken } from '../../world/manifest.js';
-import { Rng } from '../../world/random.js';
+import type { RpcReceipt } from '../../chain/receipts.js';
+import type { ManifestMorpho } from '../../world/manifest.js';
 import type { LendingPositionState, MorphoRuntimeState } from '../../world/state.js';
+import { LendingActors, type LendingHost, type SeedReserve } from '../lending/actors.js';
 import { finiteHf, needsRead } from '../lending/positions.js';
 import { type MarketParams, MORPHO_PLAN, morphoAbi, morphoOracleAbi, ORACLE_PRICE_SCALE, WAD } from './deploy.js';
 
@@ -17,30 +18,13 @@ const SUPPLY_USD: Readonly<Record<string, number>> = { WETH: 10e6, wstETH: 6e6, 
 
 const POSITION_USD = { median: 100e3, sigma: 1 } as const;
 const MAX_BORROW_SHARE = 0.06;
-const RATES = { supply: 0.05, withdraw: 0.025, open: 0.05, repay: 0.004, addCollateral: 0.003, borrowMore: 0.02 };
-
 const GAS_MORPHO = {
-  deploy: 8_000_000n,
-  setup: 500_000n,
   supply: 300_000n,
   borrow: 400_000n,
   repay: 300_000n,
   withdraw: 300_000n,
   liquidate: 600_000n,
 } as const;
-
-/** What the Morpho actors need from the world (the Aave actors' host). */
-export interface MorphoHost {
-  readonly session: ChainSession;
-  readonly agents: readonly Agent[];
-  readonly scale: number;
-  token(symbol: string): ManifestToken;
-  spend(agent: Agent, symbol: string, amount: bigint): void;
-  approve(agent: Agent, token: Address, spender: Address): void;
-  oracleUsd(symbol: string): number;
-  /** A liquidation paid `liquidator` this much collateral: it sells it back into the debt asset it repaid. */
-  seized(liquidator: Agent, collateral: string, debt: string, amount: bigint): void;
-}
 
 interface MarketReading {
   readonly totalSupplyAssets: bigint;
@@ -59,22 +43,18 @@ export interface MorphoReading {
   readonly positions: Map<number, PositionReading>;
 }
 
-export class MorphoActors {
-  private readonly rng: Rng;
-  private readonly liquidity = new Map<string, bigint>();
+export class MorphoActors extends LendingActors<MorphoReading> {
+  /** Two to four suppliers fund each market at the first step. */
+  protected readonly extraSeedSuppliers = 3;
   /** Positions liquidated in the block being built: their owners leave them alone until the next block. */
   private readonly liquidating = new Set<LendingPositionState>();
 
   constructor(
     private readonly morpho: ManifestMorpho,
-    private readonly state: MorphoRuntimeState,
-    private readonly host: MorphoHost,
+    state: MorphoRuntimeState,
+    host: LendingHost,
   ) {
-    this.rng = new Rng(state.rng);
-  }
-
-  save(): void {
-    this.state.rng = this.rng.state();
+    super(state, host);
   }
 
   private params(id: string): MarketParams {
@@ -145,57 +125,50 @@ export class MorphoActors {
     return { markets, positions };
   }
 
-  step(reading: MorphoReading, from: number, to: number): void {
-    this.liquidity.clear();
+  protected marketKeys(): readonly string[] {
+    return this.morpho.markets.map((m) => m.id);
+  }
+
+  protected override begin(reading: MorphoReading): void {
     this.liquidating.clear();
-    for (const [id, m] of reading.markets) this.liquidity.set(id, m.totalSupplyAssets - m.totalBorrowAssets);
-    this.liquidate(reading);
-    if (!this.state.seeded) {
-      this.state.seeded = true;
-      this.seed();
-      return;
-    }
-    const hours = (to - from) / 3600;
-    const suppliers = this.suppliers().length;
-    for (const market of this.morpho.markets) {
-      const draws = (rate: number, actors: number) => this.rng.poisson(rate * actors * hours);
-      const actorsPerMarket = suppliers / this.morpho.markets.length;
-      for (let k = draws(RATES.supply, actorsPerMarket); k > 0; k--) this.supplyMore(market.id);
-      for (let k = draws(RATES.withdraw, actorsPerMarket); k > 0; k--) this.withdrawSome(market.id);
-      const mine = (open: boolean) =>
-        this.state.positions.filter((p) => p.marketId === market.id && p.open === open && !this.liquidating.has(p));
-      const closed = mine(false);
-      for (let k = draws(RATES.open, closed.length); k > 0 && closed.length; k--) {
-        this.open(closed.splice(this.rng.int(closed.length), 1)[0]!);
-      }
-      const open = mine(true);
-      const index = (p: LendingPositionState) => this.state.positions.indexOf(p);
-      for (let k = draws(RATES.repay, open.length); k > 0 && open.length; k--) {
-        const p = open.splice(this.rng.int(open.length), 1)[0]!;
-        this.repay(p, reading.positions.get(index(p)));
-      }
-      for (let k = draws(RATES.addCollateral, open.length); k > 0 && open.length; k--) {
-        this.addCollateral(open.splice(this.rng.int(open.length), 1)[0]!);
-      }
-      for (let k = draws(RATES.borrowMore, open.length); k > 0 && open.length; k--) {
-        const p = open.splice(this.rng.int(open.length), 1)[0]!;
-        this.borrowMore(p, reading, reading.positions.get(index(p)));
-      }
-    }
+    super.begin(reading);
+  }
+
+  /** By market id: supplied less borrowed. */
+  protected freeLiquidity(reading: MorphoReading): Map<string, bigint> {
+    const liquidity = new Map<string, bigint>();
+    for (const [id, m] of reading.markets) liquidity.set(id, m.totalSupplyAssets - m.totalBorrowAssets);
+    return liquidity;
+  }
+
+  protected closedPositions(id: string): LendingPositionState[] {
+    return this.positionsOf(id, false);
+  }
+
+  protected activePositions(id: string): LendingPositionState[] {
+    return this.positionsOf(id, true);
+  }
+
+  private positionsOf(id: string, open: boolean): LendingPositionState[] {
+    return this.state.positions.filter((p) => p.marketId === id && p.open === open && !this.liquidating.has(p));
+  }
+
+  /** A position's shares and collateral, if the liquidators read it this step. */
+  private position(p: LendingPositionState, reading: MorphoReading): PositionReading | undefined {
+    return reading.positions.get(this.state.positions.indexOf(p));
   }
 
   // --- amounts --------------------------------------------------------------------------------------------------
 
-  private raw(symbol: string, usd: number): bigint {
-    const x = (usd / this.host.oracleUsd(symbol)) * 10 ** this.host.token(symbol).decimals;
-    return x > 0 && Number.isFinite(x) ? BigInt(Math.floor(x)) : 0n;
-  }
-
   /** The loan assets `collateral` is worth at the oracle price of this block's rounds (not yet on chain). */
   private collateralValue(p: LendingPositionState, collateral: bigint): bigint {
-    const c = this.host.token(p.collateral);
-    const usd = (Number(collateral) / 10 ** c.decimals) * this.host.oracleUsd(p.collateral);
-    return this.raw(p.debt, usd);
+    return this.raw(p.debt, this.usd(p.collateral, collateral));
+  }
+
+  /** USDC the suppliers deposit in a market at the first step. */
+  private initialSupplyUsd(id: string): number {
+    const m = this.morpho.markets.find((x) => x.id === id)!;
+    return this.scaledUsd(SUPPLY_USD[m.collateralSymbol] ?? 2e6);
   }
 
   private debtOf(market: MarketReading | undefined, position: PositionReading | undefined): bigint {
@@ -203,10 +176,6 @@ export class MorphoActors {
     return (
       (position.borrowShares * market.totalBorrowAssets + market.totalBorrowShares - 1n) / market.totalBorrowShares
     );
-  }
-
-  private suppliers(): Agent[] {
-    return this.host.agents.filter((a) => a.role === 'supplier');
   }
 
   // --- transactions ---------------------------------------------------------------------------------------------
@@ -242,50 +211,38 @@ export class MorphoActors {
         if (ok) this.state.stats.supplies += 1;
       },
     );
-    this.liquidity.set(id, (this.liquidity.get(id) ?? 0n) + amount);
-    const mine = this.state.supplies[String(agent.index)] ?? {};
-    this.state.supplies[String(agent.index)] = mine;
-    mine[id] = (BigInt(mine[id] ?? '0') + amount).toString();
+    this.booked(agent, id, amount, true);
   }
 
-  private seed(): void {
-    const suppliers = this.suppliers();
-    for (const market of this.morpho.markets) {
-      const who = this.rng.sample(suppliers, 2 + this.rng.int(Math.min(3, suppliers.length - 1)));
-      const weights = who.map(() => this.rng.logNormal(1, 0.8));
-      const total = weights.reduce((a, b) => a + b, 0);
-      const usd = (SUPPLY_USD[market.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3);
-      who.forEach((agent, k) => {
-        this.supply(agent, market.id, this.raw(MORPHO_PLAN.loan, (usd * weights[k]!) / total));
-      });
-    }
-    for (const p of this.state.positions) if (this.rng.chance(0.6)) this.open(p);
+  /** Every market's loan asset, with its initial supply. */
+  protected seedReserves(): SeedReserve[] {
+    return this.morpho.markets.map((m) => ({
+      market: m.id,
+      symbol: MORPHO_PLAN.loan,
+      usd: this.initialSupplyUsd(m.id),
+    }));
   }
 
-  private supplyMore(id: string): void {
-    const m = this.morpho.markets.find((x) => x.id === id)!;
-    const usd =
-      (SUPPLY_USD[m.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3) * this.rng.uniform(0.005, 0.03);
+  protected deposit(agent: Agent, reserve: SeedReserve, amount: bigint): void {
+    this.supply(agent, reserve.market, amount);
+  }
+
+  protected supplyMore(id: string): void {
+    const usd = this.initialSupplyUsd(id) * this.rng.uniform(0.005, 0.03);
     this.supply(this.rng.pick(this.suppliers()), id, this.raw(MORPHO_PLAN.loan, usd));
   }
 
-  private withdrawSome(id: string): void {
-    const holdings = Object.entries(this.state.supplies).flatMap(([index, mine]) =>
-      BigInt(mine[id] ?? '0') > 0n ? [{ agent: this.host.agents[Number(index)]!, amount: BigInt(mine[id]!) }] : [],
-    );
-    if (!holdings.length) return;
-    const h = this.rng.pick(holdings);
-    const amount = (h.amount * BigInt(Math.round(this.rng.uniform(0.1, 0.4) * 1000))) / 1000n;
-    const free = this.liquidity.get(id) ?? 0n;
-    if (amount <= 0n || amount * 2n > free) return;
-    this.liquidity.set(id, free - amount);
-    this.state.supplies[String(h.agent.index)]![id] = (h.amount - amount).toString();
+  protected holds(id: string, key: string): boolean {
+    return key === id;
+  }
+
+  protected withdraw(agent: Agent, id: string, amount: bigint): void {
     this.send(
-      h.agent,
+      agent,
       encodeFunctionData({
         abi: morphoAbi,
         functionName: 'withdraw',
-        args: [this.params(id), amount, 0n, h.agent.address, h.agent.address],
+        args: [this.params(id), amount, 0n, agent.address, agent.address],
       }),
       GAS_MORPHO.withdraw,
       'lend',
@@ -299,11 +256,7 @@ export class MorphoActors {
     const id = p.marketId!;
     delete p.readAt;
     const free = this.liquidity.get(id) ?? 0n;
-    const m = this.morpho.markets.find((x) => x.id === id)!;
-    const cap = this.raw(
-      MORPHO_PLAN.loan,
-      (SUPPLY_USD[m.collateralSymbol] ?? 2e6) * Math.max(this.host.scale, 0.3) * MAX_BORROW_SHARE,
-    );
+    const cap = this.raw(MORPHO_PLAN.loan, this.initialSupplyUsd(id) * MAX_BORROW_SHARE);
     let x = amount < cap ? amount : cap;
     if (x * 2n > free) x = free / 2n;
     if (x <= 0n) return;
@@ -341,7 +294,7 @@ export class MorphoActors {
     p.collateralRaw = (BigInt(p.collateralRaw) + amount).toString();
   }
 
-  private open(p: LendingPositionState): void {
+  protected open(p: LendingPositionState): void {
     const agent = this.host.agents[p.owner]!;
     const collateral = this.raw(p.collateral, this.rng.logNormal(POSITION_USD.median, POSITION_USD.sigma));
     if (collateral === 0n) return;
@@ -354,7 +307,8 @@ export class MorphoActors {
     p.open = true;
   }
 
-  private repay(p: LendingPositionState, position: PositionReading | undefined): void {
+  protected repay(p: LendingPositionState, reading: MorphoReading): void {
+    const position = this.position(p, reading);
     if (!position || position.borrowShares === 0n) return;
     const agent = this.host.agents[p.owner]!;
     const params = this.params(p.marketId!);
@@ -406,12 +360,13 @@ export class MorphoActors {
     );
   }
 
-  private addCollateral(p: LendingPositionState): void {
+  protected addCollateral(p: LendingPositionState): void {
     const amount = (BigInt(p.collateralRaw) * BigInt(Math.round(this.rng.uniform(0.05, 0.3) * 1000))) / 1000n;
     if (amount > 0n) this.supplyCollateral(this.host.agents[p.owner]!, p, amount);
   }
 
-  private borrowMore(p: LendingPositionState, reading: MorphoReading, position: PositionReading | undefined): void {
+  protected borrowMore(p: LendingPositionState, reading: MorphoReading): void {
+    const position = this.position(p, reading);
     const debt = this.debtOf(reading.markets.get(p.marketId!), position);
     if (!position || debt === 0n) return;
     const lltv = Number(this.params(p.marketId!).lltv) / 1e18;
@@ -424,10 +379,9 @@ export class MorphoActors {
 
   // --- liquidators ----------------------------------------------------------------------------------------------
 
-  private liquidate(reading: MorphoReading): void {
-    const liquidators = this.host.agents.filter((a) => a.role === 'liquidator');
-    if (!liquidators.length) return;
-    let turn = 0;
+  protected liquidate(reading: MorphoReading): void {
+    const nextLiquidator = this.liquidatorRota();
+    if (!nextLiquidator) return;
     for (const [i, position] of reading.positions) {
       const p = this.state.positions[i]!;
       const market = reading.markets.get(p.marketId!);
@@ -451,7 +405,7 @@ export class MorphoActors {
       const seizedAssets = mode === 'all-collateral' ? position.collateral : 0n;
       const repaidShares =
         mode === 'all-shares' ? position.borrowShares : mode === 'half-shares' ? position.borrowShares / 2n : 0n;
-      const liquidator = liquidators[turn++ % liquidators.length]!;
+      const liquidator = nextLiquidator();
       this.liquidating.add(p);
       delete p.readAt;
       this.pay(liquidator, p.debt, (debt * 102n) / 100n + 1_000_000n);
@@ -464,15 +418,7 @@ export class MorphoActors {
         }),
         GAS_MORPHO.liquidate,
         'liquidation',
-        (ok, receipt) => {
-          if (!ok) {
-            this.state.stats.liquidationsMissed += 1;
-            return;
-          }
-          this.state.stats.liquidations += 1;
-          const seized = received(receipt, this.host.token(p.collateral).address, liquidator.address);
-          if (seized > 0n) this.host.seized(liquidator, p.collateral, p.debt, seized);
-        },
+        this.liquidationMined(p, liquidator, p.collateral),
       );
     }
   }

@@ -6,6 +6,7 @@ import type { AgentState } from '../../chain/agent.js';
 import type { ManifestMorpho } from '../../world/manifest.js';
 import { Rng } from '../../world/random.js';
 import type { LendingPositionState, MorphoRuntimeState } from '../../world/state.js';
+import { borrowerKind } from '../lending/positions.js';
 import { MORPHO_PLAN } from './deploy.js';
 
 /** Borrowers per market at scale 1, and the floor. */
@@ -34,13 +35,7 @@ export function initialMorphoState(
   morpho.markets.forEach((market, m) => {
     const mine = borrowers.slice(m * per, (m + 1) * per);
     mine.forEach((owner, k) => {
-      const u = (k + 0.5) / mine.length;
-      let acc = 0;
-      const kind =
-        KINDS.find((x) => {
-          acc += x.share;
-          return acc >= u;
-        }) ?? KINDS[0];
+      const kind = borrowerKind(KINDS, k, mine.length);
       positions.push({
         owner,
         protocol: 'morpho',
