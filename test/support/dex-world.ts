@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { dexJobs } from '../../src/areas/dex/jobs.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -9,6 +6,7 @@ import { openWorld, type World } from '../../src/sandbox/world/world.js';
 import { type EvmEnvironment, environmentFromSandbox } from '../../src/sources/environment.js';
 import type { Store } from '../../src/store/db.js';
 import { TestClock } from '../helpers.js';
+import { makeTempDir } from './temp-dirs.js';
 
 /**
  * A small seeded sandbox world for end-to-end tests, and the DEX jobs bound to it. The world is not live: the
@@ -26,7 +24,8 @@ export interface TestWorld {
 export const WORLD_NOW_MS = Date.UTC(2026, 10, 20, 14, 0, 0);
 
 export async function smallWorld(options: { days?: number; scale?: number; seed?: number } = {}): Promise<TestWorld> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'protoscore-world-'));
+  const temp = makeTempDir('protoscore-world-');
+  const dataDir = temp.path;
   const clock = new TestClock(WORLD_NOW_MS);
   const world = await openWorld({
     dataDir,
@@ -46,7 +45,7 @@ export async function smallWorld(options: { days?: number; scale?: number; seed?
     dataDir,
     close: async () => {
       await world.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      temp.remove();
     },
   };
 }

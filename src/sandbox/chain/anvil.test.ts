@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type Anvil, SANDBOX_CHAIN_ID, startAnvil } from './anvil.js';
+import { describe, expect, it } from 'vitest';
+import { useAnvils } from '../../../test/support/anvil.js';
+import { useTempDirs } from '../../../test/support/temp-dirs.js';
+import { type Anvil, SANDBOX_CHAIN_ID } from './anvil.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -48,25 +49,13 @@ async function mineWithLog(anvil: Anvil, from: string, to: string, timestamp: nu
   await anvil.request('evm_mine', [timestamp]);
 }
 
-const started: Anvil[] = [];
-/** Temporary directories, removed after the file's tests (the worlds' dumps are megabytes). */
-const tempDirs: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  await Promise.all(started.map((a) => a.stop()));
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+const anvils = useAnvils();
+const tempDir = useTempDirs();
 
 describe('anvil process', () => {
   it('starts on a free port with the genesis time asked, answers, and stops without leftovers', async () => {
     const genesis = 1_700_000_000;
-    const [a, b] = await Promise.all([startAnvil({ genesisTimestamp: genesis }), startAnvil()]);
-    started.push(a, b);
+    const [a, b] = await Promise.all([anvils.start({ genesisTimestamp: genesis }), anvils.start()]);
     expect(a.port).not.toBe(b.port);
     expect(a.chainId).toBe(SANDBOX_CHAIN_ID);
     expect(Number(await a.request<string>('eth_chainId'))).toBe(31337);
@@ -120,8 +109,7 @@ describe('anvil process', () => {
 
   it('a dumped state reloads with its history: old blocks and their logs', async () => {
     const genesis = 1_700_000_000;
-    const a = await startAnvil({ genesisTimestamp: genesis, mining: 'manual' });
-    started.push(a);
+    const a = await anvils.start({ genesisTimestamp: genesis, mining: 'manual' });
     const [from] = await a.request<string[]>('eth_accounts');
     await a.request('eth_sendTransaction', [{ from, data: INIT, gas: '0x100000' }]);
     await a.request('evm_mine', [genesis + 3600]);
@@ -146,8 +134,7 @@ describe('anvil process', () => {
     const file = path.join(tempDir('anvil-state-'), 'state.json');
     writeFileSync(file, gunzipSync(dump));
 
-    const b = await startAnvil({ loadStateFile: file, genesisTimestamp: genesis, mining: 'manual' });
-    started.push(b);
+    const b = await anvils.start({ loadStateFile: file, genesisTimestamp: genesis, mining: 'manual' });
     const headAfter = await b.request<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
     expect(headAfter).toMatchObject({ number: headBefore.number, hash: headBefore.hash });
     expect((await b.request<{ hash: string }>('eth_getBlockByNumber', ['0x3', false])).hash).toBe(block3Before.hash);

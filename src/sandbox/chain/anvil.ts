@@ -45,6 +45,11 @@ export interface AnvilOptions {
   readonly chainId?: number;
   /** `manual`: blocks only on `evm_mine` (the scenario decides every block and its timestamp). Default `auto`. */
   readonly mining?: 'auto' | 'manual';
+  /**
+   * Keep anvil's own base fee (1 gwei) and block gas limit (30 M) instead of the sandbox's 0 and 10 G: for tests
+   * that check the scenario copes with any node, or that want a node as anvil comes. Default false.
+   */
+  readonly anvilDefaults?: boolean;
   readonly host?: string;
   /** How long to wait for the first RPC answer (loading a big state takes a while). Default 60 s. */
   readonly readyTimeoutMs?: number;
@@ -178,13 +183,6 @@ function argsFor(options: AnvilOptions, port: number): string[] {
     '--chain-id',
     String(options.chainId ?? SANDBOX_CHAIN_ID),
     '--silent',
-    // No base fee: the fee market plays no part in the scenario (a transaction pays the tip its sender sets),
-    // and blocks of very different fullness (an hour, then 5 seconds) do not swing it. The gas limit fits a
-    // whole simulated hour in one block.
-    '--block-base-fee-per-gas',
-    '0',
-    '--gas-limit',
-    String(BLOCK_GAS_LIMIT),
     // anvil keeps the last 500 states in memory and by default writes older ones to disk, one full state per
     // block, never removed: gigabytes a day at one block per 5 s. So eth_call works at the last 500 blocks of
     // the running node (and, after a reload, from the loaded head on). Blocks, receipts and logs, which the
@@ -193,6 +191,10 @@ function argsFor(options: AnvilOptions, port: number): string[] {
     '--max-persisted-states',
     '0',
   ];
+  // No base fee: the fee market plays no part in the scenario (a transaction pays the tip its sender sets), and
+  // blocks of very different fullness (an hour, then 5 seconds) do not swing it. The gas limit fits a whole
+  // simulated hour in one block.
+  if (!options.anvilDefaults) args.push('--block-base-fee-per-gas', '0', '--gas-limit', String(BLOCK_GAS_LIMIT));
   if (options.cacheDir) args.push('--cache-path', options.cacheDir);
   if (options.mining === 'manual') args.push('--no-mining');
   if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { type Hex, toEventSelector } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAnvils } from '../../../test/support/anvil.js';
 import type { RpcReceipt } from '../chain/receipts.js';
 import { RpcClient } from '../chain/rpc.js';
 import { readPoolPrices } from '../protocols/uniswap/dex.js';
@@ -16,13 +13,6 @@ import { Rng } from './random.js';
 import { simulate } from './scenario.js';
 import type { ScenarioState } from './state.js';
 
-// ---- on a chain ----------------------------------------------------------------------------------------------------
-
-const ANVIL = join(
-  dirname(createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json')),
-  'bin',
-  'anvil',
-);
 /** An hour boundary, so that hourly blocks fall on UTC hours. */
 const GENESIS = 1_699_999_200;
 const DAY = 86_400;
@@ -36,54 +26,17 @@ const V3_SWAP = toEventSelector('Swap(address,address,int256,int256,uint160,uint
 interface Node {
   readonly url: string;
   readonly rpc: RpcClient;
-  readonly process: ChildProcess;
 }
 
-const started: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const anvils = useAnvils();
 
 const ANSWER_UPDATED = toEventSelector('AnswerUpdated(int256,uint256,uint256)');
 const NEW_ROUND = toEventSelector('NewRound(uint256,address,uint256)');
 
-/**
- * anvil with its defaults otherwise (30 M gas limit, 1 gwei base fee): the scenario must cope with them. (Not
- * `chain/anvil.ts`'s startAnvil, which sets the service's own flags.) When another process takes the probed port first,
- * this anvil exits: start over on another port rather than talk to someone else's node.
- */
+/** anvil with its own base fee and gas limit (1 gwei, 30 M), not the sandbox's: the scenario must cope with them. */
 async function startAnvil(): Promise<Node> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(ANVIL, ['--port', String(port), '--timestamp', String(GENESIS), '--silent'], {
-      stdio: 'ignore',
-    });
-    started.push(child);
-    const gone = () => child.exitCode !== null || child.signalCode !== null;
-    const url = `http://127.0.0.1:${port}`;
-    const rpc = new RpcClient(url);
-    for (let i = 0; !gone(); i++) {
-      try {
-        await rpc.request('eth_chainId');
-        // Ours if it is still running a moment after answering (a losing anvil exits as soon as its bind fails).
-        await new Promise((r) => setTimeout(r, 100));
-        if (!gone()) return { url, rpc, process: child };
-      } catch (error) {
-        if (i > 400) throw error;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    }
-    if (attempt >= 5) throw new Error(`anvil exited on start ${attempt} times (ports taken?)`);
-  }
+  const anvil = await anvils.start({ genesisTimestamp: GENESIS, anvilDefaults: true });
+  return { url: anvil.rpcUrl, rpc: new RpcClient(anvil.rpcUrl) };
 }
 
 interface SwapSeen {
@@ -141,10 +94,6 @@ describe('the sandbox world on anvil', () => {
     })) as ScenarioState;
     swaps = await swapsOf(a, manifest);
   }, 120_000);
-
-  afterAll(() => {
-    for (const child of started) child.kill('SIGKILL');
-  });
 
   const poolsOf = (character: PoolCharacter): ManifestPool[] => manifest.pools.filter((p) => p.character === character);
   const hourly = (pool: ManifestPool): number[] => {

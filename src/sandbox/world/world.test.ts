@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../../test/support/temp-dirs.js';
 import { jsonRpc } from '../chain/anvil.js';
 import { readRunningFile } from './running.js';
 import { openWorld, type World, type WorldDriver, type WorldOptions } from './world.js';
@@ -27,18 +27,8 @@ function testClock(startSeconds: number) {
 const T0 = Date.UTC(2026, 2, 10, 14, 10, 7) / 1000;
 
 const opened: World[] = [];
-/** Temporary directories, removed after the file's tests (the worlds' dumps are megabytes). */
-const tempDirs: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  await Promise.all(opened.map((w) => w.stop()));
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+/** Temporary directories, removed after the file's tests once every world has stopped. */
+const tempDir = useTempDirs(() => Promise.all(opened.map((w) => w.stop())));
 
 async function open(options: Partial<WorldOptions> & { dataDir: string; clock: { nowMs(): number } }) {
   const world = await openWorld({ seed: 1, days: 1, blockSeconds: 5, scale: 1, log, live: false, ...options });

@@ -9,9 +9,10 @@ import {
   parseEventLogs,
   parseUnits,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAnvils } from '../../../../test/support/anvil.js';
 import { type Agent, agentPrivateKey, DEPLOYER_PRIVATE_KEY, signerAgent } from '../../chain/agent.js';
-import { type Anvil, startAnvil } from '../../chain/anvil.js';
+import type { Anvil } from '../../chain/anvil.js';
 import { createdAddress, erc20Abi, mintableErc20Abi, tokenArtifacts } from '../../chain/artifacts.js';
 import { ChainSession } from '../../chain/session.js';
 import {
@@ -134,6 +135,8 @@ const percentMul = (a: bigint, bps: bigint) => (a * bps + 5000n) / 10_000n;
 const wadDiv = (a: bigint, b: bigint) => (a * WAD + b / 2n) / b;
 const rayMul = (a: bigint, b: bigint) => (a * b + RAY / 2n) / RAY;
 const rayDiv = (a: bigint, b: bigint) => (a * RAY + b / 2n) / b;
+
+const anvils = useAnvils();
 
 describe('Aave V3 markets on anvil', () => {
   let anvil: Anvil;
@@ -259,7 +262,7 @@ describe('Aave V3 markets on anvil', () => {
   let liquidator: Agent;
 
   beforeAll(async () => {
-    anvil = await startAnvil({ genesisTimestamp: GENESIS });
+    anvil = await anvils.start({ genesisTimestamp: GENESIS });
     session = new ChainSession(anvil.rpcUrl, anvil.chainId);
     await session.prepareNode();
     // Tokens (MintableERC20, as the sandbox's) and one mock Chainlink feed per token, shared by both markets as
@@ -304,10 +307,6 @@ describe('Aave V3 markets on anvil', () => {
       users.map((u) => ({ method: 'anvil_setBalance', params: [u.address, `0x${WAD.toString(16)}`] })),
     );
   }, 60_000);
-
-  afterAll(async () => {
-    await anvil?.stop();
-  });
 
   it('deploys two independent markets from the same bytecode, in one block each', () => {
     console.log(
