@@ -138,7 +138,7 @@ class SimulatedWorld {
     this.reportFeeds(from, to);
 
     const awake = this.dex.awake(from, to);
-    const live = this.dex.dex.pools.filter((_, i) => awake[i]! > 0);
+    const live = this.dex.livePools(awake);
     const [readings, lendingReading, morphoReading] = await Promise.all([
       this.dex.read(live),
       this.lending?.read(to),
@@ -148,6 +148,7 @@ class SimulatedWorld {
     // lenders' and borrowers' own activity; Aave, then Morpho.
     if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
     if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
+    // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
     this.dex.arbitrage(live, readings);
     this.dex.sellSeized(live);
     this.dex.trade(from, to, awake);

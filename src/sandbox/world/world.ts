@@ -35,8 +35,8 @@ import {
  *   `world.json` (manifest, scenario state, and the head block the dump holds). A pair is consistent by
  *   construction: the dump gets a new name and is complete on disk before `world.json` names it, both written
  *   atomically (temp file, fsync, rename); a crash at any point leaves the previous pair in place. Loading
- *   checks the dump's hash and the head block anyway.
- * - `running.json` says a world is up (for `protoscore sandbox info`), and is removed on stop.
+ *   checks the dump's hash and the head block anyway (saved.ts).
+ * - `running.json` says a world is up (for `protoscore sandbox info`), and is removed on stop (running.ts).
  */
 
 /** Half of Ethereum's finality depth in the registry (64): see `saveEveryMs`. */

@@ -56,6 +56,11 @@ export class DexActors {
     );
   }
 
+  /** The pools awake at all in the step (`awake` as `awake` returns it). */
+  livePools(awake: readonly number[]): PoolView[] {
+    return this.dex.pools.filter((_, i) => awake[i]! > 0);
+  }
+
   read(live: readonly PoolView[]): Promise<PoolReading[]> {
     return this.dex.readPools(live);
   }
