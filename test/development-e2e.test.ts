@@ -4,7 +4,7 @@ import { developmentArea } from '../src/areas/development/index.js';
 import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
 import { REPOS_KEY } from '../src/areas/development/jobs.js';
 import { registry } from '../src/registry/index.js';
-import { type GithubStandin, startGithubStandin } from '../src/sandbox/github/server.js';
+import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
 import type { GithubEndpoint } from '../src/sources/github/endpoint.js';
 import { GithubSource } from '../src/sources/github/index.js';
 import { writeCheckpoint } from '../src/store/checkpoints.js';

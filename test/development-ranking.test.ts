@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RepoFacts } from '../src/areas/development/facts.js';
 import { developmentScoreAt } from '../src/areas/development/score.js';
 import { registry } from '../src/registry/index.js';
-import { GithubWorld, type RepoCharacter } from '../src/sandbox/github/world.js';
+import type { RepoCharacter } from '../src/sandbox/standins/github/records.js';
+import { GithubWorld } from '../src/sandbox/standins/github/world.js';
 import { truthFacts } from './support/development-truth.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
-import type { PoolCharacter } from '../src/sandbox/manifest.js';
+import type { PoolCharacter } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { poolTruth } from './support/dex-truth.js';

@@ -4,7 +4,7 @@ import { dexArea } from '../src/areas/dex/index.js';
 import { lendingArea } from '../src/areas/lending/index.js';
 import { lendingTargets } from '../src/areas/lending/public.js';
 import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
-import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/manifest.js';
+import type { ManifestAaveMarket, ManifestLiquidStaking } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';

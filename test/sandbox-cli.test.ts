@@ -1,16 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/core/time.js';
 import { startStandins } from '../src/runtime/index.js';
-import { jsonRpc } from '../src/sandbox/anvil.js';
-import type { WorldManifest } from '../src/sandbox/manifest.js';
-import { openWorld, type World, type WorldDriver } from '../src/sandbox/world.js';
+import { jsonRpc } from '../src/sandbox/chain/anvil.js';
+import type { WorldManifest } from '../src/sandbox/world/manifest.js';
+import { openWorld, type World, type WorldDriver } from '../src/sandbox/world/world.js';
+import { useTempDirs } from './support/temp-dirs.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -99,18 +99,8 @@ const manifestOnly: WorldDriver = {
 };
 
 const worlds: World[] = [];
-/** Temporary directories, removed after the file's tests (the worlds' dumps are megabytes). */
-const tempDirs: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  await Promise.all(worlds.map((w) => w.stop()));
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+/** Temporary directories, removed after the file's tests once every world has stopped. */
+const tempDir = useTempDirs(() => Promise.all(worlds.map((w) => w.stop())));
 
 describe('protoscore sandbox info', () => {
   it('describes the running world, as text and as JSON', async () => {

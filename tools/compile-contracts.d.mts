@@ -6,9 +6,11 @@ export interface CompiledArtifact {
   readonly abi: readonly unknown[];
   readonly bytecode: `0x${string}`;
 }
-export declare const CONTRACTS_DIR: string;
+export declare const PROTOCOLS_DIR: string;
+export declare function contractSources(protocolsDir?: string): Map<string, string>;
+export declare function artifactFile(artifact: CompiledArtifact): string;
 export declare const SETTINGS: Record<string, unknown>;
-export declare function compileContracts(dir?: string): Record<string, CompiledArtifact>;
+export declare function compileContracts(): Record<string, CompiledArtifact>;
 export declare const MORPHO_PACKAGE: string;
 export declare const MORPHO_ARTIFACT: string;
 export declare const MORPHO_SETTINGS: Record<string, unknown>;

@@ -1,13 +1,15 @@
-// Compiles the sandbox's own contracts (src/sandbox/contracts/*.sol) with solc-js, a devDependency that bundles
-// its compiler (offline), into committed artifacts next to them: `<Name>.json` = { contractName, compiler,
-// settings, abi, bytecode }. Runtime code imports only the JSON, so solc is never needed to run the service.
-// `node tools/compile-contracts.mjs` rewrites the artifacts; src/sandbox/contracts.test.ts recompiles and checks
-// that the committed ones match (so the source and the artifact cannot drift apart).
+// Compiles the sandbox's own contracts (src/sandbox/protocols/<protocol>/contracts/*.sol, beside the protocol that
+// deploys them) with solc-js, a devDependency that bundles its compiler (offline), into committed artifacts next to
+// them: `<Name>.json` = { contractName, compiler, settings, abi, bytecode }. Runtime code imports only the JSON, so
+// solc is never needed to run the service. `node tools/compile-contracts.mjs` rewrites the artifacts;
+// src/sandbox/protocols/contracts.test.ts recompiles and checks that the committed ones match (so the source and the
+// artifact cannot drift apart). All sources compile together under their file names (a file name is unique across
+// the folders), so an artifact does not depend on which folder its source sits in.
 //
 // Also Morpho Blue, from `@morpho-org/morpho-blue@1.0.0`'s sources on npm (a devDependency), with the compiler and
 // settings of its foundry.toml: solc 0.8.19 (the `solc-0.8.19` alias of solc-js), via IR, optimizer 999999 runs,
-// Paris, no metadata hash. Into `contracts/morpho/Morpho.json`, checked the same way (compileMorpho, ~25 s).
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// Paris, no metadata hash. Into `protocols/morpho/contracts/Morpho.json`, checked the same way (compileMorpho, ~25 s).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,30 @@ import solc0819 from 'solc-0.8.19';
 
 const require = createRequire(import.meta.url);
 
-export const CONTRACTS_DIR = fileURLToPath(new URL('../src/sandbox/contracts/', import.meta.url));
+export const PROTOCOLS_DIR = fileURLToPath(new URL('../src/sandbox/protocols/', import.meta.url));
+
+/** The contract sources: `.sol` file name → the `contracts/` folder of the protocol holding it. */
+export function contractSources(protocolsDir = PROTOCOLS_DIR) {
+  const dirs = new Map();
+  for (const protocol of readdirSync(protocolsDir).sort()) {
+    const dir = path.join(protocolsDir, protocol, 'contracts');
+    if (!statSync(path.join(protocolsDir, protocol)).isDirectory() || !existsSync(dir)) continue;
+    for (const name of readdirSync(dir)
+      .filter((f) => f.endsWith('.sol'))
+      .sort()) {
+      if (dirs.has(name)) throw new Error(`${name} is in both ${dirs.get(name)} and ${dir}: file names must be unique`);
+      dirs.set(name, dir);
+    }
+  }
+  return dirs;
+}
+
+/** Where the committed artifact of a compiled contract lives: next to its source. */
+export function artifactFile(artifact) {
+  const dir = contractSources().get(artifact.source);
+  if (!dir) throw new Error(`no source ${artifact.source}`);
+  return path.join(dir, `${artifact.contractName}.json`);
+}
 
 /**
  * Fixed settings, recorded in the artifact: the optimizer at solc's default 200 runs, and Cancun, a target every
@@ -28,12 +53,10 @@ export const SETTINGS = {
   outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
 };
 
-/** Compiles every `.sol` file of the directory; returns the artifacts by contract name. Throws on any error. */
-export function compileContracts(dir = CONTRACTS_DIR) {
+/** Compiles every contract source; returns the artifacts by contract name. Throws on any error. */
+export function compileContracts() {
   const sources = {};
-  for (const name of readdirSync(dir)
-    .filter((f) => f.endsWith('.sol'))
-    .sort()) {
+  for (const [name, dir] of [...contractSources()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     sources[name] = { content: readFileSync(path.join(dir, name), 'utf8') };
   }
   const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS })));
@@ -58,7 +81,7 @@ export function compileContracts(dir = CONTRACTS_DIR) {
 }
 
 export const MORPHO_PACKAGE = '@morpho-org/morpho-blue';
-export const MORPHO_ARTIFACT = path.join(CONTRACTS_DIR, 'morpho', 'Morpho.json');
+export const MORPHO_ARTIFACT = path.join(PROTOCOLS_DIR, 'morpho', 'contracts', 'Morpho.json');
 
 /** Morpho Blue's foundry.toml (profile default): what its deployed bytecode was built with. */
 export const MORPHO_SETTINGS = {
@@ -111,8 +134,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`);
     console.log(`${path.relative(process.cwd(), file)}: ${(artifact.bytecode.length - 2) / 2} bytes of creation code`);
   };
-  for (const [name, artifact] of Object.entries(compileContracts())) {
-    write(path.join(CONTRACTS_DIR, `${name}.json`), artifact);
-  }
+  for (const artifact of Object.values(compileContracts())) write(artifactFile(artifact), artifact);
   if (!process.argv.includes('--no-morpho')) write(MORPHO_ARTIFACT, compileMorpho());
 }

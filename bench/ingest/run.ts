@@ -24,8 +24,8 @@ import type { DexTables } from '../../src/areas/dex/public.js';
 import { areaMigrations } from '../../src/areas/index.js';
 import { configWith, loadConfig } from '../../src/config/index.js';
 import { areaEnv, openSources } from '../../src/runtime/index.js';
-import { addressBookFromManifest } from '../../src/sandbox/address-book.js';
-import { openWorld } from '../../src/sandbox/world.js';
+import { addressBookFromManifest } from '../../src/sandbox/world/address-book.js';
+import { openWorld } from '../../src/sandbox/world/world.js';
 import { openStore } from '../../src/store/db.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

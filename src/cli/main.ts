@@ -18,8 +18,8 @@ import {
   startService,
   storeFor,
 } from '../runtime/index.js';
-import { addressBookFromManifest } from '../sandbox/address-book.js';
-import { findRunningWorld } from '../sandbox/world.js';
+import { addressBookFromManifest } from '../sandbox/world/address-book.js';
+import { findRunningWorld } from '../sandbox/world/running.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';

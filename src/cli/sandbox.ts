@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { isoSeconds } from '../core/time.js';
-import { jsonRpc } from '../sandbox/anvil.js';
-import type { WorldManifest } from '../sandbox/manifest.js';
-import { findRunningWorld, type RunningWorld, worldDir } from '../sandbox/world.js';
+import { jsonRpc } from '../sandbox/chain/anvil.js';
+import type { WorldManifest } from '../sandbox/world/manifest.js';
+import { findRunningWorld, type RunningWorld, worldDir } from '../sandbox/world/running.js';
 import { cliConfig } from './config.js';
 
 /** running.json fields shown in their own place; any other field (a stand-in's base URL, …) is listed as is. */

@@ -9,9 +9,9 @@ import { type Config, ConfigError, configWith, RPC_URL_PREFIX } from '../config/
 import type { Clock } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
-import { addressBookFromManifest } from '../sandbox/address-book.js';
-import { STANDINS } from '../sandbox/standin-list.js';
-import { openWorld, type World } from '../sandbox/world.js';
+import { STANDINS } from '../sandbox/standins/index.js';
+import { addressBookFromManifest } from '../sandbox/world/address-book.js';
+import { openWorld, type World } from '../sandbox/world/world.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';

@@ -59,6 +59,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0003_oracles',
         '0004_development',
         '0005_lending',
+        '0006_liquid_staking',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import path from 'node:path';
+import { launchAnvil } from './anvil.js';
 
 /**
- * A minimal anvil for the EVM engine's tests: a free loopback port, a spawned platform binary, a readiness wait and
- * a kill. The real sandbox lives in `src/sandbox/`; this helper only exists so engine tests need nothing from it.
+ * anvil for the EVM engine's tests, as anvil comes (its own base fee and gas limit, automine), started by the one
+ * test launcher (./anvil.ts); plus a hand-assembled log emitter and the transaction helpers those tests use.
  */
 export interface AnvilLite {
   readonly url: string;
@@ -13,25 +10,6 @@ export interface AnvilLite {
   /** Sends one JSON-RPC call straight to anvil (no retries): test set-up only. */
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   stop(): Promise<void>;
-}
-
-/** The platform binary itself: the npm wrapper forwards only SIGINT/SIGTERM, so killing it could leave anvil running. */
-function anvilBinary(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil');
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function rawRpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
@@ -45,59 +23,17 @@ async function rawRpc<T>(url: string, method: string, params: unknown[] = []): P
   return body.result as T;
 }
 
-export async function startAnvil(options: { timestamp?: number; args?: string[] } = {}): Promise<AnvilLite> {
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const args = ['--host', '127.0.0.1', '--port', String(port), '--silent'];
-    if (options.timestamp !== undefined) args.push('--timestamp', String(options.timestamp));
-    args.push(...(options.args ?? []));
-    const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitReady(child, url);
-    } catch (err) {
-      child.kill('SIGKILL');
-      // Another process may have taken the port between the probe and the spawn: try a new one.
-      if (attempt < 3) continue;
-      throw err;
-    }
-    return {
-      url,
-      port,
-      rpc: (method, params) => rawRpc(url, method, params),
-      stop: () => stopChild(child),
-    };
-  }
-}
-
-async function waitReady(child: ChildProcess, url: string): Promise<void> {
-  let exited: string | undefined;
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
+export async function startAnvil(options: { timestamp?: number } = {}): Promise<AnvilLite> {
+  const anvil = await launchAnvil({
+    anvilDefaults: true,
+    ...(options.timestamp !== undefined ? { genesisTimestamp: options.timestamp } : {}),
   });
-  child.once('exit', (code, signal) => {
-    exited = `anvil exited (${code ?? signal}): ${stderr.trim()}`;
-  });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(exited);
-    try {
-      await rawRpc(url, 'eth_chainId');
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-  throw new Error(`anvil did not become ready at ${url}`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+  return {
+    url: anvil.rpcUrl,
+    port: anvil.port,
+    rpc: (method, params) => rawRpc(anvil.rpcUrl, method, params),
+    stop: () => anvil.stop(),
+  };
 }
 
 type Hex = `0x${string}`;

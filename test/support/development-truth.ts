@@ -1,5 +1,6 @@
 import type { RepoFacts } from '../../src/areas/development/facts.js';
-import type { GithubWorld, RepoProfile } from '../../src/sandbox/github/world.js';
+import type { RepoProfile } from '../../src/sandbox/standins/github/records.js';
+import type { GithubWorld } from '../../src/sandbox/standins/github/world.js';
 
 /**
  * Facts of a stand-in repository straight from the world's ground truth (no HTTP, no ingestion): what a perfect

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import type { AreaEnv } from '../../src/areas/kit/module.js';
-import { openWorld, type World } from '../../src/sandbox/world.js';
+import { openWorld, type World } from '../../src/sandbox/world/world.js';
 import { TestClock } from '../helpers.js';
 import { sandboxEnv } from './areas.js';
+import { makeTempDir } from './temp-dirs.js';
 
 /**
  * A small seeded sandbox world for end-to-end tests, with the environment a process reading it gets. The world is not live: the
@@ -24,7 +22,8 @@ export interface TestWorld {
 export const WORLD_NOW_MS = Date.UTC(2026, 10, 20, 14, 0, 0);
 
 export async function smallWorld(options: { days?: number; scale?: number; seed?: number } = {}): Promise<TestWorld> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'protoscore-world-'));
+  const temp = makeTempDir('protoscore-world-');
+  const dataDir = temp.path;
   const clock = new TestClock(WORLD_NOW_MS);
   const world = await openWorld({
     dataDir,
@@ -44,7 +43,7 @@ export async function smallWorld(options: { days?: number; scale?: number; seed?
     dataDir,
     close: async () => {
       await world.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      temp.remove();
     },
   };
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { dexArea } from '../../src/areas/dex/index.js';
 import { systemClock } from '../../src/core/time.js';
-import type { WorldManifest } from '../../src/sandbox/manifest.js';
+import type { WorldManifest } from '../../src/sandbox/world/manifest.js';
 import { openServiceStore } from '../helpers.js';
 import { sandboxEnv } from './areas.js';
 

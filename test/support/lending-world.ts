@@ -4,7 +4,7 @@ import type {
   ManifestMorpho,
   ManifestOracle,
   WorldManifest,
-} from '../../src/sandbox/manifest.js';
+} from '../../src/sandbox/world/manifest.js';
 import { smallWorld, type TestWorld, WORLD_NOW_MS } from './dex-world.js';
 
 export { WORLD_NOW_MS };

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, TestClock, testStore } from '../../../test/helpers.js';
 import { nowSeconds } from '../../core/time.js';
 import { registry } from '../../registry/index.js';
-import { type GithubStandin, startGithubStandin } from '../../sandbox/github/server.js';
+import { type GithubStandin, startGithubStandin } from '../../sandbox/standins/github/server.js';
 import { GithubSource } from '../../sources/github/index.js';
 import type { Dialect, Store } from '../../store/db.js';
 import { computeDevelopment } from './compute.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GithubStandin, githubDialect, startGithubStandin } from '../../sandbox/github/server.js';
-import { DAY_MS } from '../../sandbox/standin/generate.js';
-import { json, type Standin, startStandin } from '../../sandbox/standin/server.js';
+import { DAY_MS } from '../../sandbox/standins/base/generate.js';
+import { json, type Standin, startStandin } from '../../sandbox/standins/base/server.js';
+import { type GithubStandin, githubDialect, startGithubStandin } from '../../sandbox/standins/github/server.js';
 import { GithubError, GithubRateLimitError, GithubSchemaError } from './client.js';
 import type { CachedResponse, EtagStore } from './etag.js';
 import { GithubSource } from './source.js';

@@ -1,2 +1,0 @@
-export * from './server.js';
-export * from './world.js';

@@ -1,0 +1,44 @@
+/**
+ * The sandbox's stand-ins, one entry per service: each starts on loopback and answers with the configuration keys
+ * a production deployment would set for the real service (base URL, credentials), so that the runtime opens the
+ * source from them exactly as it would from an operator's configuration.
+ */
+import type { Clock } from '../../core/time.js';
+import type { SourceKind } from '../../sources/index.js';
+import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
+
+export interface StartedStandin {
+  /** The service's base URL on loopback. */
+  readonly url: string;
+  /** Configuration keys that point a source at it (`GITHUB_API_URL`, `GITHUB_TOKEN`, …). */
+  readonly config: Readonly<Record<string, string>>;
+  /** Provenance for `meta.source`. */
+  readonly label: string;
+  /** Fields for `running.json` (`protoscore sandbox info`). */
+  readonly announce: Readonly<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export interface StandinDef {
+  readonly kind: SourceKind;
+  start(options: { seed: number; clock: Clock }): Promise<StartedStandin>;
+}
+
+/** The token the sandbox's clients send to the GitHub stand-in (it accepts any: a token gets 5000 requests an hour). */
+export const SANDBOX_GITHUB_TOKEN = 'sandbox';
+
+const github: StandinDef = {
+  kind: 'github',
+  async start({ seed, clock }) {
+    const standin = await startGithubStandin({ seed, clock, faults: SANDBOX_GITHUB_FAULTS });
+    return {
+      url: standin.url,
+      config: { GITHUB_API_URL: standin.url, GITHUB_TOKEN: SANDBOX_GITHUB_TOKEN },
+      label: 'sandbox GitHub stand-in (REST API v3)',
+      announce: { github_api_url: standin.url },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github];

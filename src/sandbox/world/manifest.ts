@@ -1,0 +1,174 @@
+/**
+ * What the sandbox world is: the manifest of what got deployed (addresses, kept by `world.ts`), and the open shape
+ * of the state the scenario carries between calls. Types only: the plan the world is deployed from is in `plan.ts`
+ * (tokens, market events) and `protocols/uniswap/plan.ts` (pools and their characters), the scenario's own state
+ * in `state.ts`. `docs/sandbox.md` describes the same world in prose.
+ */
+
+export type TokenKind = 'stable' | 'weth' | 'volatile';
+export type PoolCharacter = 'deep-busy' | 'thin-steady' | 'bursty' | 'single-trader' | 'dormant' | 'ordinary';
+
+export interface ManifestToken {
+  symbol: string;
+  name: string;
+  address: `0x${string}`;
+  decimals: number;
+  kind: TokenKind;
+  /** starting USD price */
+  initialPriceUsd: number;
+  /** yearly volatility used by the GBM */
+  volatility: number;
+}
+
+export interface ManifestDex {
+  protocol: string;
+  version: 'V2' | 'V3';
+  design: 'uniswap-v2' | 'uniswap-v3';
+  factory: `0x${string}`;
+  router: `0x${string}`;
+  positionManager?: `0x${string}`;
+  startBlock: number;
+}
+
+export interface ManifestPool {
+  address: `0x${string}`;
+  protocol: string;
+  version: 'V2' | 'V3';
+  token0: `0x${string}`;
+  token1: `0x${string}`;
+  /** hundredths of a bp: 3000 = 0.3 % */
+  fee: number;
+  character: PoolCharacter;
+}
+
+/** A Chainlink-style price feed the sandbox deployed (`contracts/FeedAggregator.sol`); see `protocols/feeds`. */
+export interface ManifestOracle {
+  readonly oracle: 'chainlink';
+  /** The registry's pair, `BASE-QUOTE`. */
+  readonly pair: string;
+  /** Symbol of the sandbox token whose reference USD price the feed reports (ETH-USD reports WETH's). */
+  readonly token: string;
+  readonly address: `0x${string}`;
+  readonly heartbeatSeconds: number;
+  readonly deviationThresholdPct: number;
+  /** Decimals of the answers. */
+  readonly decimals: number;
+  readonly startBlock: number;
+}
+
+export interface WorldManifest {
+  seed: number;
+  chain: 'ethereum';
+  chainId: number;
+  genesisTimestamp: number;
+  deployer: `0x${string}`;
+  tokens: ManifestToken[];
+  dex: ManifestDex[];
+  pools: ManifestPool[];
+  weth: `0x${string}`;
+  /** Price feeds. Absent in worlds saved before feeds existed: such a world has none (remove it to get them). */
+  oracles?: ManifestOracle[];
+  /** Lending markets. Absent in worlds saved before lending existed (remove such a world to get them). */
+  lending?: ManifestLending;
+  /** Liquid staking tokens of the sandbox (absent in older worlds). */
+  liquidStaking?: ManifestLiquidStaking[];
+  /**
+   * Feeds of our own that are not registry oracle pairs (`wstETH-USD`: the lending markets' price source for the
+   * liquid staking token, reporting its market price). Reported like `oracles`, but no oracle-area pair.
+   */
+  lendingFeeds?: ManifestOracle[];
+}
+
+/**
+ * The lending protocols of the sandbox. Aave-design markets (`aave` V3 and its fork `spark` V1) are `AaveMarket`s
+ * as `protocols/aave` deploys them; Morpho Blue is one singleton with isolated markets.
+ */
+export interface ManifestLending {
+  readonly aave: readonly ManifestAaveMarket[];
+  readonly morpho: readonly ManifestMorpho[];
+}
+
+/** An Aave V3 design market (the JSON of `AaveMarket` in protocols/aave, repeated here so the manifest stands alone). */
+export interface ManifestAaveMarket {
+  readonly protocol: string;
+  readonly chain: 'ethereum';
+  readonly version: string;
+  readonly baseAsset: string;
+  readonly marketId: string;
+  readonly design: 'aave-v3';
+  readonly deployer: `0x${string}`;
+  readonly treasury: `0x${string}`;
+  readonly addressesProvider: `0x${string}`;
+  readonly aclManager: `0x${string}`;
+  readonly pool: `0x${string}`;
+  readonly poolConfigurator: `0x${string}`;
+  readonly oracle: `0x${string}`;
+  readonly dataProvider: `0x${string}`;
+  readonly reserves: readonly {
+    readonly symbol: string;
+    readonly decimals: number;
+    readonly token: `0x${string}`;
+    readonly aToken: `0x${string}`;
+    readonly variableDebtToken: `0x${string}`;
+    readonly stableDebtToken: `0x${string}`;
+    readonly interestRateStrategy: `0x${string}`;
+    readonly priceSource: `0x${string}`;
+  }[];
+  readonly startBlock: number;
+}
+
+/** Morpho Blue (compiled offline from `@morpho-org/morpho-blue`): one singleton, isolated markets. */
+export interface ManifestMorpho {
+  readonly protocol: 'morpho';
+  readonly chain: 'ethereum';
+  /** The registry's version (`V1`). */
+  readonly version: string;
+  /** The loan token's symbol: the registry's base asset (`USDC`). */
+  readonly baseAsset: string;
+  readonly design: 'morpho-blue';
+  /** The Morpho singleton (every market's events come from it). */
+  readonly morpho: `0x${string}`;
+  readonly markets: readonly ManifestMorphoMarket[];
+  readonly startBlock: number;
+}
+
+/** One isolated Morpho Blue market: `MarketParams` and its id (keccak256 of the ABI-encoded params). */
+export interface ManifestMorphoMarket {
+  readonly id: `0x${string}`;
+  readonly loanToken: `0x${string}`;
+  readonly collateralToken: `0x${string}`;
+  readonly collateralSymbol: string;
+  /** An `IOracle` (`price()`: collateral priced in loan token, scaled by 1e36 adjusted for decimals). */
+  readonly oracle: `0x${string}`;
+  readonly irm: `0x${string}`;
+  /** Liquidation loan-to-value, WAD (1e18 = 100 %), as a decimal string. */
+  readonly lltv: string;
+}
+
+/**
+ * A wrapped liquid staking token of the sandbox's own (`contracts/StakedToken.sol`), read like wstETH:
+ * `stEthPerToken()` is the amount of underlying one token is worth (1e18 scale) and grows daily.
+ */
+export interface ManifestLiquidStaking {
+  /** Registry protocol id whose token it stands in for (`lido`). */
+  readonly protocol: string;
+  readonly symbol: string;
+  readonly token: `0x${string}`;
+  readonly decimals: number;
+  /** The underlying asset on chain (WETH). */
+  readonly underlying: `0x${string}`;
+  /** DEX pools holding the token against its underlying. */
+  readonly pools: readonly `0x${string}`[];
+  readonly startBlock: number;
+  /** The `wstETH-USD` feed (in `lendingFeeds`) the lending markets price the token with: its market price. */
+  readonly priceFeed?: `0x${string}`;
+}
+
+/** JSON-serialisable state the scenario carries between calls (saved to disk by world.ts). */
+export interface SimulationState {
+  lastTimestamp: number;
+  /** per token symbol: the reference ("true") USD price at lastTimestamp */
+  prices: Record<string, number>;
+  step: number;
+  [k: string]: unknown;
+}

@@ -1,0 +1,159 @@
+/**
+ * The saved world in `<dataDir>/sandbox/`: `chain-<block>-<hash>.json.gz` (anvil's own dump, history included) and
+ * `world.json` (manifest, scenario state, and the head block the dump holds), written atomically, read back and
+ * checked (see world.ts for how a pair stays consistent).
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import type { Logger } from 'pino';
+import { type Anvil, startAnvil } from '../chain/anvil.js';
+import type { SimulationState, WorldManifest } from './manifest.js';
+
+export const WORLD_FILE = 'world.json';
+export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
+export const WORLD_FORMAT = 1;
+
+export interface SavedWorld {
+  readonly format: number;
+  readonly seed: number;
+  readonly scale: number;
+  readonly chain_id: number;
+  readonly genesis_timestamp: number;
+  /** anvil's block 0 (one second before the grid's start): anvil must rebuild the same one when loading. */
+  readonly node_genesis: { readonly timestamp: number; readonly hash: string };
+  readonly saved_at: string;
+  readonly head: { readonly number: number; readonly hash: string; readonly timestamp: number };
+  readonly chain_file: string;
+  readonly chain_sha256: string;
+  readonly manifest: WorldManifest;
+  readonly state: SimulationState;
+}
+
+export interface Block {
+  readonly number: string;
+  readonly hash: string;
+  readonly timestamp: string;
+}
+
+/** Writes a file so that readers see the old content or the new one, never a part (and it survives a crash). */
+let tmpCounter = 0;
+export async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, file);
+  const dir = await open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
+/** The scenario state may hold bigints (token amounts): JSON keeps them as tagged strings. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? { $bigint: v.toString() } : v));
+}
+
+export function fromJson<T>(text: string): T {
+  return JSON.parse(text, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof v.$bigint === 'string'
+      ? BigInt(v.$bigint)
+      : v,
+  ) as T;
+}
+
+export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** A saved world of another seed or scale: the user must choose (see readSaved). */
+export class WorldMismatchError extends Error {}
+
+/** The saved world of `dir`, if any, checked for consistency; `undefined` if there is none. */
+export async function readSaved(
+  dir: string,
+  options: { readonly seed: number; readonly scale: number },
+): Promise<{ saved: SavedWorld; dump: Buffer } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, WORLD_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const saved = fromJson<SavedWorld>(text);
+  if (saved.format !== WORLD_FORMAT)
+    throw new Error(`${WORLD_FILE} has format ${saved.format}, expected ${WORLD_FORMAT}`);
+  // Another seed or scale is another world: silently replacing the saved one would also leave the database with
+  // facts from a chain that no longer exists. The user decides.
+  if (saved.seed !== options.seed || saved.scale !== options.scale) {
+    throw new WorldMismatchError(
+      `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
+        `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
+        'remove the data directory to start a new world',
+    );
+  }
+  const dump = await readFile(path.join(dir, saved.chain_file));
+  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${WORLD_FILE}`);
+  return { saved, dump };
+}
+
+/**
+ * Starts anvil on a saved dump and checks that it holds what world.json says: the same genesis block and head.
+ * anvil reads the state from an uncompressed file, written next to the world and removed once loaded.
+ */
+export async function loadChain(dir: string, dump: Buffer, saved: SavedWorld, cacheDir: string, log: Logger) {
+  const loadFile = path.join(dir, `load-${process.pid}.json`);
+  let anvil: Anvil | undefined;
+  try {
+    // Streamed: an 8-day world is ~25 MB gzipped but ~350 MB of JSON (anvil keeps every call trace).
+    await pipeline(Readable.from([dump]), createGunzip(), createWriteStream(loadFile));
+    anvil = await startAnvil({
+      loadStateFile: loadFile,
+      genesisTimestamp: saved.node_genesis.timestamp,
+      chainId: saved.chain_id,
+      cacheDir,
+      log,
+    });
+    const [block0, head] = await Promise.all([
+      anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]),
+      anvil.request<Block>('eth_getBlockByNumber', ['latest', false]),
+    ]);
+    if (block0.hash !== saved.node_genesis.hash) {
+      throw new Error(`the loaded chain's genesis is ${block0.hash}, ${WORLD_FILE} says ${saved.node_genesis.hash}`);
+    }
+    if (Number(head.number) !== saved.head.number || head.hash !== saved.head.hash) {
+      throw new Error(
+        `the loaded chain's head is ${Number(head.number)} ${head.hash}, ${WORLD_FILE} says ` +
+          `${saved.head.number} ${saved.head.hash}`,
+      );
+    }
+    return anvil;
+  } catch (err) {
+    await anvil?.stop();
+    throw err;
+  } finally {
+    await rm(loadFile, { force: true });
+  }
+}
+
+/**
+ * Dumps that world.json does not name (older ones, or one a crash wrote without its world.json) and, before the
+ * world opens (`all`), what else a crash may leave: temp files of atomic writes, the uncompressed load copy.
+ */
+export async function removeLeftovers(dir: string, keep: string | undefined, all: boolean): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const stale =
+      (CHAIN_FILE.test(name) && name !== keep) || (all && (name.includes('.tmp-') || name.startsWith('load-')));
+    if (stale) await rm(path.join(dir, name), { force: true });
+  }
+}
