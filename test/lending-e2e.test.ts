@@ -57,7 +57,11 @@ const ERC20 = parseAbi([
   'function approve(address, uint256) returns (bool)',
   'function mint(uint256) returns (bool)',
 ]);
-const FEED = parseAbi(['function latestAnswer() view returns (int256)', 'function transmit(int192 answer)']);
+const FEED = parseAbi([
+  'function latestAnswer() view returns (int256)',
+  'function transmit(int192 answer)',
+  'function aggregator() view returns (address)',
+]);
 const POOL = parseAbi([
   'function liquidationCall(address collateralAsset, address debtAsset, address user, uint256 debtToCover, bool receiveAToken)',
   'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
@@ -415,8 +419,10 @@ describe('lending markets end to end on the sandbox', () => {
     // ETH falls 30 %, and wstETH with it (the market prices both): stablecoin borrowers on ETH sink, loopers do not.
     const wsteth = m.reserves.find((r) => r.symbol === 'wstETH')!;
     for (const feed of [weth.priceSource, wsteth.priceSource]) {
+      // The markets read the feeds' proxies; rounds are transmitted to the aggregator behind each.
       const price = await c.readContract({ address: feed, abi: FEED, functionName: 'latestAnswer' });
-      await send({ address: feed, abi: FEED, functionName: 'transmit', args: [(price * 70n) / 100n] });
+      const aggregator = await c.readContract({ address: feed, abi: FEED, functionName: 'aggregator' });
+      await send({ address: aggregator, abi: FEED, functionName: 'transmit', args: [(price * 70n) / 100n] });
     }
     const shocked = await refresh();
     const band = (x: typeof before) => x.market.health_factor_distribution[0]!;

@@ -59,7 +59,8 @@ describe('oracle feeds end to end on the sandbox', () => {
       const ref = registry.oracleFeed('chainlink', String(p.pair))!.feed;
       expect(p).toMatchObject({
         chain: 'ethereum',
-        feed_address: feed.address.toLowerCase(),
+        // The service reads the proxy (the address book's entry point) and finds the aggregator behind it.
+        feed_address: feed.proxy.toLowerCase(),
         aggregator_address: feed.address.toLowerCase(),
         heartbeat_seconds: ref.heartbeatSeconds,
         deviation_threshold_pct: ref.deviationThresholdPct,
@@ -88,7 +89,7 @@ describe('oracle feeds end to end on the sandbox', () => {
       const ref = registry.oracleFeed('chainlink', feed.pair)!.feed;
       expect(newest, feed.pair).toMatchObject({
         pair: feed.pair,
-        feed_address: feed.address.toLowerCase(),
+        feed_address: feed.proxy.toLowerCase(),
         heartbeat_seconds: ref.heartbeatSeconds,
         deviation_threshold_pct: ref.deviationThresholdPct,
         update_count: inWindow.length,

@@ -14,7 +14,7 @@ export function addressBookFromManifest(manifest: WorldManifest): AddressBook {
   const entries: Record<string, BookEntry> = {};
   const at = (address: string): BookEntry => ({ address: address.toLowerCase() });
   for (const d of manifest.dex) entries[bookKey.dex(d.protocol, d.version)] = at(d.factory);
-  for (const o of manifest.oracles ?? []) entries[bookKey.feed(o.oracle, o.pair)] = at(o.address);
+  for (const o of manifest.oracles ?? []) entries[bookKey.feed(o.oracle, o.pair)] = at(o.proxy);
   for (const m of manifest.lending?.aave ?? [])
     entries[bookKey.lending(m.protocol, m.version, m.baseAsset)] = at(m.pool);
   for (const m of manifest.lending?.morpho ?? []) {

@@ -15,6 +15,7 @@ import { explainRevert } from '../protocols/aave/revert.js';
 import {
   FEED_ROUND_GAS,
   feedDeployData,
+  feedProxyDeployData,
   genesisAnswers,
   initialOracleState,
   manifestOracles,
@@ -146,6 +147,8 @@ export async function deployWorld(
   // (the token's initial price) in this block.
   const feedPlan = plannedFeeds(tokens);
   const feedAddresses = feedPlan.map((f) => deploy(feedDeployData(f.pair)));
+  // As on mainnet, consumers read a proxy that names the aggregator.
+  const feedProxies = feedAddresses.map((a) => deploy(feedProxyDeployData(a)));
   const feedAnswers = genesisAnswers(feedPlan, tokens);
   feedAddresses.forEach((address, i) => {
     session.send(deployer, { to: address, data: transmitData(feedAnswers[i]!), gas: FEED_ROUND_GAS, kind: 'oracle' });
@@ -170,6 +173,7 @@ export async function deployWorld(
   planned.push(...latePools);
   const lendingFeedPlan = plannedLendingFeeds(tokens);
   const lendingFeedAddresses = lendingFeedPlan.map((f) => deploy(feedDeployData(f.pair)));
+  const lendingFeedProxies = lendingFeedAddresses.map((a) => deploy(feedProxyDeployData(a)));
   const lendingFeedAnswers = genesisAnswers(lendingFeedPlan, tokens);
   lendingFeedAddresses.forEach((address, i) => {
     session.send(deployer, {
@@ -181,10 +185,10 @@ export async function deployWorld(
   });
   const priceSources = new Map<string, Address>();
   feedPlan.forEach((f, i) => {
-    priceSources.set(f.token, feedAddresses[i]!);
+    priceSources.set(f.token, feedProxies[i]!);
   });
   lendingFeedPlan.forEach((f, i) => {
-    priceSources.set(f.token, lendingFeedAddresses[i]!);
+    priceSources.set(f.token, lendingFeedProxies[i]!);
   });
   const lending = queueLending(session, deployer, tokens, priceSources);
 
@@ -204,7 +208,7 @@ export async function deployWorld(
 
   await checkPoolAddresses(probe, planned);
   const pools = manifestPools(planned);
-  const lendingFeeds = manifestOracles(lendingFeedPlan, lendingFeedAddresses, deployBlock);
+  const lendingFeeds = manifestOracles(lendingFeedPlan, lendingFeedAddresses, lendingFeedProxies, deployBlock);
   const manifest: WorldManifest = {
     seed: opts.seed,
     chain: 'ethereum',
@@ -215,7 +219,7 @@ export async function deployWorld(
     dex: dexes,
     pools,
     weth,
-    oracles: manifestOracles(feedPlan, feedAddresses, deployBlock),
+    oracles: manifestOracles(feedPlan, feedAddresses, feedProxies, deployBlock),
     lending: await readLending(rpcUrl, lending, deployBlock),
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,

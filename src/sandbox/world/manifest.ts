@@ -41,14 +41,21 @@ export interface ManifestPool {
   character: PoolCharacter;
 }
 
-/** A Chainlink-style price feed the sandbox deployed (`contracts/FeedAggregator.sol`); see `protocols/feeds`. */
+/**
+ * A Chainlink-style price feed the sandbox deployed, as on mainnet: an aggregator (`contracts/FeedAggregator.sol`)
+ * that receives the rounds and emits their events, behind a proxy (`contracts/FeedProxy.sol`) that consumers read and
+ * that names it (`aggregator()`); see `protocols/feeds`.
+ */
 export interface ManifestOracle {
   readonly oracle: 'chainlink';
   /** The registry's pair, `BASE-QUOTE`. */
   readonly pair: string;
   /** Symbol of the sandbox token whose reference USD price the feed reports (ETH-USD reports WETH's). */
   readonly token: string;
+  /** The aggregator: rounds are transmitted to it, and it emits `AnswerUpdated`. */
   readonly address: `0x${string}`;
+  /** The proxy consumers read (the lending markets' oracles, the service through the address book). */
+  readonly proxy: `0x${string}`;
   readonly heartbeatSeconds: number;
   readonly deviationThresholdPct: number;
   /** Decimals of the answers. */
@@ -160,7 +167,7 @@ export interface ManifestLiquidStaking {
   /** DEX pools holding the token against its underlying. */
   readonly pools: readonly `0x${string}`[];
   readonly startBlock: number;
-  /** The `wstETH-USD` feed (in `lendingFeeds`) the lending markets price the token with: its market price. */
+  /** The proxy of the `wstETH-USD` feed (in `lendingFeeds`) the lending markets price the token with: its market price. */
   readonly priceFeed?: `0x${string}`;
 }
 

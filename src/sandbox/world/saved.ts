@@ -16,7 +16,11 @@ import type { SimulationState, WorldManifest } from './manifest.js';
 
 export const WORLD_FILE = 'world.json';
 export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
-export const WORLD_FORMAT = 1;
+/**
+ * 2: price feeds sit behind proxies (`ManifestOracle.proxy`), as on mainnet. A saved world of an older format is
+ * kept aside and a new one is created (world.ts), and ingestion follows the new chain as after a reorg.
+ */
+export const WORLD_FORMAT = 2;
 
 export interface SavedWorld {
   readonly format: number;

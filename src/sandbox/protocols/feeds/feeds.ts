@@ -21,9 +21,13 @@ import { TOKEN_PLAN } from '../../world/plan.js';
 import { Rng, seedState } from '../../world/random.js';
 import type { FeedRuntimeState, OracleRuntimeState } from '../../world/state.js';
 import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
+import proxyArtifact from './contracts/FeedProxy.json' with { type: 'json' };
 
 /** The compiled aggregator, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
 export const FEED_AGGREGATOR = { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex };
+
+/** The compiled proxy in front of each aggregator (what consumers read, as mainnet's EACAggregatorProxy). */
+export const FEED_PROXY = { abi: proxyArtifact.abi as Abi, bytecode: proxyArtifact.bytecode as Hex };
 
 export const feedAggregatorAbi = parseAbi([
   'function transmit(int192 answer)',
@@ -100,6 +104,11 @@ export function feedDeployData(pair: string, decimals = FEED_DECIMALS): Hex {
     bytecode: FEED_AGGREGATOR.bytecode,
     args: [decimals, feedDescription(pair)],
   });
+}
+
+/** A proxy that forwards reads to `aggregator` and names it (`aggregator()`). */
+export function feedProxyDeployData(aggregator: Hex): Hex {
+  return encodeDeployData({ abi: FEED_PROXY.abi, bytecode: FEED_PROXY.bytecode, args: [aggregator] });
 }
 
 export function transmitData(answer: bigint): Hex {
@@ -207,10 +216,11 @@ export function reportStep(
   return landing;
 }
 
-/** The manifest entries of the feeds deployed for `plan` at `addresses`. */
+/** The manifest entries of the feeds deployed for `plan`: aggregators at `addresses`, behind `proxies`. */
 export function manifestOracles(
   plan: readonly PlannedFeed[],
   addresses: readonly `0x${string}`[],
+  proxies: readonly `0x${string}`[],
   startBlock: number,
 ): ManifestOracle[] {
   return plan.map((p, i) => ({
@@ -218,6 +228,7 @@ export function manifestOracles(
     pair: p.pair,
     token: p.token,
     address: addresses[i]!,
+    proxy: proxies[i]!,
     heartbeatSeconds: p.heartbeatSeconds,
     deviationThresholdPct: p.deviationThresholdPct,
     decimals: FEED_DECIMALS,

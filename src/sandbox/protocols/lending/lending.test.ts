@@ -79,7 +79,8 @@ describe('lending and liquid staking in the sandbox world', () => {
       'LINK',
     ]);
     expect(w.aaveMarket('spark').reserves.map((r) => r.symbol)).toEqual(['DAI', 'USDC', 'WETH', 'wstETH', 'WBTC']);
-    const feedOf = new Map(w.feeds.map((f) => [f.token, f.address]));
+    // The markets read each feed through its proxy, as mainnet markets do.
+    const feedOf = new Map(w.feeds.map((f) => [f.token, f.proxy]));
     for (const m of w.aave) {
       expect(m.startBlock).toBe(1);
       for (const r of m.reserves) expect(r.priceSource, `${m.protocol} ${r.symbol}`).toBe(feedOf.get(r.symbol));

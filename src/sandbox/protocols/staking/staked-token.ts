@@ -107,7 +107,7 @@ export function manifestLiquidStaking(
           .filter((p) => pair.includes(p.token0.toLowerCase()) && pair.includes(p.token1.toLowerCase()))
           .map((p) => p.address),
         startBlock,
-        ...(feed ? { priceFeed: feed.address } : {}),
+        ...(feed ? { priceFeed: feed.proxy } : {}),
       },
     ];
   });
