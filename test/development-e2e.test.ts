@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devDb } from '../src/areas/development/facts.js';
 import { developmentArea } from '../src/areas/development/index.js';
 import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
-import { REPOS_KEY } from '../src/areas/development/jobs.js';
+import { REPOS_KEY } from '../src/areas/development/repo.js';
 import { registry } from '../src/registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
 import type { GithubEndpoint } from '../src/sources/github/endpoint.js';
@@ -225,7 +224,7 @@ describe('development publication during the first pass', () => {
       const [aave, uniswap] = [repos['protocol:aave']!, repos['protocol:uniswap']!];
       expect(uniswap.length).toBeGreaterThan(1);
       await writeCheckpoint(t.store.db, REPOS_KEY, repos, now);
-      for (const name of [...aave, uniswap[0]!]) await ingestRepo(source, devDb(t.store.db), name, now);
+      for (const name of [...aave, uniswap[0]!]) await ingestRepo(source, t.store.db, name, now);
       expect(await run('development.compute')).toMatch(/^published/);
       await t.sync();
       expect(await status('/data/development/aave')).toBe(200);

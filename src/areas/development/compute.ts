@@ -6,14 +6,8 @@ import { roundTo } from '../../core/score.js';
 import { mean, median, sum } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
 import type { RepoFacts } from './facts.js';
-import type { ActivityRecordEntry, ScoreEntry, StatsPayload } from './schema.js';
-import {
-  ACTIVITY_WINDOW,
-  contributorsAt,
-  type DevelopmentScoreRecord,
-  developerClasses,
-  developmentScoreAt,
-} from './score.js';
+import type { ActivityRecordEntry, DevelopmentScoreRecord, ScoreEntry, StatsPayload } from './schema.js';
+import { ACTIVITY_WINDOW, contributorsAt, developerClasses, developmentScoreAt } from './score.js';
 
 export const HISTORY_DAYS = 7;
 const WEEK = 7 * DAY;
@@ -25,6 +19,13 @@ export interface SubjectInput {
   readonly id: string;
   readonly name: string;
   readonly repos: readonly RepoFacts[];
+}
+
+/** The computation's input: the subjects to publish, with their repositories' facts, at one instant. */
+export interface DevelopmentInput {
+  /** Unix seconds: the snapshot instant of the repository observed longest ago. */
+  readonly asOf: number;
+  readonly subjects: readonly SubjectInput[];
 }
 
 export interface DevelopmentOutput {
@@ -233,10 +234,7 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
   };
 }
 
-export function computeDevelopment(input: {
-  readonly asOf: number;
-  readonly subjects: readonly SubjectInput[];
-}): DevelopmentOutput {
+export function computeDevelopment(input: DevelopmentInput): DevelopmentOutput {
   const { asOf } = input;
   const instants = dailyHistoryInstants(asOf, HISTORY_DAYS);
   const activity = new Map<string, ActivityRecordEntry[]>();

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, TestClock, testStore } from '../../../test/helpers.js';
 import { nowSeconds } from '../../core/time.js';
@@ -5,18 +6,12 @@ import { registry } from '../../registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../../sandbox/standins/github/server.js';
 import { GithubSource } from '../../sources/github/index.js';
 import type { Dialect, Store } from '../../store/db.js';
+import type { Database } from '../../store/schema.js';
 import { computeDevelopment } from './compute.js';
-import { type DevDb, devDb, type RepoFacts } from './facts.js';
-import {
-  DbEtagStore,
-  discoverRepos,
-  ETAG_TOUCH_SECONDS,
-  ingestRepo,
-  LOOKBACK_SECONDS,
-  RETAIN_SECONDS,
-  retentionHorizon,
-} from './ingest.js';
-import { DevelopmentRepository } from './repo.js';
+import type { RepoFacts } from './facts.js';
+import { discoverRepos, ingestRepo, LOOKBACK_SECONDS, RETAIN_SECONDS, retentionHorizon } from './ingest.js';
+import { DbEtagStore, DevelopmentRepository, ETAG_TOUCH_SECONDS } from './repo.js';
+import type { DevelopmentTables } from './tables.js';
 
 /**
  * The development tables on each dialect: ingestion from the GitHub stand-in writes facts that read back as the
@@ -31,7 +26,7 @@ const TABLES = ['dev_repos', 'dev_repo_days', 'dev_commits', 'dev_issues', 'dev_
 
 describe.each(dialects)('development facts on %s', (dialect) => {
   let store: Store;
-  let db: DevDb;
+  let db: Kysely<Database & DevelopmentTables>;
   let cleanup: () => Promise<void>;
   let gh: GithubStandin;
   let clock: TestClock;
@@ -39,7 +34,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
   beforeEach(async () => {
     ({ store, cleanup } = testStore(dialect));
     await store.migrate();
-    db = devDb(store.db);
+    db = store.db.withTables<DevelopmentTables>();
     clock = new TestClock(Date.UTC(2026, 4, 10, 12, 0, 0));
     gh = await startGithubStandin({ seed: 3, clock, subjects: AAVE });
   });
@@ -56,7 +51,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
       clock,
       sleep: async (ms) => clock.advance(ms / 1000),
       random: () => 0.5,
-      etagStore: new DbEtagStore(db, () => nowSeconds(clock)),
+      etagStore: new DbEtagStore(store.db, () => nowSeconds(clock)),
     });
   const counts = async () => {
     const out: Record<string, number> = {};
@@ -71,7 +66,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
   };
   const ingestAll = async (src: GithubSource, names: readonly string[]) => {
     const results = [];
-    for (const name of names) results.push(await ingestRepo(src, db, name, nowSeconds(clock)));
+    for (const name of names) results.push(await ingestRepo(src, store.db, name, nowSeconds(clock)));
     return results;
   };
   /** The stand-in's tracked repositories of aave (public, not forks), as discovery names them. */
@@ -128,7 +123,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
     const names = repos['protocol:aave']!;
     const first = await ingestAll(src, names);
     expect(first.every((r) => r.pruned === 0)).toBe(true);
-    const repo = new DevelopmentRepository(db);
+    const repo = new DevelopmentRepository(store.db);
     const facts = await repo.facts(names);
     expect([...facts.keys()].sort()).toEqual(names);
     for (const f of facts.values()) {
@@ -160,7 +155,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
   });
 
   it('stores ETags: upserts, revalidation refreshes in-use entries, expiry deletes the others', async () => {
-    const etags = new DbEtagStore(db, () => nowSeconds(clock));
+    const etags = new DbEtagStore(store.db, () => nowSeconds(clock));
     const t0 = nowSeconds(clock);
     expect(await etags.get('GET /a')).toBeUndefined();
     await etags.set('GET /a', { etag: '"1"', data: { x: 1 } });
@@ -232,7 +227,7 @@ describe.each(dialects)('development facts on %s', (dialect) => {
     expect(closedBefore).toEqual([]);
     expect(await db.selectFrom('dev_repo_days').select('day').where('day', '<', horizon).execute()).toEqual([]);
 
-    const facts = await new DevelopmentRepository(db).facts(names);
+    const facts = await new DevelopmentRepository(store.db).facts(names);
     for (const f of facts.values()) {
       expect(f.commitsFrom).toBe(horizon);
       expect(f.issuesFrom).toBe(horizon);

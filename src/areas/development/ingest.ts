@@ -1,19 +1,22 @@
-import { DAY, HOUR, startOfUtcDay } from '../../core/time.js';
+import type { Kysely } from 'kysely';
+import { sleepOrStop } from '../../core/retry.js';
+import { DAY, nowSeconds, startOfUtcDay } from '../../core/time.js';
+import type { JobContext } from '../../jobs/types.js';
 import type { DevelopmentSubject } from '../../registry/index.js';
-import type {
-  CachedResponse,
-  EtagStore,
-  GithubCommit,
-  GithubEvent,
-  GithubIssue,
-  GithubSource,
-} from '../../sources/github/index.js';
-import type { DevCommitTable, DevDb, DevEventTable, DevIssueTable, DevRepoTable } from './facts.js';
+import type { GithubEndpoint } from '../../sources/github/endpoint.js';
+import { type GithubCommit, type GithubEvent, type GithubIssue, GithubSource } from '../../sources/github/index.js';
+import type { Database } from '../../store/schema.js';
+import { DbEtagStore, DevelopmentRepository, type TrackedRepos, trackedNames } from './repo.js';
+import type { DevCommitTable, DevEventTable, DevIssueTable, DevRepoDayTable, DevRepoTable } from './tables.js';
+import { subjectKey } from './targets.js';
 
 /**
- * Ingestion of one repository: GitHub → facts, written with the repository's cursors in one transaction. Every
- * request is made before the transaction starts, so a source that fails (after the client's own retries) leaves
- * the stored facts exactly as they were.
+ * Every read of the development area from GitHub, turned into facts:
+ * - discovery: the repositories each subject tracks now (its organisations' and the named ones);
+ * - one repository's ingest: GitHub → facts, written with the repository's cursors in one transaction. Every
+ *   request is made before the transaction starts, so a source that fails (after the client's own retries) leaves
+ *   the stored facts exactly as they were;
+ * - `DevelopmentIngest`, the pass over every tracked repository (two at a time), with its checkpoints.
  *
  * Incremental: commits are read `since` the newest stored committer date, issues `since` the newest stored update;
  * with unchanged cursors the URLs are the same as last time, so GitHub answers 304 from the ETag cache (free).
@@ -39,67 +42,15 @@ export const RETAIN_SECONDS = LOOKBACK_SECONDS;
 export const retentionHorizon = (now: number) => startOfUtcDay(now - RETAIN_SECONDS);
 /** ETag entries neither stored nor revalidated for this long are deleted (old cursors' URLs). */
 export const ETAG_RETAIN_SECONDS = 2 * DAY;
-/** A revalidated entry's `updated_at` is refreshed when older than this (a write per entry per 6 hours at most). */
-export const ETAG_TOUCH_SECONDS = 6 * HOUR;
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const secondsOrNull = (iso: string | null | undefined) => (iso ? seconds(iso) : null);
-
-/** The ETag cache's persistence in the `github_etags` table. */
-export class DbEtagStore implements EtagStore {
-  constructor(
-    private readonly db: DevDb,
-    private readonly now: () => number,
-  ) {}
-
-  async get(key: string): Promise<CachedResponse | undefined> {
-    const row = await this.db.selectFrom('github_etags').selectAll().where('key', '=', key).executeTakeFirst();
-    if (!row) return undefined;
-    return { etag: row.etag, data: JSON.parse(row.data), ...(row.link === null ? {} : { link: row.link }) };
-  }
-
-  async set(key: string, value: CachedResponse): Promise<void> {
-    const row = {
-      key,
-      etag: value.etag,
-      data: JSON.stringify(value.data),
-      link: value.link ?? null,
-      updated_at: this.now(),
-    };
-    await this.db
-      .insertInto('github_etags')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({ etag: row.etag, data: row.data, link: row.link, updated_at: row.updated_at }),
-      )
-      .execute();
-  }
-
-  async touch(key: string): Promise<void> {
-    const now = this.now();
-    await this.db
-      .updateTable('github_etags')
-      .set({ updated_at: now })
-      .where('key', '=', key)
-      .where('updated_at', '<', now - ETAG_TOUCH_SECONDS)
-      .execute();
-  }
-
-  /** Deletes the entries neither stored nor revalidated since `before` (Unix seconds); returns how many. */
-  async prune(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('github_etags').where('updated_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-}
 
 function split(fullName: string): [string, string] {
   const [owner, name] = fullName.split('/');
   if (!owner || !name) throw new Error(`bad repository name ${fullName}`);
   return [owner, name];
 }
-
-/** `kind:id` of a subject (`protocol:aave`, `chain:ethereum`). */
-export const subjectKey = (s: Pick<DevelopmentSubject, 'kind' | 'id'>) => `${s.kind}:${s.id}`;
 
 /**
  * The repositories each subject tracks now: its organisations' public non-fork repositories, plus those named.
@@ -108,8 +59,8 @@ export const subjectKey = (s: Pick<DevelopmentSubject, 'kind' | 'id'>) => `${s.k
 export async function discoverRepos(
   source: GithubSource,
   subjects: readonly DevelopmentSubject[],
-): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
+): Promise<TrackedRepos> {
+  const out: TrackedRepos = {};
   for (const subject of subjects) {
     const names = new Map<string, string>();
     for (const org of subject.orgs) {
@@ -172,9 +123,6 @@ function eventRow(repo: string, e: GithubEvent): DevEventTable {
   };
 }
 
-/** Rows per INSERT: 11 columns × 200 stays far below SQLite's bound-parameter limit. */
-const CHUNK = 200;
-
 export interface RepoIngestResult {
   readonly repo: string;
   readonly commits: number;
@@ -187,20 +135,13 @@ export interface RepoIngestResult {
 /** Reads one repository and writes its facts and cursors in one transaction. `now`: Unix seconds. */
 export async function ingestRepo(
   source: GithubSource,
-  db: DevDb,
+  platform: Kysely<Database>,
   fullName: string,
   now: number,
 ): Promise<RepoIngestResult> {
   const [owner, name] = split(fullName);
-  const prev = await db.selectFrom('dev_repos').selectAll().where('repo', '=', fullName).executeTakeFirst();
-  const newest = async (table: 'dev_commits' | 'dev_issues', column: 'committer_date' | 'updated_at') => {
-    const row = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.max(column as 'updated_at').as('m'))
-      .where('repo', '=', fullName)
-      .executeTakeFirst();
-    return row?.m === null || row?.m === undefined ? undefined : Number(row.m);
-  };
+  const store = new DevelopmentRepository(platform);
+  const prev = await store.cursors(fullName);
 
   // The snapshot instant: contributors and the total are read now; commits after it are subtracted from neither.
   const detail = await source.getRepo(owner, name);
@@ -208,15 +149,13 @@ export async function ingestRepo(
   const total = await source.countCommits(owner, name);
   // Coverage starts at the first pass's lookback and moves up with the retention horizon.
   const horizon = retentionHorizon(now);
-  const commitsFrom = Math.max(prev ? Number(prev.commits_from) : now - LOOKBACK_SECONDS, horizon);
-  const commitCursor = prev
-    ? Math.max((await newest('dev_commits', 'committer_date')) ?? commitsFrom, commitsFrom)
-    : commitsFrom;
+  const commitsFrom = Math.max(prev ? prev.commitsFrom : now - LOOKBACK_SECONDS, horizon);
+  const commitCursor = prev ? Math.max(prev.newestCommit ?? commitsFrom, commitsFrom) : commitsFrom;
   const commits = await source.listCommits(owner, name, { sinceMs: commitCursor * 1000 });
-  const issuesFrom = Math.max(prev ? Number(prev.issues_from) : now - LOOKBACK_SECONDS, horizon);
+  const issuesFrom = Math.max(prev ? prev.issuesFrom : now - LOOKBACK_SECONDS, horizon);
   let issues: GithubIssue[];
   if (prev) {
-    const cursor = (await newest('dev_issues', 'updated_at')) ?? issuesFrom;
+    const cursor = prev.newestIssueUpdate ?? issuesFrom;
     issues = await source.listIssues(owner, name, { sinceMs: cursor * 1000 });
   } else {
     // Every issue open at issuesFrom or later: those open now, and those updated (closed) since.
@@ -233,10 +172,7 @@ export async function ingestRepo(
   const oldest = events.length ? Math.min(...events.map((e) => seconds(e.created_at))) : now;
   const covered =
     events.length >= EVENTS_MAX ? oldest : Math.max(now - EVENTS_MAX_AGE_SECONDS, seconds(detail.created_at));
-  const eventsFrom = Math.max(
-    prev && covered <= Number(prev.snapshot_at) ? Number(prev.events_from) : covered,
-    horizon,
-  );
+  const eventsFrom = Math.max(prev && covered <= prev.snapshotAt ? prev.eventsFrom : covered, horizon);
 
   const repoRow: DevRepoTable = {
     repo: fullName,
@@ -259,10 +195,9 @@ export async function ingestRepo(
     issues_from: issuesFrom,
     events_from: eventsFrom,
   };
-  const day = Math.floor(now / DAY) * DAY;
-  const dayRow = {
+  const dayRow: DevRepoDayTable = {
     repo: fullName,
-    day,
+    day: Math.floor(now / DAY) * DAY,
     observed_at: now,
     branches: branches.length,
     collaborators: collaborators?.length ?? null,
@@ -276,60 +211,13 @@ export async function ingestRepo(
     .filter((i) => i.closed_at === null || i.closed_at >= issuesFrom);
   const eventRows = events.map((e) => eventRow(fullName, e)).filter((e) => e.created_at >= eventsFrom);
 
-  const pruned = await db.transaction().execute(async (trx) => {
-    const { repo: _key, ...update } = repoRow;
-    await trx
-      .insertInto('dev_repos')
-      .values(repoRow)
-      .onConflict((oc) => oc.column('repo').doUpdateSet(update))
-      .execute();
-    const { repo: _r, day: _d, ...dayUpdate } = dayRow;
-    await trx
-      .insertInto('dev_repo_days')
-      .values(dayRow)
-      .onConflict((oc) => oc.columns(['repo', 'day']).doUpdateSet(dayUpdate))
-      .execute();
-    for (let i = 0; i < commitRows.length; i += CHUNK) {
-      await trx
-        .insertInto('dev_commits')
-        .values(commitRows.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['repo', 'sha']).doNothing())
-        .execute();
-    }
-    for (let i = 0; i < issueRows.length; i += CHUNK) {
-      await trx
-        .insertInto('dev_issues')
-        .values(issueRows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.columns(['repo', 'number']).doUpdateSet((eb) => ({
-            updated_at: eb.ref('excluded.updated_at'),
-            closed_at: eb.ref('excluded.closed_at'),
-            merged_at: eb.ref('excluded.merged_at'),
-            comments: eb.ref('excluded.comments'),
-            association: eb.ref('excluded.association'),
-          })),
-        )
-        .execute();
-    }
-    for (let i = 0; i < eventRows.length; i += CHUNK) {
-      await trx
-        .insertInto('dev_events')
-        .values(eventRows.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
-        .execute();
-    }
-    // Retention: what is older than the coverage instants just written (issues closed before it, which no
-    // instant from then on sees open).
-    let deleted = 0;
-    for (const q of [
-      trx.deleteFrom('dev_commits').where('repo', '=', fullName).where('committer_date', '<', commitsFrom),
-      trx.deleteFrom('dev_issues').where('repo', '=', fullName).where('closed_at', '<', issuesFrom),
-      trx.deleteFrom('dev_events').where('repo', '=', fullName).where('created_at', '<', eventsFrom),
-      trx.deleteFrom('dev_repo_days').where('repo', '=', fullName).where('day', '<', horizon),
-    ]) {
-      deleted += Number((await q.executeTakeFirst()).numDeletedRows);
-    }
-    return deleted;
+  const pruned = await store.writeRepo({
+    repo: repoRow,
+    day: dayRow,
+    commits: commitRows,
+    issues: issueRows,
+    events: eventRows,
+    horizon,
   });
   return {
     repo: fullName,
@@ -338,4 +226,78 @@ export async function ingestRepo(
     events: eventRows.length,
     pruned,
   };
+}
+
+/** Repositories read at once (the client keeps at most 2 requests in flight anyway). */
+const PARALLEL_REPOS = 2;
+
+/**
+ * The ingest pass: discovers the subjects' repositories, then reads each (two at a time). One repository failing
+ * leaves its facts as they were, the others go on, and the pass fails after them. One GitHub client serves every
+ * pass, its conditional-request cache in the `github_etags` table; its waits (rate limits, backoff) end with the
+ * running pass's signal, so a stopping service is not held for a minute-long secondary limit.
+ */
+export class DevelopmentIngest {
+  private source: GithubSource | undefined;
+  private etags: DbEtagStore | undefined;
+  private signal: AbortSignal | undefined;
+
+  constructor(
+    private readonly github: GithubEndpoint,
+    private readonly subjects: readonly DevelopmentSubject[],
+  ) {}
+
+  private client(ctx: JobContext): { source: GithubSource; etags: DbEtagStore } {
+    const github = this.github;
+    this.etags ??= new DbEtagStore(ctx.store.db, () => nowSeconds(ctx.clock));
+    this.source ??= new GithubSource({
+      baseUrl: github.baseUrl,
+      ...(github.token ? { token: github.token } : {}),
+      etagStore: this.etags,
+      clock: github.clock ?? ctx.clock,
+      sleep: github.sleep ?? ((ms: number) => sleepOrStop(ms, this.signal, 'development.ingest')),
+      ...(github.maxRetries !== undefined ? { maxRetries: github.maxRetries } : {}),
+      log: ctx.log,
+    });
+    return { source: this.source, etags: this.etags };
+  }
+
+  async run(ctx: JobContext): Promise<string> {
+    this.signal = ctx.signal;
+    const { source, etags } = this.client(ctx);
+    const store = new DevelopmentRepository(ctx.store.db);
+    const before = { ...source.stats };
+    const repos = await discoverRepos(source, this.subjects);
+    await store.saveTrackedRepos(repos, nowSeconds(ctx.clock));
+    const names = trackedNames(repos);
+    const failures: string[] = [];
+    let facts = 0;
+    let pruned = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length && !ctx.signal.aborted) {
+        const name = names[next++]!;
+        try {
+          const r = await ingestRepo(source, ctx.store.db, name, nowSeconds(ctx.clock));
+          facts += r.commits + r.issues + r.events;
+          pruned += r.pruned;
+        } catch (err) {
+          failures.push(`${name}: ${(err as Error).message}`);
+          ctx.log.warn({ repo: name, err: (err as Error).message }, 'development.ingest: repository failed');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL_REPOS }, worker));
+    // Conditional-request entries of URLs no longer asked (old cursors); in-use ones are refreshed by their 304s.
+    const etagsPruned = await etags.prune(nowSeconds(ctx.clock) - ETAG_RETAIN_SECONDS);
+    const requests = source.stats.requests - before.requests;
+    const notModified = source.stats.notModified - before.notModified;
+    const summary =
+      `${names.length - failures.length}/${names.length} repositories, ${facts} facts read, ${requests} requests ` +
+      `(${notModified} answered 304), ${pruned} facts and ${etagsPruned} ETag entries past retention deleted`;
+    if (!ctx.signal.aborted) await store.savePass(nowSeconds(ctx.clock), failures.length);
+    if (failures.length) throw new Error(`${summary}; failed: ${failures.slice(0, 3).join('; ')}`);
+    await store.saveIngested(nowSeconds(ctx.clock));
+    return summary;
+  }
 }

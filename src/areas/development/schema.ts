@@ -128,4 +128,6 @@ export const DevelopmentRankingEntry = Type.Composite([
 
 export type ActivityRecordEntry = Static<typeof ActivityRecord>;
 export type StatsPayload = Static<typeof Stats>;
+/** A score history record (API.md "Time windows"). */
+export type DevelopmentScoreRecord = Static<typeof DevelopmentScoreRecord>;
 export type ScoreEntry = Static<typeof DevelopmentRankingEntry>;

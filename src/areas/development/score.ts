@@ -8,17 +8,11 @@
  * and bots (GitHub `Bot` accounts, `[bot]` logins) are left out of every component, so a repository cannot be made
  * to look alive by dependabot.
  */
-import {
-  type ComponentInput,
-  combineScore,
-  methodologyId,
-  roundTo,
-  type ScoreRecord,
-  saturating,
-} from '../../core/score.js';
+import { type ComponentInput, combineScore, methodologyId, roundTo, saturating } from '../../core/score.js';
 import { hhi, median, sum } from '../../core/stats.js';
 import { DAY, utcDate } from '../../core/time.js';
 import { type ContributorCount, isBot, type RepoFacts } from './facts.js';
+import type { DevelopmentScoreRecord } from './schema.js';
 
 export const DEVELOPMENT_METHODOLOGY = methodologyId('development', 'activity', '1.0.0');
 
@@ -59,9 +53,6 @@ export const WEIGHTS = {
   contributor_concentration: 0.3,
   maintenance: 0.15,
 } as const;
-
-/** A score history record (API.md "Time windows"). */
-export type DevelopmentScoreRecord = ScoreRecord & { date: string; partial: boolean; gap_reason: string | null };
 
 /** Contributions per account at `t`: the snapshot's, less the commits authored after `t` (up to the snapshot). */
 export function contributorsAt(repo: RepoFacts, t: number): ContributorCount[] {

@@ -1,9 +1,105 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Tables of the development area (see src/store/migrations.ts for the portability rules): times are Unix seconds
- * (`bigint`), JSON is text. Table types are in `facts.ts`.
+ * Tables of the development area (see src/store/migrations.ts for the portability rules): the GitHub source's
+ * conditional-request cache, and per repository its snapshot with the ingestion's cursors, the day's observations,
+ * commits, issues and pull requests, and public events. Times are Unix seconds (`bigint`), JSON is text; a
+ * repository is named `owner/name` as GitHub spells it. Kysely sees them through
+ * `platform.withTables<DevelopmentTables>()` (they are the area's own, outside store/schema.ts).
  */
+export type DevelopmentTables = {
+  github_etags: GithubEtagTable;
+  dev_repos: DevRepoTable;
+  dev_repo_days: DevRepoDayTable;
+  dev_commits: DevCommitTable;
+  dev_issues: DevIssueTable;
+  dev_events: DevEventTable;
+};
+
+export interface GithubEtagTable {
+  key: string;
+  etag: string;
+  data: string;
+  link: string | null;
+  updated_at: number;
+}
+
+export interface DevRepoTable {
+  repo: string;
+  github_id: number;
+  html_url: string;
+  default_branch: string;
+  created_at: number;
+  pushed_at: number | null;
+  archived: number;
+  stars: number;
+  forks: number;
+  watchers: number;
+  open_issues: number;
+  /** Commits on the default branch at `snapshot_at`. */
+  commits_total: number;
+  /** JSON `ContributorCount[]` at `snapshot_at` (GitHub's contributors: accounts, bots included). */
+  contributors: string;
+  snapshot_at: number;
+  /** Coverage: commits with a committer date at or after this are all stored. */
+  commits_from: number;
+  /** Coverage: every issue open at or after this instant is stored. */
+  issues_from: number;
+  /** Coverage: every public event at or after this instant is stored. */
+  events_from: number;
+}
+
+export interface DevRepoDayTable {
+  repo: string;
+  /** Start of the UTC day. */
+  day: number;
+  observed_at: number;
+  branches: number;
+  collaborators: number | null;
+  watchers: number;
+  stars: number;
+  forks: number;
+}
+
+export interface DevCommitTable {
+  repo: string;
+  sha: string;
+  author_login: string | null;
+  /** `User`, `Bot`, or null when the e-mail belongs to no account. */
+  author_type: string | null;
+  /** The author's login, or `email:<address>` when the e-mail belongs to no account. */
+  author_key: string;
+  author_date: number;
+  committer_login: string | null;
+  committer_date: number;
+  comment_count: number;
+}
+
+export interface DevIssueTable {
+  repo: string;
+  number: number;
+  pull: number;
+  author_login: string | null;
+  author_type: string | null;
+  association: string;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+  merged_at: number | null;
+  comments: number;
+}
+
+export interface DevEventTable {
+  repo: string;
+  id: string;
+  type: string;
+  actor_login: string;
+  created_at: number;
+  action: string | null;
+  issue_number: number | null;
+}
+
+/** Migrations of the tables above, under their original keys. */
 export const DEVELOPMENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_development': {
     async up(db: Kysely<unknown>) {
