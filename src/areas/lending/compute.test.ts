@@ -140,7 +140,7 @@ function input(over: Partial<MarketInput> = {}): MarketInput {
 
 describe('computeLending', () => {
   it('publishes the legacy asset fields from the snapshot, with wallets counted from positions', () => {
-    const out = computeLending({ markets: [input()] }, AS_OF);
+    const out = computeLending({ asOf: AS_OF, markets: [input()] });
     const usdc = out.assets.find((a) => a.token === USDC)!.data;
     expect(usdc).toMatchObject({
       total_supply_token: 10_000,
@@ -155,7 +155,7 @@ describe('computeLending', () => {
   });
 
   it('counts liquidations by day and values them at the time’s prices', () => {
-    const out = computeLending({ markets: [input()] }, AS_OF);
+    const out = computeLending({ asOf: AS_OF, markets: [input()] });
     const m = out.markets[0]!.data;
     expect(m.liquidations.count).toBe(1);
     expect(m.liquidations.debt_repaid_usd).toBe(500);
@@ -165,7 +165,7 @@ describe('computeLending', () => {
   });
 
   it('gives 7 daily scores, a gap where no snapshot stands for the day, and aggregates per protocol', () => {
-    const out = computeLending({ markets: [input()] }, AS_OF);
+    const out = computeLending({ asOf: AS_OF, markets: [input()] });
     const history = out.scores[0]!.data;
     expect(history).toHaveLength(7);
     expect(history[0]!.partial).toBe(true);
@@ -181,7 +181,7 @@ describe('computeLending', () => {
   });
 
   it('puts each document at its canonical path (lowercase version and base asset in the score path)', () => {
-    const docs = lendingDocuments(computeLending({ markets: [input()] }, AS_OF), AS_OF).map((d) => d.path);
+    const docs = lendingDocuments(computeLending({ asOf: AS_OF, markets: [input()] }), AS_OF).map((d) => d.path);
     expect(docs).toEqual(
       expect.arrayContaining([
         '/data/liquidity/lending/available-markets',
@@ -196,7 +196,7 @@ describe('computeLending', () => {
   });
 
   it('lists a market before its first snapshot, without analytics', () => {
-    const out = computeLending({ markets: [input({ latest: undefined, daily: [] })] }, AS_OF);
+    const out = computeLending({ asOf: AS_OF, markets: [input({ latest: undefined, daily: [] })] });
     expect(out.available).toHaveLength(1);
     expect(out.markets).toHaveLength(0);
     expect(out.all[0]!.gap_reason).toBe('no_snapshot');

@@ -1,18 +1,22 @@
 /**
- * Pure compute of the lending area: market snapshots, liquidation events and DEX depth in; the documents of the 7
- * lending paths out. Nothing here reads a store or a chain.
+ * Pure compute of the lending area: market snapshots, liquidation events, DEX prices and depth in (loaded by
+ * `LendingRepository.computeInput`); the payloads of the 7 lending paths out, in the shapes of schema.ts. Nothing
+ * here reads a store or a chain.
  */
 import { gradeOf, roundTo } from '../../core/score.js';
 import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
-import {
-  type BandRow,
-  gapScore,
-  healthDistribution,
-  LENDING_METHODOLOGY,
-  type LendingScoreRecord,
-  scoreMarket,
-} from './score.js';
+import type {
+  AllMarketsScoreEntry,
+  AssetAnalyticsPayload,
+  AvailableMarketEntry,
+  LendingScoreEntry,
+  LiquidationDayEntry,
+  LiquidationSummary,
+  MarketAnalyticsPayload,
+  MarketOverviewPayload,
+} from './schema.js';
+import { gapScore, healthDistribution, LENDING_METHODOLOGY, scoreMarket } from './score.js';
 import type { LendingMarketTarget } from './targets.js';
 import { toUnits } from './units.js';
 
@@ -31,6 +35,8 @@ export interface MarketInput {
 }
 
 export interface LendingInput {
+  /** Unix seconds: the oldest of the markets' newest snapshots (every window ends here). */
+  readonly asOf: number;
   readonly markets: readonly MarketInput[];
 }
 
@@ -41,133 +47,15 @@ export interface MarketKey {
   readonly baseAsset: string;
 }
 
+/** The payloads of the 7 lending paths (shapes of schema.ts), with the keys of their paths. */
 export interface LendingOutput {
-  readonly available: AvailableMarket[];
-  readonly assets: { key: MarketKey; token: string; data: AssetAnalytics }[];
-  readonly markets: { key: MarketKey; data: MarketAnalytics }[];
-  readonly scores: { key: MarketKey; data: LendingScoreRecord[] }[];
-  readonly overviews: { protocol: string; data: MarketOverview }[];
-  readonly overviewScores: { protocol: string; data: LendingScoreRecord[] }[];
-  readonly all: AllMarketsEntry[];
-}
-
-export interface AvailableMarket {
-  chain: string;
-  protocol: string;
-  version: string;
-  base_asset: string;
-  market_name: string;
-  design: string;
-  pool_address: string;
-  base_asset_token: { token_address: string; symbol: string; decimals: number } | null;
-  assets: { token_address: string; symbol: string; decimals: number }[];
-  number_of_assets: number;
-}
-
-export interface AssetAnalytics {
-  chain: string;
-  protocol: string;
-  version: string;
-  base_asset_symbol: string;
-  token_address: string;
-  symbol: string;
-  decimals: number;
-  total_supply_token: number;
-  total_supply_usd: number | null;
-  total_borrow_token: number;
-  total_borrow_usd: number | null;
-  total_supply_raw: string;
-  total_borrow_raw: string;
-  num_unique_wallets_supply: number;
-  num_unique_wallets_borrow: number;
-  utilisation: number | null;
-  supply_rate: number | null;
-  borrow_rate: number | null;
-  collateral_factor: number | null;
-  liquidation_threshold: number | null;
-  liquidation_bonus: number | null;
-  reserve_factor: number | null;
-  supply_cap_token: number | null;
-  borrow_cap_token: number | null;
-  borrowing_enabled: boolean;
-  collateral_enabled: boolean;
-  oracle_price_usd: number | null;
-  block_number: number;
-  timestamp: string;
-}
-
-export interface LiquidationDay {
-  date: string;
-  count: number;
-  debt_repaid_usd: number;
-  collateral_seized_usd: number;
-}
-
-export interface MarketAnalytics {
-  chain: string;
-  protocol: string;
-  version: string;
-  base_asset: string;
-  market_name: string;
-  pool_address: string;
-  block_number: number;
-  timestamp: string;
-  total_supply_usd: number;
-  total_borrow_usd: number;
-  utilisation: number | null;
-  num_unique_wallets_supply: number;
-  num_unique_wallets_borrow: number;
-  assets: AssetAnalytics[];
-  health_factor_distribution: BandRow[];
-  liquidations: {
-    window_days: number;
-    count: number;
-    debt_repaid_usd: number;
-    collateral_seized_usd: number;
-    by_day: LiquidationDay[];
-    recent: {
-      tx_hash: string;
-      block_number: number;
-      timestamp: string;
-      borrower: string;
-      liquidator: string;
-      debt_asset: string;
-      debt_repaid_token: number;
-      debt_repaid_usd: number | null;
-      collateral_asset: string;
-      collateral_seized_token: number;
-      collateral_seized_usd: number | null;
-    }[];
-  };
-}
-
-export interface MarketOverview {
-  protocol: string;
-  markets: {
-    chain: string;
-    version: string;
-    base_asset: string;
-    market_name: string;
-    pool_address: string;
-    total_supply_usd: number;
-    total_borrow_usd: number;
-    utilisation: number | null;
-    borrowers: number;
-    liquidations_7d: number;
-    score: number | null;
-    grade: string | null;
-    timestamp: string;
-  }[];
-  total_supply_usd: number;
-  total_borrow_usd: number;
-  utilisation: number | null;
-}
-
-export interface AllMarketsEntry extends LendingScoreRecord {
-  chain: string;
-  protocol: string;
-  version: string;
-  base_asset: string;
+  readonly available: AvailableMarketEntry[];
+  readonly assets: { key: MarketKey; token: string; data: AssetAnalyticsPayload }[];
+  readonly markets: { key: MarketKey; data: MarketAnalyticsPayload }[];
+  readonly scores: { key: MarketKey; data: LendingScoreEntry[] }[];
+  readonly overviews: { protocol: string; data: MarketOverviewPayload }[];
+  readonly overviewScores: { protocol: string; data: LendingScoreEntry[] }[];
+  readonly all: AllMarketsScoreEntry[];
 }
 
 /** Recent liquidations listed in full in the market analytics. */
@@ -183,7 +71,11 @@ const keyOf = (s: LendingMarketTarget): MarketKey => ({
 
 const usd = (x: number) => roundTo(x, USD_DECIMALS);
 
-function assetAnalytics(source: LendingMarketTarget, snapshot: MarketSnapshot, r: ReserveSnapshot): AssetAnalytics {
+function assetAnalytics(
+  source: LendingMarketTarget,
+  snapshot: MarketSnapshot,
+  r: ReserveSnapshot,
+): AssetAnalyticsPayload {
   const supply = toUnits(BigInt(r.totalSupplyRaw), r.decimals);
   const borrow = toUnits(BigInt(r.totalBorrowRaw), r.decimals);
   const suppliers = new Set<string>();
@@ -225,13 +117,13 @@ function assetAnalytics(source: LendingMarketTarget, snapshot: MarketSnapshot, r
   };
 }
 
-function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: number): MarketAnalytics['liquidations'] {
+function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: number): LiquidationSummary {
   const decimalsOf = (token: string) =>
     snapshot.reserves.find((r) => r.asset === token)?.decimals ??
     m.source.assets.find((a) => a.address === token)?.decimals ??
     18;
   const days = dailyHistoryInstants(asOf).map((t) => utcDate(t));
-  const byDay = new Map<string, LiquidationDay>(
+  const byDay = new Map<string, LiquidationDayEntry>(
     days.map((date) => [date, { date, count: 0, debt_repaid_usd: 0, collateral_seized_usd: 0 }]),
   );
   const rows = m.liquidations.map((l) => {
@@ -279,7 +171,7 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
   };
 }
 
-function scoreHistory(m: MarketInput, asOf: number): LendingScoreRecord[] {
+function scoreHistory(m: MarketInput, asOf: number): LendingScoreEntry[] {
   const instants = dailyHistoryInstants(asOf);
   return instants.map((t, d) => {
     const snapshot = d === 0 ? m.latest : m.daily[d - 1];
@@ -290,10 +182,10 @@ function scoreHistory(m: MarketInput, asOf: number): LendingScoreRecord[] {
 
 /** Debt-weighted mean of market scores (markets without a score are left out). */
 function aggregateScores(
-  parts: readonly { name: string; record: LendingScoreRecord; debtUsd: number }[],
+  parts: readonly { name: string; record: LendingScoreEntry; debtUsd: number }[],
   t: number,
   partial: boolean,
-): LendingScoreRecord {
+): LendingScoreEntry {
   const scored = parts.filter((p) => p.record.score !== null);
   if (!scored.length) return gapScore(t, partial, parts.length ? 'no_scored_markets' : 'no_markets');
   const weights = scored.map((p) => Math.max(p.debtUsd, 0));
@@ -321,7 +213,8 @@ function aggregateScores(
   };
 }
 
-export function computeLending(input: LendingInput, asOf: number): LendingOutput {
+export function computeLending(input: LendingInput): LendingOutput {
+  const asOf = input.asOf;
   const out: LendingOutput = {
     available: [],
     assets: [],
@@ -333,7 +226,7 @@ export function computeLending(input: LendingInput, asOf: number): LendingOutput
   };
   const byProtocol = new Map<
     string,
-    { m: MarketInput; analytics?: MarketAnalytics; history: LendingScoreRecord[] }[]
+    { m: MarketInput; analytics?: MarketAnalyticsPayload; history: LendingScoreEntry[] }[]
   >();
   for (const m of input.markets) {
     const s = m.source;
@@ -360,7 +253,7 @@ export function computeLending(input: LendingInput, asOf: number): LendingOutput
     });
     const history = scoreHistory(m, asOf);
     out.scores.push({ key, data: history });
-    const entry: { m: MarketInput; analytics?: MarketAnalytics; history: LendingScoreRecord[] } = { m, history };
+    const entry: { m: MarketInput; analytics?: MarketAnalyticsPayload; history: LendingScoreEntry[] } = { m, history };
     if (m.latest) {
       const snapshot = m.latest;
       const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r));
@@ -376,7 +269,7 @@ export function computeLending(input: LendingInput, asOf: number): LendingOutput
       const borrowers = new Set(
         snapshot.positions.filter((p) => Object.values(p.borrowed).some((x) => BigInt(x) > 0n)).map((p) => p.account),
       );
-      const analytics: MarketAnalytics = {
+      const analytics: MarketAnalyticsPayload = {
         chain: s.chain,
         protocol: s.protocol,
         version: s.version,

@@ -133,3 +133,20 @@ export interface MarketSnapshot {
   /** Morpho only. */
   readonly morphoMarkets?: readonly MorphoMarketSnapshot[];
 }
+
+/** One isolated Morpho Blue market (`MarketParams` and its id), as its `CreateMarket` log announced it. */
+export interface MorphoMarketParams {
+  readonly id: `0x${string}`;
+  readonly loanToken: string;
+  readonly collateralToken: string;
+  readonly oracle: string;
+  readonly irm: string;
+  /** WAD (1e18 = 100 %), decimal string. */
+  readonly lltv: string;
+}
+
+/** Who took part in a market, from its events: per account the assets it supplied and borrowed (Morpho: per market). */
+export interface Participants {
+  /** key: account (Aave) or `${marketId}:${account}` (Morpho). */
+  readonly accounts: ReadonlyMap<string, { supplied: ReadonlySet<string>; borrowed: ReadonlySet<string> }>;
+}

@@ -1,8 +1,14 @@
 import type { Kysely } from 'kysely';
+import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { Database } from '../../store/schema.js';
-import type { LendingEventFact, LendingEventKind, MarketSnapshot } from './facts.js';
-import type { Participants } from './snapshot.js';
+import { DexRepository, dexDepthUsd } from '../dex/public.js';
+import type { LendingInput, MarketInput } from './compute.js';
+import type { LendingEventFact, LendingEventKind, MarketSnapshot, MorphoMarketParams, Participants } from './facts.js';
 import type { LendingTables } from './tables.js';
+import type { LendingMarketTarget } from './targets.js';
+
+/** A snapshot stands for the end of a UTC day when it was taken at most this long before it. */
+export const DAILY_TOLERANCE_SECONDS = 6 * HOUR;
 
 type EventRow = LendingTables['lending_events'];
 
@@ -25,11 +31,11 @@ function toFact(r: EventRow): LendingEventFact {
   };
 }
 
-/** Reads and writes the lending area's facts (events and snapshots). */
+/** Reads and writes the lending area's facts (events and snapshots), and loads what the computation reads. */
 export class LendingRepository {
   private readonly db: Kysely<Database & LendingTables>;
 
-  constructor(platform: Kysely<Database>) {
+  constructor(private readonly platform: Kysely<Database>) {
     this.db = platform.withTables<LendingTables>();
   }
 
@@ -82,16 +88,29 @@ export class LendingRepository {
     return { accounts };
   }
 
-  /** Morpho markets learnt from CreateMarket logs on a singleton. */
-  async createdMarkets(chain: string, pool: string): Promise<{ id: string; data: string }[]> {
-    const rows = await this.db
+  /** Morpho markets learnt from CreateMarket logs on the chain (on one singleton when `pool` is given). */
+  async createdMarkets(chain: string, pool?: string): Promise<MorphoMarketParams[]> {
+    let query = this.db
       .selectFrom('lending_events')
       .select(['market_id', 'data'])
       .where('chain', '=', chain)
-      .where('pool', '=', pool)
-      .where('kind', '=', 'create_market')
-      .execute();
-    return rows.filter((r) => r.data !== null).map((r) => ({ id: r.market_id, data: r.data! }));
+      .where('kind', '=', 'create_market');
+    if (pool !== undefined) query = query.where('pool', '=', pool);
+    const rows = await query.execute();
+    return rows.flatMap((r) =>
+      r.data === null
+        ? []
+        : [{ ...(JSON.parse(r.data) as Omit<MorphoMarketParams, 'id'>), id: r.market_id as `0x${string}` }],
+    );
+  }
+
+  /** The newest hourly DEX price (USD) of each token on the chain within `maxAge` seconds before the hour of `t`. */
+  async usdPrices(chain: string, t: number, maxAge = 6 * HOUR): Promise<Map<string, number>> {
+    const hour = Math.floor(t / HOUR) * HOUR;
+    const rows = await new DexRepository(this.platform).prices(chain, hour - maxAge, hour);
+    const out = new Map<string, number>();
+    for (const p of [...rows].sort((a, b) => a.hour - b.hour)) out.set(p.token, p.priceUsd);
+    return out;
   }
 
   async saveSnapshot(s: MarketSnapshot): Promise<void> {
@@ -125,7 +144,7 @@ export class LendingRepository {
     chain: string,
     pool: string,
     instants: readonly number[],
-    maxAge = 6 * 3600,
+    maxAge = DAILY_TOLERANCE_SECONDS,
   ): Promise<(MarketSnapshot | undefined)[]> {
     const out: (MarketSnapshot | undefined)[] = [];
     for (const t of instants) {
@@ -140,6 +159,23 @@ export class LendingRepository {
         .limit(1)
         .executeTakeFirst();
       out.push(row ? (JSON.parse(row.snapshot) as MarketSnapshot) : undefined);
+    }
+    return out;
+  }
+
+  /** Per market with a snapshot, its pool and newest snapshot block (what the computation would read). */
+  async latestSnapshotBlocks(targets: readonly LendingMarketTarget[]): Promise<[string, number][]> {
+    const out: [string, number][] = [];
+    for (const m of targets) {
+      const row = await this.db
+        .selectFrom('lending_snapshots')
+        .select('block_number')
+        .where('chain', '=', m.chain)
+        .where('pool', '=', m.pool)
+        .orderBy('block_number', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) out.push([m.pool, Number(row.block_number)]);
     }
     return out;
   }
@@ -164,5 +200,48 @@ export class LendingRepository {
       .where('pool', '=', pool)
       .where('block_number', 'in', [...blocks])
       .execute();
+  }
+
+  /**
+   * Everything the computation reads, from the store: per market its newest snapshot, the snapshots standing for
+   * the ends of the 6 previous UTC days, the week's liquidations, the DEX area's hourly prices and pool depth. The
+   * computation's `as_of` is the oldest of the newest snapshots (undefined before the first).
+   */
+  async computeInput(targets: readonly LendingMarketTarget[]): Promise<LendingInput | undefined> {
+    const dex = new DexRepository(this.platform);
+    const latest = new Map<LendingMarketTarget, MarketSnapshot | undefined>();
+    for (const m of targets) latest.set(m, await this.latestSnapshot(m.chain, m.pool));
+    const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
+    if (!taken.length) return undefined;
+    const asOf = Math.min(...taken.map((s) => s.timestamp));
+    const depthByChain = new Map<string, MarketInput['depthUsd']>();
+    const pricesByChain = new Map<string, Map<string, number>>();
+    const markets: MarketInput[] = [];
+    for (const m of targets) {
+      const snapshot = latest.get(m);
+      let depth = depthByChain.get(m.chain);
+      if (!depth) {
+        depth = await dexDepthUsd(dex, m.chain, asOf);
+        depthByChain.set(m.chain, depth);
+      }
+      let prices = pricesByChain.get(m.chain);
+      if (!prices) {
+        const hourly = await dex.prices(m.chain, Math.floor((asOf - 8 * DAY) / HOUR) * HOUR, asOf);
+        prices = new Map(hourly.map((p) => [`${p.token}:${p.hour}`, p.priceUsd]));
+        pricesByChain.set(m.chain, prices);
+      }
+      const priceMap = prices;
+      const oraclePrice = new Map((snapshot?.reserves ?? []).map((r) => [r.asset, r.priceUsd]));
+      markets.push({
+        source: m,
+        latest: snapshot,
+        daily: await this.snapshotsAtOrBefore(m.chain, m.pool, dailyHistoryInstants(asOf).slice(1)),
+        liquidations: await this.events(m.chain, m.pool, ['liquidation'], asOf - 7 * DAY, asOf),
+        priceAt: (token, t) =>
+          priceMap.get(`${token}:${Math.floor(t / HOUR) * HOUR}`) ?? oraclePrice.get(token) ?? null,
+        depthUsd: depth,
+      });
+    }
+    return { asOf, markets };
   }
 }

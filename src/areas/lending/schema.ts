@@ -1,9 +1,9 @@
 /**
- * Payload schemas of the lending paths (documented in OpenAPI; compute.test.ts checks the computed documents
- * against them).
+ * Payload schemas of the lending paths (documented in OpenAPI). `compute.ts` and `score.ts` produce exactly these
+ * shapes (the `Static<…>` types at the end); compute.test.ts checks the computed documents against them.
  */
-import { Type } from '@sinclair/typebox';
-import { Count, DailyScoreRecord, Fraction, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { Count, DailyScoreRecord, Fraction, Grade, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
 
 const Token = Type.Object({
   token_address: Type.String({ description: 'Lowercase 0x address' }),
@@ -59,12 +59,35 @@ export const AssetAnalytics = Type.Object({
   timestamp: Iso('The block the state was read at'),
 });
 
-const Band = Type.Object({
+/** One health-factor band of a market (lower bound inclusive). */
+export const HealthBand = Type.Object({
   band: Type.String(),
   min: Type.Number(),
   max: Nullable(Type.Number()),
   debt_usd: Type.Number({ minimum: 0 }),
   positions: Count(),
+});
+
+/** The liquidations of one UTC day of the window. */
+export const LiquidationDay = Type.Object({
+  date: Type.String(),
+  count: Count(),
+  debt_repaid_usd: Type.Number({ minimum: 0 }),
+  collateral_seized_usd: Type.Number({ minimum: 0 }),
+});
+
+export const RecentLiquidation = Type.Object({
+  tx_hash: Type.String(),
+  block_number: Count(),
+  timestamp: Iso('Block time'),
+  borrower: Type.String(),
+  liquidator: Type.String(),
+  debt_asset: Type.String(),
+  debt_repaid_token: Type.Number({ minimum: 0 }),
+  debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+  collateral_asset: Type.String(),
+  collateral_seized_token: Type.Number({ minimum: 0 }),
+  collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
 });
 
 export const MarketAnalytics = Type.Object({
@@ -82,57 +105,37 @@ export const MarketAnalytics = Type.Object({
   num_unique_wallets_supply: Count(),
   num_unique_wallets_borrow: Count(),
   assets: Type.Array(AssetAnalytics),
-  health_factor_distribution: Type.Array(Band, { description: 'Borrowers’ debt in USD by health-factor band' }),
+  health_factor_distribution: Type.Array(HealthBand, { description: 'Borrowers’ debt in USD by health-factor band' }),
   liquidations: Type.Object({
     window_days: Count(),
     count: Count(),
     debt_repaid_usd: Type.Number({ minimum: 0 }),
     collateral_seized_usd: Type.Number({ minimum: 0 }),
-    by_day: Type.Array(
-      Type.Object({
-        date: Type.String(),
-        count: Count(),
-        debt_repaid_usd: Type.Number({ minimum: 0 }),
-        collateral_seized_usd: Type.Number({ minimum: 0 }),
-      }),
-    ),
-    recent: Type.Array(
-      Type.Object({
-        tx_hash: Type.String(),
-        block_number: Count(),
-        timestamp: Iso('Block time'),
-        borrower: Type.String(),
-        liquidator: Type.String(),
-        debt_asset: Type.String(),
-        debt_repaid_token: Type.Number({ minimum: 0 }),
-        debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
-        collateral_asset: Type.String(),
-        collateral_seized_token: Type.Number({ minimum: 0 }),
-        collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
-      }),
-    ),
+    by_day: Type.Array(LiquidationDay),
+    recent: Type.Array(RecentLiquidation),
   }),
+});
+
+/** One market of a protocol in its overview. */
+export const MarketOverviewEntry = Type.Object({
+  chain: Type.String(),
+  version: Type.String(),
+  base_asset: Type.String(),
+  market_name: Type.String(),
+  pool_address: Type.String(),
+  total_supply_usd: Type.Number({ minimum: 0 }),
+  total_borrow_usd: Type.Number({ minimum: 0 }),
+  utilisation: Fraction('Borrowed / supplied in USD'),
+  borrowers: Count(),
+  liquidations_7d: Count(),
+  score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  grade: Nullable(Grade),
+  timestamp: Iso('The block the state was read at'),
 });
 
 export const MarketOverview = Type.Object({
   protocol: Type.String(),
-  markets: Type.Array(
-    Type.Object({
-      chain: Type.String(),
-      version: Type.String(),
-      base_asset: Type.String(),
-      market_name: Type.String(),
-      pool_address: Type.String(),
-      total_supply_usd: Type.Number({ minimum: 0 }),
-      total_borrow_usd: Type.Number({ minimum: 0 }),
-      utilisation: Fraction('Borrowed / supplied in USD'),
-      borrowers: Count(),
-      liquidations_7d: Count(),
-      score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-      grade: Nullable(Type.String()),
-      timestamp: Iso('The block the state was read at'),
-    }),
-  ),
+  markets: Type.Array(MarketOverviewEntry),
   total_supply_usd: Type.Number({ minimum: 0 }),
   total_borrow_usd: Type.Number({ minimum: 0 }),
   utilisation: Fraction('Borrowed / supplied in USD over the markets'),
@@ -149,3 +152,13 @@ export const AllMarketsEntry = Type.Composite([
   Type.Object({ chain: Type.String(), protocol: Type.String(), version: Type.String(), base_asset: Type.String() }),
   LendingScoreRecord,
 ]);
+
+export type AvailableMarketEntry = Static<typeof AvailableMarket>;
+export type AssetAnalyticsPayload = Static<typeof AssetAnalytics>;
+export type HealthBandEntry = Static<typeof HealthBand>;
+export type LiquidationDayEntry = Static<typeof LiquidationDay>;
+export type MarketAnalyticsPayload = Static<typeof MarketAnalytics>;
+export type LiquidationSummary = MarketAnalyticsPayload['liquidations'];
+export type MarketOverviewPayload = Static<typeof MarketOverview>;
+export type LendingScoreEntry = Static<typeof LendingScoreRecord>;
+export type AllMarketsScoreEntry = Static<typeof AllMarketsEntry>;

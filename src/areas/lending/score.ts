@@ -3,10 +3,11 @@
  * (docs/methodology/lending-liquidity-health.md). Pure: a market snapshot and a DEX depth function in, a score
  * record out.
  */
-import { type ComponentInput, combineScore, methodologyId, roundTo, type ScoreRecord } from '../../core/score.js';
+import { type ComponentInput, combineScore, methodologyId, roundTo } from '../../core/score.js';
 import { hhi } from '../../core/stats.js';
 import { utcDate } from '../../core/time.js';
 import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
+import type { HealthBandEntry, LendingScoreEntry } from './schema.js';
 import { toUnits } from './units.js';
 
 export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.0.0');
@@ -67,16 +68,8 @@ export const WEIGHTS = {
   borrower_concentration: 0.1,
 } as const;
 
-export interface BandRow {
-  band: string;
-  min: number;
-  max: number | null;
-  debt_usd: number;
-  positions: number;
-}
-
-export function healthDistribution(positions: readonly PositionSnapshot[]): BandRow[] {
-  const rows: BandRow[] = HEALTH_BANDS.map((b) => ({
+export function healthDistribution(positions: readonly PositionSnapshot[]): HealthBandEntry[] {
+  const rows: HealthBandEntry[] = HEALTH_BANDS.map((b) => ({
     band: b.band,
     min: b.min,
     max: Number.isFinite(b.max) ? b.max : null,
@@ -214,9 +207,7 @@ export function stressTest(
 const usd = (x: number) => roundTo(x, 2);
 const frac = (x: number | null) => (x === null ? null : roundTo(x, 4));
 
-export type LendingScoreRecord = ScoreRecord & { date: string; partial: boolean; gap_reason: string | null };
-
-export function gapScore(t: number, partial: boolean, reason: string): LendingScoreRecord {
+export function gapScore(t: number, partial: boolean, reason: string): LendingScoreEntry {
   return {
     ...combineScore([], { methodology: LENDING_METHODOLOGY, at: t, aggregation: 'weighted-geometric-mean' }),
     date: utcDate(t),
@@ -232,7 +223,7 @@ export function scoreMarket(
   depthUsd: (asset: string, maxImpact: number) => number | null,
   t: number,
   partial: boolean,
-): LendingScoreRecord {
+): LendingScoreEntry {
   const bands = healthDistribution(snapshot.positions);
   const totalDebt = bands.reduce((s, b) => s + b.debt_usd, 0);
   const riskShare =

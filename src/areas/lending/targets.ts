@@ -56,14 +56,3 @@ export function lendingTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sources
     ];
   });
 }
-
-/** One isolated Morpho Blue market (`MarketParams` and its id), as its `CreateMarket` log announced it. */
-export interface MorphoMarketParams {
-  readonly id: `0x${string}`;
-  readonly loanToken: string;
-  readonly collateralToken: string;
-  readonly oracle: string;
-  readonly irm: string;
-  /** WAD (1e18 = 100 %), decimal string. */
-  readonly lltv: string;
-}

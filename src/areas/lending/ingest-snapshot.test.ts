@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeReserveConfiguration } from './snapshot.js';
+import { decodeReserveConfiguration } from './ingest-snapshot.js';
 
 describe('decodeReserveConfiguration', () => {
   it("reads Aave V3's bitmap, the bonus as an exact fraction (10750 → 0.075, not 1.075 − 1)", () => {

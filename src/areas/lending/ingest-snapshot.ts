@@ -1,5 +1,6 @@
 /**
- * Reads a lending market's state at one block with multicall: the facts the analytics are computed from.
+ * The state reads of the lending area's ingestion (ingest.ts schedules them): a market's state at one block, read
+ * with multicall, the facts the analytics are computed from.
  *
  * Aave V3 design (Aave, Spark): everything comes from the Pool — the reserves list, each reserve's data
  * (configuration bitmap, rates, token addresses), the aToken and debt-token supplies, the market's own oracle
@@ -22,17 +23,18 @@ import {
   MORPHO_ORACLE_ABI,
   RATE_STRATEGY_ABI,
 } from './events.js';
-import type { MarketSnapshot, MorphoMarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
-import type { LendingMarketTarget, MorphoMarketParams } from './targets.js';
+import type {
+  MarketSnapshot,
+  MorphoMarketParams,
+  MorphoMarketSnapshot,
+  Participants,
+  PositionSnapshot,
+  ReserveSnapshot,
+} from './facts.js';
+import type { LendingMarketTarget } from './targets.js';
 import { toUnits } from './units.js';
 
 type Address = `0x${string}`;
-
-/** Who took part in a market, from its events: per account the assets it supplied and borrowed (Morpho: per market). */
-export interface Participants {
-  /** key: account (Aave) or `${marketId}:${account}` (Morpho). */
-  readonly accounts: ReadonlyMap<string, { supplied: ReadonlySet<string>; borrowed: ReadonlySet<string> }>;
-}
 
 interface Call {
   readonly address: Address;

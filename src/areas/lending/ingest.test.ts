@@ -4,8 +4,17 @@ import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { BlockInfo, EvmLog } from '../../sources/evm/index.js';
 import type { Dialect, Store } from '../../store/db.js';
 import { AAVE_POOL_EVENTS, ATOKEN_EVENTS, decodeAavePoolLog, decodeMorphoLog, MORPHO_EVENTS } from './events.js';
+import {
+  headSnapshotDue,
+  LendingSink,
+  missingDayEnds,
+  morphoAccepts,
+  morphoViews,
+  SNAPSHOT_EVERY_SECONDS,
+  snapshotsToPrune,
+} from './ingest.js';
 import { LendingRepository } from './repo.js';
-import { LendingSink } from './sink.js';
+import type { LendingMarketTarget } from './targets.js';
 
 const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
@@ -206,5 +215,83 @@ describe.each(dialects)('the lending sink on %s', (dialect) => {
     await store.db.transaction().execute((trx) => sink.rollback(trx, 2));
     expect((await repo.events('ethereum', POOL, ['supply', 'borrow', 'transfer'], 0, 2000)).length).toBe(2);
     expect((await repo.participants('ethereum', MORPHO, 5)).accounts.size).toBe(0);
+  });
+});
+
+describe('the Morpho views of a singleton', () => {
+  const view = (baseAsset: string, assets: { address: string; symbol: string }[]): LendingMarketTarget => ({
+    chain: 'ethereum',
+    protocol: 'morpho',
+    version: 'V1',
+    baseAsset,
+    marketName: `Morpho ${baseAsset}`,
+    design: 'morpho-blue',
+    pool: MORPHO,
+    assets: assets.map((a) => ({ ...a, decimals: 18 })),
+  });
+
+  it('takes a market whose loan token is a view’s base asset and whose collateral the view lists', () => {
+    const usdc = view('USDC', [
+      { address: USDC, symbol: 'USDC' },
+      { address: WETH, symbol: 'WETH' },
+    ]);
+    const weth = view('WETH', [
+      { address: WETH, symbol: 'WETH' },
+      { address: DOGE, symbol: 'DOGE' },
+    ]);
+    expect(morphoAccepts(usdc)(params(WETH))).toBe(true);
+    expect(morphoAccepts(usdc)(params(DOGE))).toBe(false);
+    const views = morphoViews([usdc, weth]);
+    expect([...views.keys()]).toEqual([MORPHO]);
+    const accepts = views.get(MORPHO)!;
+    expect(accepts(params(WETH))).toBe(true);
+    expect(accepts({ ...params(DOGE), loanToken: WETH })).toBe(true);
+    expect(accepts(params(DOGE))).toBe(false);
+  });
+});
+
+describe('snapshot scheduling', () => {
+  // Chain time: 2026-11-20 12:00 UTC; the ends of the 6 previous days are 23:59:59 of 19 … 14 November.
+  const HEAD = Date.UTC(2026, 10, 20, 12) / 1000;
+  const dayEnd = (d: number) => Date.UTC(2026, 10, 21 - d) / 1000 - 1;
+  const at = (timestamp: number, blockNumber = Math.floor(timestamp / 12)) => ({ blockNumber, timestamp });
+
+  it('takes a head snapshot first, then at most every 5 minutes of chain time, never twice at one block', () => {
+    expect(headSnapshotDue(undefined, at(HEAD))).toBe(true);
+    expect(headSnapshotDue(at(HEAD - SNAPSHOT_EVERY_SECONDS), at(HEAD))).toBe(true);
+    expect(headSnapshotDue(at(HEAD - SNAPSHOT_EVERY_SECONDS + 1), at(HEAD))).toBe(false);
+    expect(headSnapshotDue(at(HEAD - 3600, 100), at(HEAD, 100))).toBe(false);
+  });
+
+  it('asks for each past day end without a snapshot in the 6 hours before it, none before the market’s start', () => {
+    expect(missingDayEnds([], HEAD, 0)).toEqual([1, 2, 3, 4, 5, 6].map(dayEnd));
+    const times = [
+      at(dayEnd(1)), // exactly at the end of yesterday
+      at(dayEnd(2) - 6 * 3600 + 1), // just inside the tolerance
+      at(dayEnd(3) - 6 * 3600), // just outside it
+      at(dayEnd(4) + 1), // after the day's end: stands for the next day at best
+      at(HEAD), // the head stands for no past day
+    ];
+    expect(missingDayEnds(times, HEAD, 0)).toEqual([3, 4, 5, 6].map(dayEnd));
+    // A market started 3.5 days ago has no state to read at the end of day 4 and earlier.
+    expect(missingDayEnds([], HEAD, dayEnd(4) + 1)).toEqual([1, 2, 3].map(dayEnd));
+  });
+
+  it('keeps the 3 newest snapshots and the newest at or before the head and each of the 7 previous day ends', () => {
+    const times = [
+      at(dayEnd(9)), // superseded by the next two for the end of day 7
+      at(dayEnd(8) - 7200),
+      at(dayEnd(8) - 3600), // the newest before the end of day 7: kept
+      at(dayEnd(2) - 100), // superseded by the next for day 2
+      at(dayEnd(2) - 50),
+      at(HEAD - 1200),
+      at(HEAD - 900),
+      at(HEAD - 600),
+      at(HEAD - 300),
+      at(HEAD),
+    ];
+    expect(snapshotsToPrune(times, HEAD)).toEqual(
+      [dayEnd(9), dayEnd(8) - 7200, dayEnd(2) - 100, HEAD - 1200, HEAD - 900].map((t) => at(t).blockNumber),
+    );
   });
 });

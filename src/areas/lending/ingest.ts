@@ -1,0 +1,416 @@
+import type { Kysely, Transaction } from 'kysely';
+import { dailyHistoryInstants, nowSeconds } from '../../core/time.js';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
+import { ingest } from '../../jobs/evm/index.js';
+import type { JobContext } from '../../jobs/types.js';
+import { blockAtOrBefore, type EvmChains } from '../../sources/evm/chains.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import type { EvmLog } from '../../sources/evm/types.js';
+import { readCheckpoint } from '../../store/checkpoints.js';
+import type { Database } from '../../store/schema.js';
+import { ingestStart } from '../kit/ingest-start.js';
+import {
+  AAVE_POOL_ABI,
+  AAVE_POOL_TOPICS,
+  ATOKEN_TOPICS,
+  type DecodedLendingEvent,
+  decodeAavePoolLog,
+  decodeATokenLog,
+  decodeMorphoLog,
+  MORPHO_TOPICS,
+} from './events.js';
+import type { MarketSnapshot } from './facts.js';
+import { readAaveSnapshot, readMorphoSnapshot } from './ingest-snapshot.js';
+import { DAILY_TOLERANCE_SECONDS, LendingRepository } from './repo.js';
+import type { LendingEventTable, LendingTables } from './tables.js';
+import type { LendingMarketTarget } from './targets.js';
+
+/**
+ * Every read of the lending area from its chains, turned into facts:
+ * - `LendingSink`, the EVM ingest engine's sink for one chain: one stage reading the Aave pools' events, their
+ *   aTokens' BalanceTransfer events (positions that change hands) and the Morpho singletons' events. Rows are
+ *   inserted with ON CONFLICT DO NOTHING on (chain, block, log index): a re-run of a range writes nothing twice.
+ *   Morpho's singleton hosts every market of every loan token; only the markets of the views read are kept, known
+ *   from its `CreateMarket` logs (stored as `create_market` rows), in production and in the sandbox alike;
+ * - the aTokens of the Aave pools' reserves (`getReservesList`, `getReserveData`), whose transfers the sink reads;
+ * - state snapshots of each market (ingest-snapshot.ts): at the ingested head every 5 minutes of chain time, and at
+ *   the end of each of the 6 previous UTC days when missing (read from the node's history); older ones are pruned.
+ */
+
+/** The engine's checkpoint of a chain's lending events. */
+export const lendingCheckpointKey = (chain: string) => `lending:${chain}`;
+/** Where ingestion of a chain starts (the kit's `ingestStart`). */
+const startKey = (chain: string) => `lending:${chain}:start`;
+
+export interface MorphoParams {
+  readonly loanToken: string;
+  readonly collateralToken: string;
+  readonly oracle: string;
+  readonly irm: string;
+  readonly lltv: bigint;
+}
+
+/** The Morpho markets of a view: loan token = the base asset, collateral among the listed assets. */
+export function morphoAccepts(market: LendingMarketTarget): (p: MorphoParams) => boolean {
+  const base = market.assets.find((a) => a.symbol.toUpperCase() === market.baseAsset.toUpperCase())?.address;
+  const collaterals = new Set(market.assets.map((a) => a.address));
+  return (p) => p.loanToken === base && collaterals.has(p.collateralToken);
+}
+
+/** Rows per INSERT: 15 columns × 400 stays below SQLite's 32,766 bound parameters. */
+const INSERT_CHUNK = 400;
+
+export interface LendingSinkTargets {
+  /** Lowercase Aave Pool addresses. */
+  readonly aavePools: readonly string[];
+  /** Lowercase aToken → its pool and reserve. */
+  readonly aTokens: ReadonlyMap<string, { pool: string; asset: string }>;
+  /** Lowercase Morpho singleton → accepts(market params) for the views on it. */
+  readonly morpho: ReadonlyMap<string, (params: MorphoParams) => boolean>;
+}
+
+export class LendingSink implements IngestSink {
+  readonly key: string;
+  readonly stages = 1;
+  private targets: LendingSinkTargets = { aavePools: [], aTokens: new Map(), morpho: new Map() };
+  /** Morpho market id → params, learnt from CreateMarket logs (read back from the store after a restart). */
+  private readonly markets = new Map<string, MorphoParams>();
+
+  constructor(
+    readonly chain: string,
+    readonly startBlock: number,
+  ) {
+    this.key = lendingCheckpointKey(chain);
+  }
+
+  setTargets(targets: LendingSinkTargets): void {
+    this.targets = targets;
+  }
+
+  async queries(_stage: number, platform: Kysely<Database>): Promise<LogQuery[]> {
+    for (const { id, ...p } of await new LendingRepository(platform).createdMarkets(this.chain)) {
+      if (!this.markets.has(id)) this.markets.set(id, { ...p, lltv: BigInt(p.lltv) });
+    }
+    const queries: LogQuery[] = [];
+    const sorted = (xs: Iterable<string>) => [...xs].sort() as `0x${string}`[];
+    if (this.targets.aavePools.length) {
+      queries.push({ addresses: sorted(this.targets.aavePools), topics: [AAVE_POOL_TOPICS] });
+    }
+    if (this.targets.aTokens.size) {
+      queries.push({ addresses: sorted(this.targets.aTokens.keys()), topics: [ATOKEN_TOPICS] });
+    }
+    if (this.targets.morpho.size) {
+      queries.push({ addresses: sorted(this.targets.morpho.keys()), topics: [MORPHO_TOPICS] });
+    }
+    return queries;
+  }
+
+  /** Places a decoded log in its market, or drops it (another market of the singleton, an unknown aToken). */
+  private place(
+    log: EvmLog,
+  ): { pool: string; event: DecodedLendingEvent; asset: string; data: string | null } | undefined {
+    const address = log.address.toLowerCase();
+    if (this.targets.aavePools.includes(address)) {
+      const event = decodeAavePoolLog(log);
+      return event && { pool: address, event, asset: event.asset, data: null };
+    }
+    const aToken = this.targets.aTokens.get(address);
+    if (aToken) {
+      const event = decodeATokenLog(log);
+      return event && { pool: aToken.pool, event, asset: aToken.asset, data: null };
+    }
+    const accepts = this.targets.morpho.get(address);
+    if (!accepts) return undefined;
+    const event = decodeMorphoLog(log);
+    if (!event) return undefined;
+    if (event.kind === 'create_market') {
+      const p = event.params!;
+      if (!accepts(p)) return undefined;
+      this.markets.set(event.marketId, p);
+      return {
+        pool: address,
+        event,
+        asset: p.loanToken,
+        data: JSON.stringify({ ...p, lltv: p.lltv.toString() }),
+      };
+    }
+    const params = this.markets.get(event.marketId);
+    if (!params || !accepts(params)) return undefined;
+    const collateralMove = event.kind === 'supply_collateral' || event.kind === 'withdraw_collateral';
+    return {
+      pool: address,
+      event: event.kind === 'liquidation' ? { ...event, collateralAsset: params.collateralToken } : event,
+      asset: collateralMove ? params.collateralToken : params.loanToken,
+      data: null,
+    };
+  }
+
+  async apply(
+    platformTrx: Transaction<Database>,
+    _range: BlockRange,
+    logs: readonly (readonly EvmLog[])[],
+    ctx: ApplyContext,
+  ): Promise<number> {
+    const trx = platformTrx.withTables<LendingTables>();
+    const rows: LendingEventTable[] = [];
+    for (const log of logs[0] ?? []) {
+      const placed = this.place(log);
+      if (!placed) continue;
+      const timestamp = ctx.blocks.get(log.blockNumber)?.timestamp;
+      if (timestamp === undefined) throw new Error(`lending: no header of block ${log.blockNumber}`);
+      const e = placed.event;
+      rows.push({
+        chain: this.chain,
+        block_number: log.blockNumber,
+        log_index: log.logIndex,
+        tx_hash: log.transactionHash.toLowerCase(),
+        timestamp,
+        pool: placed.pool,
+        kind: e.kind,
+        market_id: e.marketId,
+        asset: placed.asset,
+        account: e.account,
+        actor: e.actor,
+        amount: e.amount.toString(),
+        collateral_asset: e.collateralAsset,
+        collateral_amount: e.collateralAmount.toString(),
+        data: placed.data,
+      });
+    }
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('lending_events')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+        .execute();
+    }
+    return rows.length;
+  }
+
+  async rollback(platformTrx: Transaction<Database>, afterBlock: number): Promise<void> {
+    const trx = platformTrx.withTables<LendingTables>();
+    await trx
+      .deleteFrom('lending_events')
+      .where('chain', '=', this.chain)
+      .where('block_number', '>', afterBlock)
+      .execute();
+    await trx
+      .deleteFrom('lending_snapshots')
+      .where('chain', '=', this.chain)
+      .where('block_number', '>', afterBlock)
+      .execute();
+    // Markets learnt from the abandoned blocks are forgotten with their rows (re-learnt if they come back).
+    this.markets.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the sink reads: the aTokens of the Aave pools, the Morpho views
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Lowercase aToken → its pool and reserve, for every reserve listed by each Aave pool now. */
+export async function readATokens(
+  source: EvmSource,
+  pools: readonly `0x${string}`[],
+): Promise<Map<string, { pool: string; asset: string }>> {
+  const aTokens = new Map<string, { pool: string; asset: string }>();
+  for (const pool of pools) {
+    const [list] = await source.multicall({
+      contracts: [{ address: pool, abi: AAVE_POOL_ABI, functionName: 'getReservesList' }],
+      allowFailure: false,
+    });
+    const assets = (list as readonly string[]).map((a) => a.toLowerCase() as `0x${string}`);
+    const data = await source.multicall({
+      contracts: assets.map((asset) => ({
+        address: pool,
+        abi: AAVE_POOL_ABI,
+        functionName: 'getReserveData' as const,
+        args: [asset] as const,
+      })),
+      allowFailure: false,
+    });
+    data.forEach((d, i) => {
+      aTokens.set(d.aTokenAddress.toLowerCase(), { pool, asset: assets[i]! });
+    });
+  }
+  return aTokens;
+}
+
+/** Per Morpho singleton, whether a market belongs to one of the views read on it. */
+export function morphoViews(markets: readonly LendingMarketTarget[]): Map<string, (params: MorphoParams) => boolean> {
+  const morpho = new Map<string, (p: MorphoParams) => boolean>();
+  for (const m of markets.filter((x) => x.design === 'morpho-blue')) {
+    const previous = morpho.get(m.pool);
+    const accepts = morphoAccepts(m);
+    morpho.set(m.pool, previous ? (p) => previous(p) || accepts(p) : accepts);
+  }
+  return morpho;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Snapshot scheduling (pure)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A new head snapshot at most this often (chain time): state moves slowly next to the cost of reading it. */
+export const SNAPSHOT_EVERY_SECONDS = 300;
+/** Snapshots kept besides those standing for days: the newest few. */
+const KEEP_NEWEST = 3;
+/** Instants whose standing snapshot is kept: the head and the ends of the 7 previous days (one more than read). */
+const KEEP_DAYS = 8;
+
+export interface SnapshotTime {
+  readonly blockNumber: number;
+  readonly timestamp: number;
+}
+
+/** Whether the head needs a snapshot: none yet, or the newest is older than `SNAPSHOT_EVERY_SECONDS` and below it. */
+export function headSnapshotDue(last: SnapshotTime | undefined, head: SnapshotTime): boolean {
+  return !last || (last.blockNumber < head.blockNumber && head.timestamp - last.timestamp >= SNAPSHOT_EVERY_SECONDS);
+}
+
+/**
+ * The ends of the 6 previous UTC days (newest first) that need a snapshot: those after the market's start with
+ * no snapshot taken within `DAILY_TOLERANCE_SECONDS` before them.
+ */
+export function missingDayEnds(
+  times: readonly SnapshotTime[],
+  headTimestamp: number,
+  startTimestamp: number,
+): number[] {
+  return dailyHistoryInstants(headTimestamp)
+    .slice(1)
+    .filter((t) => t >= startTimestamp)
+    .filter((t) => !times.some((x) => x.timestamp <= t && x.timestamp > t - DAILY_TOLERANCE_SECONDS));
+}
+
+/** Snapshot blocks to delete: all but the 3 newest and, per instant kept, the newest at or before it. */
+export function snapshotsToPrune(times: readonly SnapshotTime[], headTimestamp: number): number[] {
+  const sorted = [...times].sort((a, b) => a.blockNumber - b.blockNumber);
+  const keep = new Set(sorted.slice(-KEEP_NEWEST).map((x) => x.blockNumber));
+  for (const t of dailyHistoryInstants(headTimestamp, KEEP_DAYS)) {
+    const best = sorted.filter((x) => x.timestamp <= t).pop();
+    if (best) keep.add(best.blockNumber);
+  }
+  return sorted.filter((x) => !keep.has(x.blockNumber)).map((x) => x.blockNumber);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The area's ingestion
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The lending area's ingestion of its chains: one sink per chain, started at the kit's `ingestStart`. */
+export class LendingIngest {
+  private readonly sinks = new Map<string, LendingSink>();
+  /** Daily snapshots the node could not serve (pruned history): not retried by this process. */
+  private readonly unavailable = new Set<string>();
+
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly targets: readonly LendingMarketTarget[],
+    /** Without every market's deployment block: how far below the head ingestion starts. */
+    private readonly lookbackSeconds: number,
+  ) {}
+
+  private marketsOn(chain: string): LendingMarketTarget[] {
+    return this.targets.filter((m) => m.chain === chain);
+  }
+
+  private start(ctx: JobContext, chain: string) {
+    return ingestStart(ctx, this.evm.source(chain), startKey(chain), {
+      startBlocks: this.marketsOn(chain).map((m) => m.startBlock),
+      lookbackSeconds: this.lookbackSeconds,
+    });
+  }
+
+  /** One pass of the chain's events: the aTokens listed now, then logs → `lending_events`. */
+  async events(ctx: JobContext, chain: string): Promise<string> {
+    const source = this.evm.source(chain);
+    const markets = this.marketsOn(chain);
+    let sink = this.sinks.get(chain);
+    if (!sink) {
+      sink = new LendingSink(chain, (await this.start(ctx, chain)).block);
+      this.sinks.set(chain, sink);
+    }
+    // aTokens: read from each pool's reserves now (a reserve listed later is picked up by the next run).
+    const aave = markets.filter((m) => m.design === 'aave-v3').map((m) => m.pool);
+    sink.setTargets({ aavePools: aave, aTokens: await readATokens(source, aave), morpho: morphoViews(markets) });
+    const result = await ingest(source, ctx.store, sink, {
+      signal: ctx.signal,
+      now: () => nowSeconds(ctx.clock),
+      log: ctx.log,
+    });
+    return (
+      `${chain}: blocks ${result.from}–${result.to}, ${result.facts} events of ${markets.length} markets` +
+      (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '')
+    );
+  }
+
+  /** A market's state at a block, from the participants its events name up to that block. */
+  private async snapshotOf(
+    ctx: JobContext,
+    m: LendingMarketTarget,
+    block: { number: number; timestamp: number },
+  ): Promise<MarketSnapshot> {
+    const repo = new LendingRepository(ctx.store.db);
+    const source = this.evm.source(m.chain);
+    const participants = await repo.participants(m.chain, m.pool, block.number);
+    if (m.design === 'aave-v3') return readAaveSnapshot(source, m, participants, block);
+    const accepts = morphoAccepts(m);
+    const markets = (await repo.createdMarkets(m.chain, m.pool)).filter((x) => accepts({ ...x, lltv: BigInt(x.lltv) }));
+    const prices = await repo.usdPrices(m.chain, block.timestamp);
+    return readMorphoSnapshot(source, m, markets, participants, block, (token) => prices.get(token) ?? null);
+  }
+
+  /**
+   * The chain's snapshots, per market: one at the ingested head when due, one at the end of each previous day of
+   * the history that has none (when the node still has that state), then the ones no longer read are pruned.
+   */
+  async snapshots(ctx: JobContext, chain: string): Promise<string[]> {
+    const checkpoint = await readCheckpoint<{ block: number }>(ctx.store.db, lendingCheckpointKey(chain));
+    if (!checkpoint) return [];
+    const source = this.evm.source(chain);
+    const head = await source.getBlock(checkpoint.block);
+    if (!head) return [];
+    const repo = new LendingRepository(ctx.store.db);
+    const start = await this.start(ctx, chain);
+    const parts: string[] = [];
+    for (const m of this.marketsOn(chain)) {
+      const times = await repo.snapshotTimes(chain, m.pool);
+      let taken = 0;
+      if (headSnapshotDue(times[times.length - 1], { blockNumber: head.number, timestamp: head.timestamp })) {
+        await repo.saveSnapshot(await this.snapshotOf(ctx, m, head));
+        taken++;
+      }
+      const marketStart = m.startBlock ?? start.block;
+      const startTs =
+        m.startBlock === undefined
+          ? start.timestamp
+          : ((await source.getBlock(marketStart))?.timestamp ?? head.timestamp);
+      for (const t of missingDayEnds(times, head.timestamp, startTs)) {
+        const id = `${chain}:${m.pool}:${t}`;
+        if (this.unavailable.has(id)) continue;
+        const number = await blockAtOrBefore(source, t, marketStart, head.number);
+        if (number === undefined) continue;
+        const block = await source.getBlock(number);
+        if (!block || block.timestamp <= t - DAILY_TOLERANCE_SECONDS) continue;
+        try {
+          await repo.saveSnapshot(await this.snapshotOf(ctx, m, block));
+          taken++;
+        } catch (err) {
+          this.unavailable.add(id);
+          ctx.log.warn(
+            { err, market: m.pool, block: number },
+            'lending: no state at a past day end; its score stays a gap',
+          );
+        }
+      }
+      await repo.deleteSnapshots(
+        chain,
+        m.pool,
+        snapshotsToPrune(await repo.snapshotTimes(chain, m.pool), head.timestamp),
+      );
+      parts.push(`${m.protocol} ${m.version} ${m.baseAsset}: ${taken} snapshots`);
+    }
+    return parts;
+  }
+}

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PG_URL, testStore } from '../../../test/helpers.js';
+import { DAY, HOUR } from '../../core/time.js';
+import type { Dialect, Store } from '../../store/db.js';
+import { DexRepository } from '../dex/public.js';
+import type { MarketSnapshot, ReserveSnapshot } from './facts.js';
+import { LendingRepository } from './repo.js';
+import type { LendingTables } from './tables.js';
+import type { LendingMarketTarget } from './targets.js';
+
+const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+const HEAD = Date.UTC(2026, 10, 20, 12) / 1000;
+/** The last second of the UTC day `d` days before HEAD's. */
+const dayEnd = (d: number) => Date.UTC(2026, 10, 21 - d) / 1000 - 1;
+const USDC = '0x00000000000000000000000000000000000000a1';
+const WETH = '0x00000000000000000000000000000000000000e1';
+const AAVE = '0x00000000000000000000000000000000000000b0';
+const MORPHO = '0x00000000000000000000000000000000000000c0';
+
+const market = (design: 'aave-v3' | 'morpho-blue', pool: `0x${string}`): LendingMarketTarget => ({
+  chain: 'ethereum',
+  protocol: design === 'aave-v3' ? 'aave' : 'morpho',
+  version: 'V3',
+  baseAsset: 'USDC',
+  marketName: 'Ethereum Market',
+  design,
+  pool,
+  assets: [
+    { address: USDC, symbol: 'USDC', decimals: 6 },
+    { address: WETH, symbol: 'WETH', decimals: 18 },
+  ],
+});
+const A = market('aave-v3', AAVE);
+const B = market('morpho-blue', MORPHO);
+
+const reserve = (asset: string, priceUsd: number) => ({ asset, priceUsd }) as unknown as ReserveSnapshot;
+
+function snapshot(pool: string, blockNumber: number, timestamp: number): MarketSnapshot {
+  return {
+    chain: 'ethereum',
+    pool,
+    blockNumber,
+    timestamp,
+    reserves: [reserve(USDC, 1), reserve(WETH, 2000)],
+    positions: [],
+  };
+}
+
+describe.each(dialects)('the lending repository on %s', (dialect) => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ store, cleanup } = testStore(dialect));
+    await store.migrate();
+  });
+  afterEach(() => cleanup());
+
+  const liquidation = (blockNumber: number, timestamp: number) => ({
+    chain: 'ethereum',
+    block_number: blockNumber,
+    log_index: 0,
+    tx_hash: `0x${blockNumber}`,
+    timestamp,
+    pool: AAVE,
+    kind: 'liquidation',
+    market_id: '',
+    asset: USDC,
+    account: '0xvictim',
+    actor: '0xliquidator',
+    amount: '500000000',
+    collateral_asset: WETH,
+    collateral_amount: '250000000000000000',
+    data: null,
+  });
+
+  it('loads the computation’s input: as_of the oldest newest snapshot, day ends, the week’s liquidations, prices', async () => {
+    const repo = new LendingRepository(store.db);
+    expect(await repo.computeInput([A, B])).toBeUndefined();
+    expect(await repo.latestSnapshotBlocks([A, B])).toEqual([]);
+
+    await repo.saveSnapshot(snapshot(AAVE, 100, HEAD));
+    await repo.saveSnapshot(snapshot(AAVE, 90, dayEnd(1) - 100));
+    // Seven hours before the end of day 2: too old to stand for it.
+    await repo.saveSnapshot(snapshot(AAVE, 80, dayEnd(2) - 7 * HOUR));
+    await repo.saveSnapshot(snapshot(MORPHO, 95, HEAD - 600));
+    await store.db
+      .withTables<LendingTables>()
+      .insertInto('lending_events')
+      .values([liquidation(70, HEAD - DAY), liquidation(10, HEAD - 8 * DAY)])
+      .execute();
+    const priceHour = Math.floor((HEAD - DAY) / HOUR) * HOUR;
+    await new DexRepository(store.db).replacePrices(
+      'ethereum',
+      priceHour,
+      priceHour,
+      [{ chain: 'ethereum', token: USDC, hour: priceHour, priceUsd: 0.99, source: 'test', confidence: 1 }],
+      { key: 'prices:ethereum', value: { block: 1 }, now: HEAD },
+    );
+
+    expect(await repo.latestSnapshotBlocks([A, B])).toEqual([
+      [AAVE, 100],
+      [MORPHO, 95],
+    ]);
+    const input = (await repo.computeInput([A, B]))!;
+    expect(input.asOf).toBe(HEAD - 600);
+    const [aave, morpho] = input.markets;
+    expect(aave!.source).toBe(A);
+    expect(aave!.latest?.blockNumber).toBe(100);
+    expect(aave!.daily.map((s) => s?.blockNumber)).toEqual([90, undefined, undefined, undefined, undefined, undefined]);
+    expect(aave!.liquidations.map((l) => l.blockNumber)).toEqual([70]);
+    // The DEX area's hourly price where it has one, else the market's own oracle price, else none.
+    expect(aave!.priceAt(USDC, HEAD - DAY + 60)).toBe(0.99);
+    expect(aave!.priceAt(USDC, HEAD - 2 * DAY)).toBe(1);
+    expect(aave!.priceAt(WETH, HEAD - DAY)).toBe(2000);
+    expect(aave!.priceAt('0xother', HEAD - DAY)).toBeNull();
+    // No DEX pool indexed: no depth.
+    expect(aave!.depthUsd(WETH, 0.05)).toBeNull();
+    expect(morpho!.latest?.blockNumber).toBe(95);
+    expect(morpho!.liquidations).toEqual([]);
+    expect((await repo.usdPrices('ethereum', HEAD - DAY + 60)).get(USDC)).toBe(0.99);
+  });
+});
