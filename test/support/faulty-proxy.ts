@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { seededRandom } from './random.js';
 
 /**
  * A loopback JSON-RPC proxy that misbehaves on a seeded schedule, in front of a real node (anvil): HTTP 500s,
@@ -52,18 +53,6 @@ export interface FaultyProxy {
   close(): Promise<void>;
 }
 
-/** mulberry32: small, fast, good enough for a fault schedule. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 interface RpcBody {
   readonly id?: unknown;
   readonly method?: string;
@@ -84,7 +73,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFaultyProxy(targetUrl: string, options: FaultyProxyOptions): Promise<FaultyProxy> {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   let rates: FaultRates = options.rates ?? {};
   let maxLogRange = options.maxLogRange;
   const stats: FaultyProxyStats = {

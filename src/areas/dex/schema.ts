@@ -165,3 +165,4 @@ export type ProtocolOverviewPayload = Static<typeof ProtocolOverview>;
 export type AvailableDexEntry = Static<typeof AvailableDex>;
 export type AvailablePoolEntry = Static<typeof AvailablePool>;
 export type DexProtocolScoreEntry = Static<typeof DexProtocolScore>;
+export type DexScoreRecordEntry = Static<typeof DexScoreRecord>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/random.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import {
   aggregateProtocolScore,
@@ -15,24 +16,12 @@ const T = 1_795_190_400 + 5 * HOUR + 1234; // 2026-11-20T21:20:34Z
 const ctx = { t: T, createdAt: T - 60 * DAY, dataStart: T - 14 * DAY };
 const addr = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * The five pool characters of the ranking property, over the 14 days before T (the score history needs them).
  * Trade sizes are log-normal around a typical size; traders are drawn from a set of addresses.
  */
 function character(kind: string, seed: number): ContinuitySwap[] {
-  const r = random(seed * 7919 + kind.length);
+  const r = seededRandom(seed * 7919 + kind.length);
   const logNormal = (median: number, sigma: number) =>
     median * Math.exp(sigma * Math.sqrt(-2 * Math.log(Math.max(1e-12, r()))) * Math.cos(2 * Math.PI * r()));
   const poisson = (mean: number) => {

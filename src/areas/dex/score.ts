@@ -16,6 +16,7 @@ import {
 } from '../../core/score.js';
 import { coefficientOfVariation, hhi, longestRun, mean, median, sum, topShare } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, HOUR, isoSeconds, utcDate } from '../../core/time.js';
+import type { DexScoreRecordEntry } from './schema.js';
 
 export const DEX_METHODOLOGY = methodologyId('dex', 'volume-continuity', '1.0.0');
 
@@ -106,11 +107,7 @@ export interface PoolScoreContext {
 }
 
 /** A score history record (API.md "Time windows"): the score at the end of one UTC day, newest first. */
-export type DexScoreRecord = ScoreRecord & {
-  date: string;
-  partial: boolean;
-  gap_reason: string | null;
-};
+export type DexScoreRecord = DexScoreRecordEntry;
 
 export interface PoolScoreResult {
   readonly record: DexScoreRecord;

@@ -13,6 +13,7 @@ import {
   startAnvil,
 } from '../../../test/support/anvil-lite.js';
 import { startFaultyProxy } from '../../../test/support/faulty-proxy.js';
+import { seededRandom } from '../../../test/support/random.js';
 import { ServiceError } from '../../core/errors.js';
 import { createEvmSource, type EvmSource, type EvmSourceOptions } from '../../sources/evm/source.js';
 import type { EvmLog, EvmLogger, Hex } from '../../sources/evm/types.js';
@@ -39,17 +40,6 @@ const VALUE = toEventSelector('Value(uint256)');
 const OTHER = toEventSelector('Other(uint256)');
 const NOW = () => 1_795_000_000;
 const noSleep = async () => {};
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface World {
   readonly anvil: AnvilLite;
@@ -78,7 +68,7 @@ async function buildWorld(anvil: AnvilLite): Promise<World> {
  */
 async function mine(world: World, blocks: number, seed: number): Promise<Hex[]> {
   const { anvil, accounts } = world;
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const sent: Hex[] = [];
   await anvil.rpc('evm_setAutomine', [false]);
