@@ -4,8 +4,8 @@ import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { EvmLog } from '../../sources/evm/index.js';
 import type { Dialect, Store } from '../../store/db.js';
 import { AGGREGATOR_ABI, decodeAnswerUpdated } from './events.js';
+import { OracleSink } from './ingest.js';
 import { OracleRepository } from './repo.js';
-import { OracleSink } from './sink.js';
 
 const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
