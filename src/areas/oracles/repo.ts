@@ -18,6 +18,22 @@ export const startKey = (chain: string) => `oracles:${chain}:start`;
 
 export type OracleFeedStates = Record<string, OracleFeedState>;
 
+/**
+ * A saved feed state. Checkpoints written before aggregator periods existed hold `{ aggregator, decimals }` of the
+ * feeds read: one period from the start, resolved at an unknown block, covered since the ingestion start.
+ */
+function feedState(saved: Partial<OracleFeedState>): OracleFeedState {
+  const aggregator = saved.aggregator ?? null;
+  return {
+    aggregator,
+    decimals: saved.decimals ?? null,
+    periods: saved.periods ?? (aggregator === null ? [] : [{ aggregator, fromBlock: 0 }]),
+    resolvedAt: saved.resolvedAt ?? null,
+    coveredFrom: saved.coveredFrom ?? null,
+    unresolved: saved.unresolved ?? null,
+  };
+}
+
 type RoundRow = OracleTables['oracle_rounds'];
 
 function toFact(r: RoundRow): OracleRoundFact {
@@ -69,8 +85,11 @@ export class OracleRepository {
     return [...before, ...inside].map(toFact);
   }
 
+  /** What ingestion last learned of a chain's feeds, by feed address. */
   async feedStates(chain: string): Promise<OracleFeedStates> {
-    return (await readCheckpoint<OracleFeedStates>(this.platform, feedsKey(chain))) ?? {};
+    const saved =
+      (await readCheckpoint<Record<string, Partial<OracleFeedState>>>(this.platform, feedsKey(chain))) ?? {};
+    return Object.fromEntries(Object.entries(saved).map(([feed, state]) => [feed, feedState(state)]));
   }
 
   async saveFeedStates(chain: string, states: OracleFeedStates, now: number): Promise<void> {
@@ -104,6 +123,7 @@ export class OracleRepository {
       const start = await this.start(chain);
       const chainFeeds = targets.filter((f) => f.chain === chain);
       for (const f of chainFeeds) {
+        const state = states[f.address];
         feeds.push({
           chain,
           pair: f.pair,
@@ -111,9 +131,10 @@ export class OracleRepository {
           heartbeatSeconds: f.heartbeatSeconds,
           deviationThresholdPct: f.deviationThresholdPct,
           baseToken: f.baseToken,
-          state: states[f.address] ?? null,
+          state: state ?? null,
           rounds: await this.rounds(chain, f.address, asOf - ROUNDS_HISTORY_SECONDS, asOf),
-          coverageFrom: start?.timestamp ?? null,
+          // A feed never resolved was never read: nothing of it is known.
+          coverageFrom: state?.periods.length ? (state.coveredFrom ?? start?.timestamp ?? null) : null,
         });
       }
       const bases = new Set(chainFeeds.map((f) => f.baseToken).filter((t) => t !== null));
