@@ -5,7 +5,7 @@
 
 export interface OracleRoundFact {
   readonly chain: string;
-  /** Lowercase feed address as configured (the registry's proxy, or the sandbox's aggregator). */
+  /** Lowercase feed address as configured: the feed's proxy. */
   readonly feed: string;
   /** Lowercase address of the aggregator that emitted the round. */
   readonly aggregator: string;
@@ -19,7 +19,7 @@ export interface OracleRoundFact {
 }
 
 /** Why a feed's rounds are not read (the pair listing's `unresolved_reason`). */
-export type OracleUnresolvedReason = 'no_decimals';
+export type OracleUnresolvedReason = 'no_aggregator' | 'no_decimals';
 
 export interface OracleUnresolved {
   readonly reason: OracleUnresolvedReason;

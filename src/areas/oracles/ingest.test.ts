@@ -178,10 +178,23 @@ describe('feed resolution through the proxy', () => {
     expect(known.states[PROXY]).toEqual({ ...prev, unresolved: fresh.states[PROXY]!.unresolved });
   });
 
-  it('the sandbox’s feeds, bare aggregators without aggregator(), are their own aggregator', async () => {
+  it('an address without aggregator() is not a proxy: it is not read, never taken for its own aggregator', async () => {
+    // A bare aggregator: it has decimals() and emits rounds, but names no aggregator.
     const { read } = chainOf({ [AGGREGATOR]: () => ({ decimals: 8 }) });
-    const { states } = await resolveFeeds(read, [target(AGGREGATOR)], {}, at);
-    expect(states[AGGREGATOR]).toMatchObject({ aggregator: AGGREGATOR, unresolved: null });
+    const { states, notes } = await resolveFeeds(read, [target(AGGREGATOR)], {}, at);
+    expect(states[AGGREGATOR]).toEqual({
+      aggregator: null,
+      decimals: null,
+      periods: [],
+      resolvedAt: null,
+      coveredFrom: null,
+      unresolved: { reason: 'no_aggregator', detail: 'aggregator() failed: reverted' },
+    });
+    expect(notes).toEqual(['ETH-USD not read (no_aggregator: aggregator() failed: reverted)']);
+    // A proxy that stops answering keeps what was learned of it, and is not read meanwhile.
+    const prev = resolvedAt(100, [{ aggregator: OTHER, fromBlock: 0 }]);
+    const known = await resolveFeeds(read, [target(AGGREGATOR)], { [AGGREGATOR]: prev }, at);
+    expect(known.states[AGGREGATOR]).toEqual({ ...prev, unresolved: states[AGGREGATOR]!.unresolved });
   });
 });
 

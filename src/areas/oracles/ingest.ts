@@ -122,13 +122,23 @@ export interface Resolution {
   readonly notes: string[];
 }
 
+/** A feed's aggregator and decimals from its proxy's answers, or why it cannot be read. */
+function resolution(reading: ProxyReading): { aggregator: string; decimals: number } | OracleUnresolved {
+  if (!reading.aggregator.ok) {
+    return { reason: 'no_aggregator', detail: `aggregator() failed: ${reading.aggregator.error}` };
+  }
+  if (!reading.decimals.ok) return { reason: 'no_decimals', detail: `decimals() failed: ${reading.decimals.error}` };
+  return { aggregator: reading.aggregator.value, decimals: reading.decimals.value };
+}
+
 const short = (address: string) => `${address.slice(0, 10)}…`;
 
 /**
  * Each feed's state at `at.block` from the previous one: the aggregator its proxy names and its decimals, the
- * periods of every aggregator named since ingestion began, and, for a feed that cannot be read, why. A feed without
- * `aggregator()` (the sandbox's) is an aggregator itself. A feed whose `decimals()` fails is not read until it
- * answers (`no_decimals`); what was learned of it before is kept.
+ * periods of every aggregator named since ingestion began, and, for a feed that cannot be read, why. A feed whose
+ * `aggregator()` fails is not an aggregator proxy: it is not read (`no_aggregator`), never taken for an aggregator
+ * itself. Nor is a feed whose `decimals()` fails (`no_decimals`). Either is read again once it answers; what was
+ * learned of it before is kept.
  */
 export async function resolveFeeds(
   read: ReadProxies,
@@ -143,11 +153,8 @@ export async function resolveFeeds(
   for (const [i, f] of feeds.entries()) {
     const reading = readings[i]!;
     const prev = previous[f.address];
-    if (!reading.decimals.ok) {
-      const unresolved: OracleUnresolved = {
-        reason: 'no_decimals',
-        detail: `decimals() failed: ${reading.decimals.error}`,
-      };
+    const resolved = resolution(reading);
+    if ('reason' in resolved) {
       // Not read until it answers; what was learned of it before stays.
       states[f.address] = {
         aggregator: prev?.aggregator ?? null,
@@ -155,13 +162,12 @@ export async function resolveFeeds(
         periods: prev?.periods ?? [],
         resolvedAt: prev?.resolvedAt ?? null,
         coveredFrom: prev?.coveredFrom ?? null,
-        unresolved,
+        unresolved: resolved,
       };
-      notes.push(`${f.pair} not read (${unresolved.reason}: ${unresolved.detail})`);
+      notes.push(`${f.pair} not read (${resolved.reason}: ${resolved.detail})`);
       continue;
     }
-    const aggregator = reading.aggregator.ok ? reading.aggregator.value : f.address;
-    const decimals = reading.decimals.value;
+    const { aggregator, decimals } = resolved;
     const last = prev?.periods.at(-1);
     let periods: readonly AggregatorPeriod[];
     if (!prev || !last) {

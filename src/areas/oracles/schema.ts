@@ -27,7 +27,7 @@ export const OraclePair = Type.Object({
   unresolved_reason: Nullable(
     Type.String({
       description:
-        'Why the feed’s rounds are not read: `no_decimals` (the feed answers no `decimals()`); null when they are',
+        'Why the feed’s rounds are not read: `no_aggregator` (the feed answers no `aggregator()`: it is not an aggregator proxy), `no_decimals` (it answers no `decimals()`); null when they are',
     }),
   ),
   latest_answer: Nullable(Type.Number({ description: 'Newest answer, normalised by decimals' })),
