@@ -36,7 +36,7 @@ function feed(over: Partial<OracleFeedInput> = {}): OracleFeedInput {
     heartbeatSeconds: 3600,
     deviationThresholdPct: 0.5,
     baseToken: WETH,
-    state: { aggregator: '0xagg', decimals: 8 },
+    state: { aggregator: '0xagg', decimals: 8, unresolved: null },
     rounds: [],
     coverageFrom: AS_OF - 30 * DAY,
     ...over,
@@ -212,14 +212,21 @@ describe('the pairs and their 7 daily records', () => {
       feed({ rounds: hourly, coverageFrom: genesis }),
       feed({ chain: 'arbitrum', address: '0xother' }),
       feed({ pair: 'BTC-USD', address: '0xbtc', rounds: [], coverageFrom: genesis, baseToken: null }),
+      feed({
+        pair: 'LINK-USD',
+        address: '0xlink',
+        state: { aggregator: null, decimals: null, unresolved: { reason: 'no_decimals', detail: 'reverted' } },
+        coverageFrom: null,
+      }),
     ],
     prices,
   });
 
-  it('lists each pair once (the first chain), sorted', () => {
-    expect(output.pairs.map((p) => [p.pair, p.chain, p.feed_address])).toEqual([
-      ['BTC-USD', 'ethereum', '0xbtc'],
-      ['ETH-USD', 'ethereum', '0xfeed'],
+  it('lists each pair once (the first chain), sorted, and says why a feed is not read', () => {
+    expect(output.pairs.map((p) => [p.pair, p.chain, p.feed_address, p.unresolved_reason])).toEqual([
+      ['BTC-USD', 'ethereum', '0xbtc', null],
+      ['ETH-USD', 'ethereum', '0xfeed', null],
+      ['LINK-USD', 'ethereum', '0xlink', 'no_decimals'],
     ]);
     const eth = output.pairs[1]!;
     expect(eth).toMatchObject({
@@ -249,5 +256,7 @@ describe('the pairs and their 7 daily records', () => {
     expect(history[0]!.update_count).toBe(121);
     expect(history[1]!.update_count).toBe(4 * 24 + 10);
     expect(output.records.get('BTC-USD')![0]!.gap_reason).toBe('no_rounds');
+    // A feed never read: nothing is known of it, on any day.
+    expect(new Set(output.records.get('LINK-USD')!.map((r) => r.gap_reason))).toEqual(new Set(['no_data']));
   });
 });

@@ -31,8 +31,8 @@ export interface OracleFeedInput {
   readonly deviationThresholdPct: number;
   /** Token whose DEX price the answers are compared with; null when the chain has none for the pair. */
   readonly baseToken: string | null;
-  /** What ingestion read from the feed (aggregator, decimals); null before the first ingest. */
-  readonly state: OracleFeedState | null;
+  /** What ingestion learned of the feed (aggregator, decimals, why it is not read); null before the first ingest. */
+  readonly state: Pick<OracleFeedState, 'aggregator' | 'decimals' | 'unresolved'> | null;
   /**
    * The feed's rounds with updatedAt ≤ asOf in chain order, covering at least (asOf − ROUNDS_HISTORY_SECONDS,
    * asOf] and the newest round before that.
@@ -216,6 +216,7 @@ export function computeOracles(input: OracleInput): OracleOutput {
     pairs.push({
       ...identity(feed),
       name: feed.pair.replace('-', ' / '),
+      unresolved_reason: feed.state?.unresolved?.reason ?? null,
       latest_answer: current.last_answer,
       latest_updated_at: current.last_updated_at,
       update_count_7d: current.update_count,

@@ -1,7 +1,38 @@
 import type { Kysely } from 'kysely';
+import { storedBlockTimestamp } from '../../jobs/evm/tables.js';
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
-import type { OracleRoundFact } from './facts.js';
+import { DexRepository } from '../dex/public.js';
+import type { IngestStart } from '../kit/ingest-start.js';
+import { type DexPricePoint, type OracleFeedInput, type OracleInput, ROUNDS_HISTORY_SECONDS } from './compute.js';
+import type { OracleFeedState, OracleRoundFact } from './facts.js';
 import type { OracleTables } from './tables.js';
+import type { OracleFeedTarget } from './targets.js';
+
+/** The EVM ingest engine's checkpoint of a chain's rounds (the sink's key). */
+export const roundsKey = (chain: string) => `oracles:${chain}`;
+/** What ingestion last learned of a chain's feeds: `Record<feed, OracleFeedState>`. */
+export const feedsKey = (chain: string) => `oracles:${chain}:feeds`;
+/** The kit's `ingestStart` of a chain. */
+export const startKey = (chain: string) => `oracles:${chain}:start`;
+
+export type OracleFeedStates = Record<string, OracleFeedState>;
+
+/**
+ * A saved feed state. Checkpoints written before aggregator periods existed hold `{ aggregator, decimals }` of the
+ * feeds read: one period from the start, resolved at an unknown block, covered since the ingestion start.
+ */
+function feedState(saved: Partial<OracleFeedState>): OracleFeedState {
+  const aggregator = saved.aggregator ?? null;
+  return {
+    aggregator,
+    decimals: saved.decimals ?? null,
+    periods: saved.periods ?? (aggregator === null ? [] : [{ aggregator, fromBlock: 0 }]),
+    resolvedAt: saved.resolvedAt ?? null,
+    coveredFrom: saved.coveredFrom ?? null,
+    unresolved: saved.unresolved ?? null,
+  };
+}
 
 type RoundRow = OracleTables['oracle_rounds'];
 
@@ -22,7 +53,7 @@ function toFact(r: RoundRow): OracleRoundFact {
 export class OracleRepository {
   private readonly db: Kysely<Database & OracleTables>;
 
-  constructor(platform: Kysely<Database>) {
+  constructor(private readonly platform: Kysely<Database>) {
     this.db = platform.withTables<OracleTables>();
   }
 
@@ -52,5 +83,65 @@ export class OracleRepository {
       .orderBy('log_index')
       .execute();
     return [...before, ...inside].map(toFact);
+  }
+
+  /** What ingestion last learned of a chain's feeds, by feed address. */
+  async feedStates(chain: string): Promise<OracleFeedStates> {
+    const saved =
+      (await readCheckpoint<Record<string, Partial<OracleFeedState>>>(this.platform, feedsKey(chain))) ?? {};
+    return Object.fromEntries(Object.entries(saved).map(([feed, state]) => [feed, feedState(state)]));
+  }
+
+  async saveFeedStates(chain: string, states: OracleFeedStates, now: number): Promise<void> {
+    await writeCheckpoint(this.platform, feedsKey(chain), states, now);
+  }
+
+  /** Where ingestion of the chain began, once chosen. */
+  start(chain: string): Promise<IngestStart | undefined> {
+    return readCheckpoint<IngestStart>(this.platform, startKey(chain));
+  }
+
+  /** The last block whose rounds are committed, with its time when an ingest pass stored its header. */
+  async ingested(chain: string): Promise<{ block: number; timestamp: number | undefined } | undefined> {
+    const checkpoint = await readCheckpoint<{ block: number }>(this.platform, roundsKey(chain));
+    if (!checkpoint) return undefined;
+    return { block: checkpoint.block, timestamp: await storedBlockTimestamp(this.platform, chain, checkpoint.block) };
+  }
+
+  /**
+   * Everything the computation reads, from the store: per feed what ingestion learned of it and its rounds up to
+   * `asOf` (ROUNDS_HISTORY_SECONDS back, with the predecessor), and the DEX area's hourly USD prices of the feeds'
+   * base tokens over the same time.
+   */
+  async computeInput(targets: readonly OracleFeedTarget[], asOf: number): Promise<OracleInput> {
+    const dex = new DexRepository(this.platform);
+    const feeds: OracleFeedInput[] = [];
+    const prices: DexPricePoint[] = [];
+    const fromHour = Math.floor((asOf - ROUNDS_HISTORY_SECONDS) / 3600) * 3600;
+    for (const chain of new Set(targets.map((f) => f.chain))) {
+      const states = await this.feedStates(chain);
+      const start = await this.start(chain);
+      const chainFeeds = targets.filter((f) => f.chain === chain);
+      for (const f of chainFeeds) {
+        const state = states[f.address];
+        feeds.push({
+          chain,
+          pair: f.pair,
+          address: f.address,
+          heartbeatSeconds: f.heartbeatSeconds,
+          deviationThresholdPct: f.deviationThresholdPct,
+          baseToken: f.baseToken,
+          state: state ?? null,
+          rounds: await this.rounds(chain, f.address, asOf - ROUNDS_HISTORY_SECONDS, asOf),
+          // A feed never resolved was never read: nothing of it is known.
+          coverageFrom: state?.periods.length ? (state.coveredFrom ?? start?.timestamp ?? null) : null,
+        });
+      }
+      const bases = new Set(chainFeeds.map((f) => f.baseToken).filter((t) => t !== null));
+      for (const p of await dex.prices(chain, fromHour, asOf)) {
+        if (bases.has(p.token)) prices.push({ token: p.token, hour: p.hour, priceUsd: p.priceUsd });
+      }
+    }
+    return { asOf, feeds, prices };
   }
 }

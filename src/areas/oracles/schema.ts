@@ -24,6 +24,12 @@ const feedFields = {
 export const OraclePair = Type.Object({
   ...feedFields,
   name: Type.String({ description: 'Display name, as the aggregator describes itself: `ETH / USD`' }),
+  unresolved_reason: Nullable(
+    Type.String({
+      description:
+        'Why the feed’s rounds are not read: `no_aggregator` (the feed answers no `aggregator()`: it is not an aggregator proxy), `no_decimals` (it answers no `decimals()`); null when they are',
+    }),
+  ),
   latest_answer: Nullable(Type.Number({ description: 'Newest answer, normalised by decimals' })),
   latest_updated_at: Nullable(Iso('Time of the newest round')),
   update_count_7d: Nullable(Count('Rounds in the 7 days ending at as_of')),

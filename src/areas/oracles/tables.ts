@@ -6,7 +6,7 @@ export interface OracleRoundTable {
   block_number: number;
   log_index: number;
   tx_hash: string;
-  /** The feed as configured (the registry's proxy, or the sandbox's aggregator), lowercase. */
+  /** The feed as configured (its proxy), lowercase. */
   feed: string;
   /** The contract that emitted the log, lowercase. */
   aggregator: string;
