@@ -11,7 +11,6 @@ import {
   methodologyId,
   piecewiseLinear,
   roundTo,
-  type ScoreRecord,
   saturating,
 } from '../../core/score.js';
 import { coefficientOfVariation, hhi, longestRun, mean, median, sum, topShare } from '../../core/stats.js';
