@@ -3,8 +3,10 @@ import { nowSeconds } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
+import type { LendingMarketTarget } from '../lending/public.js';
 import { exchangeRateBlocks } from './compute.js';
-import type { FactsInput, LiquidStakingRepository } from './repo.js';
+import { type FactsInput, LiquidStakingRepository } from './repo.js';
+import type { LiquidStakingTarget } from './targets.js';
 
 /** wstETH's interface: the amount of the underlying one token is worth, 1e18 scale. */
 export const STAKED_TOKEN_ABI = parseAbi(['function stEthPerToken() view returns (uint256)']);
@@ -30,8 +32,32 @@ export async function readExchangeRates(
   return out;
 }
 
+/** `liquid-staking.ingest`: one pass, when the DEX and lending facts moved since the last. */
+export class LiquidStakingIngest {
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly lsts: readonly LiquidStakingTarget[],
+    private readonly markets: readonly LendingMarketTarget[],
+    private readonly exchangeNames: ReadonlyMap<string, string>,
+  ) {}
+
+  async run(ctx: JobContext): Promise<string> {
+    const repo = new LiquidStakingRepository(ctx.store.db);
+    const upstream = await repo.upstream([...new Set(this.lsts.map((l) => l.chain))]);
+    if (!upstream.heads.length) return 'no DEX snapshot yet';
+    if (JSON.stringify(await repo.ratesIngestedFor()) === JSON.stringify(upstream)) {
+      return 'up to date: the DEX and lending facts did not move';
+    }
+    const facts = await repo.factsInput(this.lsts, this.markets, this.exchangeNames);
+    if (!facts) return 'no DEX snapshot yet';
+    const summary = await ingestExchangeRates(ctx, this.evm, repo, facts);
+    await repo.recordRatesIngested(upstream, nowSeconds(ctx.clock));
+    return summary;
+  }
+}
+
 /**
- * `liquid-staking.ingest`: the exchange rates the computation needs, as facts. From the DEX and lending facts the
+ * The exchange rates the computation needs, as facts. From the DEX and lending facts the
  * computation would read now (`exchangeRateBlocks`), it reads each token's rate at every block not stored yet, and
  * again at blocks still within the chain's finality depth (a reorg may have replaced them).
  */

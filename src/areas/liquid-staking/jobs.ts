@@ -1,18 +1,14 @@
-import type { Kysely } from 'kysely';
-import { nowSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
-import type { Database } from '../../store/schema.js';
-import { DEX_COMPUTATION, dexTargets } from '../dex/public.js';
+import type { DatasetDocument } from '../../store/datasets.js';
+import { dexTargets } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
-import { LENDING_COMPUTATION, lendingTargets } from '../lending/public.js';
+import { lendingTargets } from '../lending/public.js';
 import { computeLiquidStaking, exchangeRateBlocks, type LiquidStakingOutput } from './compute.js';
-import { ingestExchangeRates } from './ingest.js';
+import { LiquidStakingIngest } from './ingest.js';
 import { LiquidStakingRepository } from './repo.js';
 import { liquidStakingPaths } from './routes.js';
-import { liquidStakingTargets } from './targets.js';
+import { liquidStakingTargets, marketsOfTokens } from './targets.js';
 
 /**
  * The liquid staking area's jobs: `liquid-staking.ingest` reads each token's exchange rate (`stEthPerToken()`) at
@@ -24,9 +20,6 @@ export const LIQUID_STAKING_COMPUTATION = 'liquid-staking.compute';
 /** As the DEX area: half an hour without a newer block means the chain or the RPC stalled. */
 const FRESH_FOR_SECONDS = 1800;
 const SOURCE = 'DEX and lending facts of this service (chain logs and state) and stEthPerToken() read by eth_call';
-
-/** The checkpoint of the rates ingested last: the inputs they were read for. */
-const RATES_KEY = 'liquid-staking:rates';
 
 /** The documents of one computation, keyed by canonical path. */
 export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number): DatasetDocument[] {
@@ -68,26 +61,8 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
   const exchangeNames = new Map(
     dexTargets(env).deployments.map((d) => [`${d.chain}/${d.protocol}/${d.version}`, d.exchangeName]),
   );
-  const markets = lendingMarkets.filter((m) =>
-    lsts.some(
-      (l) =>
-        l.chain === m.chain &&
-        l.lendingMarkets.some(
-          (x) => x.protocol === m.protocol && x.version === m.version && x.baseAsset === m.baseAsset,
-        ),
-    ),
-  );
-  // What the area computes from: the DEX snapshot heads and the DEX and lending publications (lending publishes
-  // after each snapshot), so a run whose upstream did not move reads a few rows and returns.
-  const upstream = async (db: Kysely<Database>) => {
-    const heads = await new LiquidStakingRepository(db).heads(chains);
-    const publications = new DatasetRepository(db);
-    return {
-      heads: heads.map((h) => [h.chain, h.blockNumber]),
-      dex: (await publications.latestPublication(DEX_COMPUTATION))?.version ?? null,
-      lending: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
-    };
-  };
+  const markets = marketsOfTokens(lsts, lendingMarkets);
+  const ingest = new LiquidStakingIngest(evm, lsts, markets, exchangeNames);
 
   return [
     {
@@ -98,19 +73,7 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
       everySeconds: 10,
       maxAttempts: 3,
       backoffMs: 2000,
-      async run(ctx) {
-        const inputs = await upstream(ctx.store.db);
-        if (!inputs.heads.length) return 'no DEX snapshot yet';
-        if (JSON.stringify(await readCheckpoint(ctx.store.db, RATES_KEY)) === JSON.stringify(inputs)) {
-          return 'up to date: the DEX and lending facts did not move';
-        }
-        const repo = new LiquidStakingRepository(ctx.store.db);
-        const facts = await repo.factsInput(lsts, markets, exchangeNames);
-        if (!facts) return 'no DEX snapshot yet';
-        const summary = await ingestExchangeRates(ctx, evm, repo, facts);
-        await writeCheckpoint(ctx.store.db, RATES_KEY, inputs, nowSeconds(ctx.clock));
-        return summary;
-      },
+      run: (ctx) => ingest.run(ctx),
     },
     computeJob({
       name: LIQUID_STAKING_COMPUTATION,
@@ -119,10 +82,12 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
         'Liquid staking token exposure in lending markets and DEX pools (analytics and scores), published for the 6 liquid staking paths',
       // The rates ingested for the current upstream (a new upstream waits for its rates).
       inputs: async (ctx) => {
-        const rates = await readCheckpoint(ctx.store.db, RATES_KEY);
-        const inputs = await upstream(ctx.store.db);
+        const repo = new LiquidStakingRepository(ctx.store.db);
+        const inputs = await repo.upstream(chains);
         if (!inputs.heads.length) return wait('no DEX snapshot yet');
-        if (JSON.stringify(rates) !== JSON.stringify(inputs)) return wait('waiting for liquid-staking.ingest');
+        if (JSON.stringify(await repo.ratesIngestedFor()) !== JSON.stringify(inputs)) {
+          return wait('waiting for liquid-staking.ingest');
+        }
         return inputs;
       },
       load: async (ctx) => {

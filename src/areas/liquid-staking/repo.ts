@@ -1,10 +1,20 @@
 import type { Kysely } from 'kysely';
+import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { DatasetRepository } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
-import { DexRepository } from '../dex/public.js';
-import { type LendingMarketTarget, LendingRepository, type MarketSnapshot } from '../lending/public.js';
+import { DEX_COMPUTATION, DexRepository } from '../dex/public.js';
+import {
+  LENDING_COMPUTATION,
+  type LendingMarketTarget,
+  LendingRepository,
+  type MarketSnapshot,
+} from '../lending/public.js';
 import { historyInstants, type LiquidStakingInput, marketKey, rateKey, SWAP_HISTORY } from './compute.js';
 import type { LiquidStakingTables } from './tables.js';
 import type { LiquidStakingTarget, LiquidStakingToken } from './targets.js';
+
+/** The checkpoint of the rates ingested last: the upstream they were read for. */
+const RATES_KEY = 'liquid-staking:rates';
 
 /** Rates no longer needed are kept this long after their read: two days, far beyond any computation's run. */
 const RETAIN_SECONDS = 2 * 86_400;
@@ -18,6 +28,28 @@ export class LiquidStakingRepository {
 
   constructor(private readonly platform: Kysely<Database>) {
     this.db = platform.withTables<LiquidStakingTables>();
+  }
+
+  /**
+   * What the area computes from: the DEX snapshot heads and the DEX and lending publications (lending publishes
+   * after each snapshot), so a run whose upstream did not move reads a few rows and returns.
+   */
+  async upstream(chains: readonly string[]) {
+    const publications = new DatasetRepository(this.platform);
+    return {
+      heads: (await this.heads(chains)).map((h) => [h.chain, h.blockNumber]),
+      dex: (await publications.latestPublication(DEX_COMPUTATION))?.version ?? null,
+      lending: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
+    };
+  }
+
+  /** The upstream the stored rates were last ingested for (the computation waits for its own). */
+  ratesIngestedFor(): Promise<unknown> {
+    return readCheckpoint(this.platform, RATES_KEY);
+  }
+
+  async recordRatesIngested(upstream: unknown, at: number): Promise<void> {
+    await writeCheckpoint(this.platform, RATES_KEY, upstream, at);
   }
 
   /** The DEX snapshot heads of the chains (the computation's `as_of` is the oldest). */

@@ -49,6 +49,22 @@ export function liquidStakingTargets(
   });
 }
 
+/** The lending markets in which some of the tokens is analysed. */
+export function marketsOfTokens(
+  lsts: readonly LiquidStakingTarget[],
+  lending: readonly LendingMarketTarget[],
+): LendingMarketTarget[] {
+  return lending.filter((m) =>
+    lsts.some(
+      (l) =>
+        l.chain === m.chain &&
+        l.lendingMarkets.some(
+          (x) => x.protocol === m.protocol && x.version === m.version && x.baseAsset === m.baseAsset,
+        ),
+    ),
+  );
+}
+
 /** A token with the DEX pools that hold it (found in the DEX area's facts when the computation runs). */
 export interface LiquidStakingToken extends LiquidStakingTarget {
   /** Lowercase pool addresses by exchange. */
