@@ -55,6 +55,7 @@ describe('liquid staking end to end on the sandbox', () => {
   let t: TestApp;
   let lst: ManifestLiquidStaking;
   const client = () => createPublicClient({ transport: http(w.rpcUrl) });
+  const lstPool = () => lst.pools[0]!.toLowerCase();
 
   const get = async <T>(url: string, status = 200) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
@@ -365,4 +366,25 @@ describe('liquid staking end to end on the sandbox', () => {
     );
     expect(JSON.stringify(res)).toContain('available-dexes-exposure');
   });
+
+  it('a chain that moves between the rates and the computation never holds it back: it computes on the facts whose rates were read', async () => {
+    const dex = areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync());
+    const lstJobs = areaRunner(liquidStakingArea, w.env, t.store, t.clock, () => t.sync());
+    const before = (await get<Row>('/data/liquidity/liquid-staking/pool-analytics-in-dex/' + lstPool())).meta.as_of;
+    // The chain moves on and the DEX publishes a newer head; the rates were read for the older facts.
+    w.clock.advance(3600);
+    await w.world.sync();
+    await dex.all();
+    // Nothing new to compute on yet (the pinned facts did not change): the published documents stay.
+    expect(await lstJobs.run('liquid-staking.compute')).toMatch(/^up to date/);
+    // The rates of the newer facts, then the computation on them, whatever the chain does meanwhile.
+    expect(await lstJobs.run('liquid-staking.ingest')).toMatch(/rates read/);
+    w.clock.advance(3600);
+    await w.world.sync();
+    await dex.all();
+    expect(await lstJobs.run('liquid-staking.compute')).toMatch(/^published/);
+    await t.sync();
+    const after = (await get<Row>('/data/liquidity/liquid-staking/pool-analytics-in-dex/' + lstPool())).meta.as_of;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+  }, 240_000);
 });

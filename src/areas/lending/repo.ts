@@ -139,6 +139,18 @@ export class LendingRepository {
     return row ? (JSON.parse(row.snapshot) as MarketSnapshot) : undefined;
   }
 
+  /** The snapshot taken at `block`, if it is still stored. */
+  async snapshotAt(chain: string, pool: string, block: number): Promise<MarketSnapshot | undefined> {
+    const row = await this.db
+      .selectFrom('lending_snapshots')
+      .select('snapshot')
+      .where('chain', '=', chain)
+      .where('pool', '=', pool)
+      .where('block_number', '=', block)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.snapshot) as MarketSnapshot) : undefined;
+  }
+
   /** For each instant, the newest snapshot taken at or before it and after `instant − maxAge` (or undefined). */
   async snapshotsAtOrBefore(
     chain: string,

@@ -43,15 +43,15 @@ export class LiquidStakingIngest {
 
   async run(ctx: JobContext): Promise<string> {
     const repo = new LiquidStakingRepository(ctx.store.db);
-    const upstream = await repo.upstream([...new Set(this.lsts.map((l) => l.chain))]);
-    if (!upstream.heads.length) return 'no DEX snapshot yet';
-    if (JSON.stringify(await repo.ratesIngestedFor()) === JSON.stringify(upstream)) {
+    const pin = await repo.currentPin([...new Set(this.lsts.map((l) => l.chain))], this.markets);
+    if (!pin) return 'no DEX snapshot yet';
+    if (JSON.stringify(await repo.ratesIngestedFor()) === JSON.stringify(pin)) {
       return 'up to date: the DEX and lending facts did not move';
     }
-    const facts = await repo.factsInput(this.lsts, this.markets, this.exchangeNames);
-    if (!facts) return 'no DEX snapshot yet';
+    const facts = await repo.factsInput(this.lsts, this.markets, this.exchangeNames, pin);
+    if (!facts) return 'the DEX or lending snapshots moved while reading them; next run';
     const summary = await ingestExchangeRates(ctx, this.evm, repo, facts);
-    await repo.recordRatesIngested(upstream, nowSeconds(ctx.clock));
+    await repo.recordRatesIngested(pin, nowSeconds(ctx.clock));
     return summary;
   }
 }

@@ -57,7 +57,6 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
   const lendingMarkets = lendingTargets(env);
   const lsts = liquidStakingTargets(env, lendingMarkets);
   if (!evm || !lsts.length) return [];
-  const chains = [...new Set(lsts.map((l) => l.chain))];
   const exchangeNames = new Map(
     dexTargets(env).deployments.map((d) => [`${d.chain}/${d.protocol}/${d.version}`, d.exchangeName]),
   );
@@ -81,19 +80,14 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
       description:
         'Liquid staking token exposure in lending markets and DEX pools (analytics and scores), published for the 6 liquid staking paths',
       // The rates ingested for the current upstream (a new upstream waits for its rates).
-      inputs: async (ctx) => {
+      // The facts whose rates liquid-staking.ingest read last (a pin: DEX and lending snapshot blocks).
+      inputs: async (ctx) =>
+        (await new LiquidStakingRepository(ctx.store.db).ratesIngestedFor()) ??
+        wait('waiting for liquid-staking.ingest'),
+      load: async (ctx, pin) => {
         const repo = new LiquidStakingRepository(ctx.store.db);
-        const inputs = await repo.upstream(chains);
-        if (!inputs.heads.length) return wait('no DEX snapshot yet');
-        if (JSON.stringify(await repo.ratesIngestedFor()) !== JSON.stringify(inputs)) {
-          return wait('waiting for liquid-staking.ingest');
-        }
-        return inputs;
-      },
-      load: async (ctx) => {
-        const repo = new LiquidStakingRepository(ctx.store.db);
-        const facts = await repo.factsInput(lsts, markets, exchangeNames);
-        if (!facts) return wait('no DEX snapshot yet');
+        const facts = await repo.factsInput(lsts, markets, exchangeNames, pin);
+        if (!facts) return wait('the snapshots of the last ingested facts are gone; waiting for liquid-staking.ingest');
         return { ...facts, exchangeRates: await repo.exchangeRates(exchangeRateBlocks(facts)) };
       },
       compute: computeLiquidStaking,

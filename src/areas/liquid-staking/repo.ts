@@ -19,6 +19,16 @@ const RATES_KEY = 'liquid-staking:rates';
 /** Rates no longer needed are kept this long after their read: two days, far beyond any computation's run. */
 const RETAIN_SECONDS = 2 * 86_400;
 
+/** The facts a computation runs on (see `currentPin`). */
+export interface Pin {
+  /** `[chain, DEX snapshot block]`. */
+  readonly heads: readonly (readonly [string, number])[];
+  /** `[market pool, lending snapshot block]` of the markets with a snapshot. */
+  readonly lending: readonly (readonly [string, number])[];
+  readonly dex: number | null;
+  readonly lendingVersion: number | null;
+}
+
 /** The computation's input without the exchange rates: what the DEX and lending areas stored. */
 export type FactsInput = Omit<LiquidStakingInput, 'exchangeRates'>;
 
@@ -31,25 +41,31 @@ export class LiquidStakingRepository {
   }
 
   /**
-   * What the area computes from: the DEX snapshot heads and the DEX and lending publications (lending publishes
-   * after each snapshot), so a run whose upstream did not move reads a few rows and returns.
+   * The facts the area computes from, pinned: each chain's newest DEX snapshot block and each market's newest
+   * lending snapshot block, with the DEX and lending publications' versions (what changes when they move).
+   * `liquid-staking.ingest` reads the rates for a pin and records it; the computation then reads the facts of that
+   * same pin, so a chain that moves every few seconds never leaves the computation without its rates.
    */
-  async upstream(chains: readonly string[]) {
+  async currentPin(chains: readonly string[], markets: readonly LendingMarketTarget[]): Promise<Pin | undefined> {
+    const heads = await this.heads(chains);
+    if (!heads.length) return undefined;
+    const lending = new LendingRepository(this.platform);
     const publications = new DatasetRepository(this.platform);
     return {
-      heads: (await this.heads(chains)).map((h) => [h.chain, h.blockNumber]),
+      heads: heads.map((h) => [h.chain, h.blockNumber]),
+      lending: await lending.latestSnapshotBlocks(markets),
       dex: (await publications.latestPublication(DEX_COMPUTATION))?.version ?? null,
-      lending: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
+      lendingVersion: (await publications.latestPublication(LENDING_COMPUTATION))?.version ?? null,
     };
   }
 
-  /** The upstream the stored rates were last ingested for (the computation waits for its own). */
-  ratesIngestedFor(): Promise<unknown> {
-    return readCheckpoint(this.platform, RATES_KEY);
+  /** The pin whose rates were ingested last (the computation runs on it), or undefined before the first. */
+  ratesIngestedFor(): Promise<Pin | undefined> {
+    return readCheckpoint<Pin>(this.platform, RATES_KEY);
   }
 
-  async recordRatesIngested(upstream: unknown, at: number): Promise<void> {
-    await writeCheckpoint(this.platform, RATES_KEY, upstream, at);
+  async recordRatesIngested(pin: Pin, at: number): Promise<void> {
+    await writeCheckpoint(this.platform, RATES_KEY, pin, at);
   }
 
   /** The DEX snapshot heads of the chains (the computation's `as_of` is the oldest). */
@@ -64,23 +80,33 @@ export class LiquidStakingRepository {
   }
 
   /**
-   * Everything but the rates, at the oldest chain's newest DEX snapshot: the tokens with the DEX pools that hold
-   * them, those pools' facts, and each lending market's snapshots at the history instants.
+   * Everything but the rates, at a pin (the oldest chain's DEX snapshot of the pin is `as_of`): the tokens with
+   * the DEX pools that hold them, those pools' facts, and each lending market's snapshot of the pin and its
+   * snapshots at the history instants. Undefined when the pin's snapshots are no longer stored (a newer pin has
+   * replaced them).
    */
   async factsInput(
     lsts: readonly LiquidStakingTarget[],
     markets: readonly LendingMarketTarget[],
     exchangeNames: ReadonlyMap<string, string>,
+    pin: Pin,
   ): Promise<FactsInput | undefined> {
-    const heads = await this.heads([...new Set(lsts.map((l) => l.chain))]);
-    if (!heads.length) return undefined;
-    const asOf = heads.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
     const dex = new DexRepository(this.platform);
     const lending = new LendingRepository(this.platform);
+    const heads: { chain: string; blockNumber: number; timestamp: number }[] = [];
+    for (const [chain, block] of pin.heads) {
+      const timestamp = (await dex.snapshots(chain, block))[0]?.timestamp;
+      if (timestamp === undefined) return undefined;
+      heads.push({ chain, blockNumber: block, timestamp });
+    }
+    if (!heads.length) return undefined;
+    const asOf = heads.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
     const instants = historyInstants(asOf.timestamp);
     const lendingSnapshots = new Map<string, (MarketSnapshot | undefined)[]>();
     for (const m of markets) {
-      const latest = await lending.latestSnapshot(m.chain, m.pool);
+      const block = pin.lending.find(([pool]) => pool === m.pool)?.[1];
+      const latest = block === undefined ? undefined : await lending.snapshotAt(m.chain, m.pool, block);
+      if (block !== undefined && !latest) return undefined;
       const earlier = await lending.snapshotsAtOrBefore(m.chain, m.pool, instants.slice(1));
       lendingSnapshots.set(marketKey(m), [latest, ...earlier]);
     }
