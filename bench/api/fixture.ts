@@ -56,3 +56,57 @@ export function poolAnalyticsPayload(nowSeconds: number): unknown {
     hourly,
   };
 }
+
+export const LARGE_POOL_ADDRESS = '0xcbcdf9626bc03e24f779434178a73a0b4bad62ed';
+
+/**
+ * A larger pool-analytics payload (≈17 KB as JSON): the same fields for the WBTC/WETH 0.3 % pool, with the hourly
+ * series in full (volume, TVL, fees, swaps and closing price of each of the last 168 hours).
+ */
+export function largePoolAnalyticsPayload(nowSeconds: number): unknown {
+  const rand = prng(0xcbcd);
+  const hourStart = Math.floor(nowSeconds / 3600) * 3600;
+  let price = 21.37;
+  const series = Array.from({ length: 168 }, (_, i) => {
+    const diurnal = 1 + 0.4 * Math.sin(((i % 24) / 24) * 2 * Math.PI);
+    const volume = Math.round(2_100_000 * diurnal * (0.5 + rand()));
+    price = round2(price * (0.995 + 0.01 * rand()) * 1000) / 1000;
+    return {
+      volume_usd: volume,
+      tvl_usd: Math.round(281_000_000 * (0.98 + 0.04 * rand())),
+      fees_usd: round2(volume * 0.003),
+      swaps: Math.round(volume / 9_000),
+      price_close: price,
+    };
+  });
+  const sum = (xs: number[]) => round2(xs.reduce((a, b) => a + b, 0));
+  const volumes = series.map((h) => h.volume_usd);
+  return {
+    pool_address: LARGE_POOL_ADDRESS,
+    chain: 'ethereum',
+    protocol: 'uniswap',
+    version: 'V3',
+    fee_tier_bps: 30,
+    tokens: [
+      { symbol: 'WBTC', address: '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599', decimals: 8, reserve: 3_412.7741 },
+      { symbol: 'WETH', address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', decimals: 18, reserve: 72_913.2205 },
+    ],
+    price: { base: 'WBTC', quote: 'WETH', value: price, change_24h_pct: 0.41 },
+    tvl_usd: series.at(-1)!.tvl_usd,
+    volume_24h_usd: sum(volumes.slice(-24)),
+    volume_7d_usd: sum(volumes),
+    hourly_start: new Date((hourStart - 168 * 3600) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    hourly_interval_seconds: 3600,
+    hourly: series,
+  };
+}
+
+/** The documents the API benchmark serves: a small (≈3 KB) and a large (≈17 KB) one. */
+export const BENCH_DOCUMENTS = [
+  { doc: 'small', path: POOL_DOCUMENT_PATH, payload: poolAnalyticsPayload },
+  {
+    doc: 'large',
+    path: `/data/liquidity/dex/pool-analytics/${LARGE_POOL_ADDRESS}`,
+    payload: largePoolAnalyticsPayload,
+  },
+] as const;

@@ -3,7 +3,7 @@
  * measured runs only (start-up and warm-up are left out), by module and by function, as a share of busy time and
  * as CPU µs per request.
  *
- *   node --import tsx bench/api/profile.ts .bench/api-<ts>.json [service|bare] [--top 40] [--match text]
+ *   node --import tsx bench/api/profile.ts .bench/api-<ts>.json [service-info|service-warn|bare] [--top 40] [--match text]
  *   node --import tsx bench/api/profile.ts some.cpuprofile             (a whole profile, no per-request figures)
  *
  * `--match` keeps only functions whose name or file contains the text; inclusive time then shows what one feature
@@ -59,7 +59,7 @@ let windows: (readonly [number, number])[] | undefined;
 let requests: number | undefined;
 if (input.endsWith('.json')) {
   const results = JSON.parse(readFileSync(input, 'utf8')) as Results;
-  const target = positionals[1] ?? 'service';
+  const target = positionals[1] ?? 'service-info';
   if (!results.profiles) throw new Error(`${input}: the run was not made with --cpu-prof`);
   const dir = path.resolve(ROOT, results.profiles, target);
   // Every thread of the server (the main thread and tsx's loader worker, idle once started).

@@ -1,7 +1,8 @@
 /**
  * Benchmark child: the real service (`role: 'serve'`, SQLite in a temp DATA_DIR, logging at info to stdout, which
- * the parent points at a file), seeded with one pool-analytics document and one token with a huge rate limit.
- * Started by bench/api/run.ts through `fork` (IPC channel); sends `{ type: 'ready', port, token, path }`.
+ * the parent points at a file), seeded with two pool-analytics documents (≈3 KB and ≈17 KB served) and one token
+ * with a huge rate limit. Started by bench/api/run.ts through `fork` (IPC channel); sends
+ * `{ type: 'ready', port, token, documents }`.
  *
  * Env: BENCH_DATA_DIR (required), BENCH_LOG_LEVEL (default info).
  */
@@ -10,7 +11,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { closeOnSignals, createLogger, startService } from '../../src/runtime/index.js';
 import { DatasetRepository } from '../../src/store/datasets.js';
 import { TokenRepository } from '../../src/store/tokens.js';
-import { POOL_DOCUMENT_PATH, poolAnalyticsPayload } from './fixture.js';
+import { BENCH_DOCUMENTS } from './fixture.js';
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is not set');
@@ -37,17 +38,15 @@ await new DatasetRepository(service.store.db).publish({
   computation: 'bench.pool-analytics',
   area: 'dex',
   computedAt: nowSeconds,
-  documents: [
-    {
-      path: POOL_DOCUMENT_PATH,
-      data: poolAnalyticsPayload(nowSeconds),
-      asOf: nowSeconds - 60,
-      source: 'uniswap-v3 subgraph (bench fixture)',
-      methodology: 'dex.pool-analytics',
-      // Fresh for the whole run: the served body is the cached, non-stale rendering.
-      freshFor: 86_400,
-    },
-  ],
+  documents: BENCH_DOCUMENTS.map((d) => ({
+    path: d.path,
+    data: d.payload(nowSeconds),
+    asOf: nowSeconds - 60,
+    source: 'uniswap-v3 pool events (bench fixture)',
+    methodology: 'dex.pool-analytics',
+    // Fresh for the whole run: the served body is the cached, non-stale rendering.
+    freshFor: 86_400,
+  })),
 });
 const { token } = await new TokenRepository(service.store.db).create(
   { name: 'bench', expiresAt: null, rateLimit: 100_000_000, rateWindowSeconds: 60 },
@@ -56,4 +55,9 @@ const { token } = await new TokenRepository(service.store.db).create(
 await service.syncNow();
 
 const address = service.app!.server.address() as AddressInfo;
-process.send({ type: 'ready', port: address.port, token, path: POOL_DOCUMENT_PATH });
+process.send({
+  type: 'ready',
+  port: address.port,
+  token,
+  documents: BENCH_DOCUMENTS.map((d) => ({ doc: d.doc, path: d.path })),
+});

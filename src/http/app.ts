@@ -19,10 +19,11 @@ import type { Metrics } from '../metrics/metrics.js';
 import { documentPath, resolveParams } from '../paths/compile.js';
 import type { PathDef } from '../paths/types.js';
 import type { Registry } from '../registry/index.js';
+import { type AccessLog, pinoAccessLog } from './access-log.js';
 import type { Principal, TokenVerifier } from './auth.js';
 import type { DatasetCache } from './datasets.js';
 import { sendError, toApiError } from './errors.js';
-import { datasetReply, HotPath, JSON_TYPE, logAccess, rateLimitHeaders, requestIdOf } from './hot.js';
+import { datasetReply, HotPath, JSON_TYPE, rateLimitHeaders, requestIdOf } from './hot.js';
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   readonly ready: () => Promise<ReadyState>;
   /** The path table (`areas/index.ts` builds it; the API knows no area). */
   readonly paths: readonly PathDef[];
+  /** The access log (default: through pino; the runtime passes a faster writer for its own loggers). */
+  readonly accessLog?: AccessLog;
   /** Answer repeat document requests before routing (default true; see src/http/hot.ts). */
   readonly hotPath?: boolean;
 }
@@ -122,7 +125,8 @@ function specHandler(group: RouteGroup, deps: AppDeps, hot: HotPath) {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limiter: RateLimitStore = deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore();
-  const accessLog = deps.logger.child({}, { redact: [] });
+  // No redaction: the access line's fields are fixed and never hold a header.
+  const accessLog = deps.accessLog ?? pinoAccessLog(deps.logger.child({}, { redact: [] }));
   let closing = false;
   let underPressureNow: () => boolean = () => false;
   const hot = new HotPath({
@@ -132,6 +136,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     metrics: deps.metrics,
     accessLog,
+    onLimiterError: (requestId, err) =>
+      deps.logger.warn(
+        { request_id: requestId, err: err.message },
+        'rate limit store unavailable; request not counted',
+      ),
     bypass: () => closing || underPressureNow(),
   });
   const useHotPath = deps.hotPath ?? true;
@@ -187,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.routeOptions.config.label ?? (request.routeOptions.url ? request.routeOptions.url : 'unknown');
     deps.metrics.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     // One line per request: no headers, no query string (tokens never appear in either log field).
-    logAccess(accessLog, request.id, request.method, route, request.url, reply.statusCode, reply.elapsedTime);
+    accessLog.write(request.id, request.method, route, request.url, reply.statusCode, reply.elapsedTime);
   });
 
   app.setErrorHandler((err, request, reply) => {

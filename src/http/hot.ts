@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
 import { ApiError, STATUS_OF } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { AccessLog } from './access-log.js';
 import type { TokenVerifier } from './auth.js';
 import { type DatasetCache, negotiateEncoding, type Page, type Rendered } from './datasets.js';
 import { errorBody } from './errors.js';
@@ -34,8 +34,18 @@ export interface HotTarget {
   readonly label: string;
 }
 
+/** This process's prefix of the request ids it makes: random, so ids of several replicas do not collide. */
+const ID_PREFIX = randomBytes(6).toString('hex');
+let idCounter = 0;
+
+/**
+ * The request id: the client's `X-Request-Id` when well-formed, else one made here (`<process prefix>-<counter>`,
+ * unique per process and across replicas; cheaper than a UUID, measured in docs/benchmarks.md).
+ */
 export function requestIdOf(incoming: string | string[] | undefined): string {
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  if (typeof incoming === 'string' && REQUEST_ID.test(incoming)) return incoming;
+  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${ID_PREFIX}-${idCounter.toString(36)}`;
 }
 
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
@@ -79,18 +89,53 @@ export function datasetReply(
   return { status: 200, headers, body };
 }
 
-/** One access-log line per request (the format of both paths). */
-export function logAccess(
-  log: Logger,
-  requestId: string,
-  method: string,
-  route: string,
-  url: string,
-  status: number,
-  ms: number,
-): void {
-  const q = url.indexOf('?');
-  log.info({ request_id: requestId, method, route, path: q === -1 ? url : url.slice(0, q), status, ms }, 'request');
+/** The four request headers the hot path reads. */
+interface HotHeaders {
+  authorization: string | undefined;
+  requestId: string | undefined;
+  ifNoneMatch: string | undefined;
+  acceptEncoding: string | undefined;
+}
+
+/**
+ * The headers the hot path reads, from `rawHeaders` in one pass: `req.headers` builds an object of every header
+ * on first access (about 3 µs a request, docs/benchmarks.md). A repeated header is joined as Node joins it
+ * (`, `); a repeated Authorization or X-Request-Id makes the request go the full way (undefined here is not
+ * enough: the full path must see it), signalled by returning undefined.
+ */
+export function hotHeaders(raw: readonly string[]): HotHeaders | undefined {
+  const h: HotHeaders = {
+    authorization: undefined,
+    requestId: undefined,
+    ifNoneMatch: undefined,
+    acceptEncoding: undefined,
+  };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const value = raw[i + 1]!;
+    switch (name.length) {
+      case 13:
+        if (name.toLowerCase() === 'authorization') {
+          if (h.authorization !== undefined) return undefined;
+          h.authorization = value;
+        } else if (name.toLowerCase() === 'if-none-match') {
+          h.ifNoneMatch = h.ifNoneMatch === undefined ? value : `${h.ifNoneMatch}, ${value}`;
+        }
+        break;
+      case 12:
+        if (name.toLowerCase() === 'x-request-id') {
+          if (h.requestId !== undefined) return undefined;
+          h.requestId = value;
+        }
+        break;
+      case 15:
+        if (name.toLowerCase() === 'accept-encoding') {
+          h.acceptEncoding = h.acceptEncoding === undefined ? value : `${h.acceptEncoding}, ${value}`;
+        }
+        break;
+    }
+  }
+  return h;
 }
 
 export interface HotPathDeps {
@@ -99,8 +144,10 @@ export interface HotPathDeps {
   readonly datasets: DatasetCache;
   readonly limiter: RateLimitStore;
   readonly metrics: Metrics;
-  /** The access logger (no redaction: its fields are fixed and never hold a header). */
-  readonly accessLog: Logger;
+  /** The access log (its fields are fixed and never hold a header). */
+  readonly accessLog: AccessLog;
+  /** A shared rate-limit counter failed (the request is served, not counted). */
+  readonly onLimiterError: (requestId: string, err: Error) => void;
   /** True while the full path must answer everything (overloaded or closing). */
   readonly bypass: () => boolean;
 }
@@ -135,11 +182,13 @@ export class HotPath {
     const rendered = deps.datasets.renderLoaded(target.docPath, target.page);
     if (!rendered) return false;
     if (deps.bypass()) return false;
-    const principal = deps.tokens.tryVerify(req.headers.authorization);
+    const headers = hotHeaders(req.rawHeaders);
+    if (headers === undefined) return false;
+    const principal = deps.tokens.tryVerify(headers.authorization);
     if (principal === undefined) return false;
     const started = performance.now();
     this.served++;
-    const requestId = requestIdOf(req.headers['x-request-id']);
+    const requestId = requestIdOf(headers.requestId);
     let counted: Hit | Promise<Hit> | undefined;
     try {
       counted = deps.limiter.hit(principal.tokenId, principal.rateLimit, principal.rateWindowMs, deps.clock.nowMs());
@@ -148,17 +197,14 @@ export class HotPath {
     }
     if (counted instanceof Promise) {
       counted.then(
-        (hit) => this.finish(req, res, target, rendered, requestId, started, hit),
+        (hit) => this.finish(req, res, target, rendered, headers, requestId, started, hit),
         (err: unknown) => {
-          deps.accessLog.warn(
-            { request_id: requestId, err: (err as Error).message },
-            'rate limit store unavailable; request not counted',
-          );
-          this.finish(req, res, target, rendered, requestId, started, undefined);
+          deps.onLimiterError(requestId, err as Error);
+          this.finish(req, res, target, rendered, headers, requestId, started, undefined);
         },
       );
     } else {
-      this.finish(req, res, target, rendered, requestId, started, counted);
+      this.finish(req, res, target, rendered, headers, requestId, started, counted);
     }
     return true;
   }
@@ -168,6 +214,7 @@ export class HotPath {
     res: ServerResponse,
     target: HotTarget,
     rendered: Rendered,
+    headers: HotHeaders,
     requestId: string,
     started: number,
     hit: Hit | undefined,
@@ -187,7 +234,7 @@ export class HotPath {
       status = STATUS_OF[err.code];
       body = Buffer.from(errorBody(err.code, err.message, requestId), 'utf8');
     } else {
-      const reply = datasetReply(rendered, req.headers['if-none-match'], req.headers['accept-encoding']);
+      const reply = datasetReply(rendered, headers.ifNoneMatch, headers.acceptEncoding);
       Object.assign(head, reply.headers);
       status = reply.status;
       body = reply.body;
@@ -199,6 +246,6 @@ export class HotPath {
     else res.end(body === rendered.variants.identity ? rendered.body : body);
     const ms = performance.now() - started;
     this.deps.metrics.observeRequest(target.label, method, status, ms / 1000);
-    logAccess(this.deps.accessLog, requestId, method, target.label, req.url!, status, ms);
+    this.deps.accessLog.write(requestId, method, target.label, req.url!, status, ms);
   }
 }

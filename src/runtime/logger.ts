@@ -1,10 +1,23 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import { type AccessLog, fastAccessLog, type LineFormat } from '../http/access-log.js';
+import { LineSink } from './log-sink.js';
+
+/** The line format of each logger made here, for the access log's direct writer. */
+const FORMATS = new WeakMap<Logger, LineFormat>();
+
+/** The access log for a logger made by `createLogger` (direct lines), or undefined (the API then uses pino). */
+export function accessLogFor(logger: Logger): AccessLog | undefined {
+  const format = FORMATS.get(logger);
+  return format ? fastAccessLog(logger, format) : undefined;
+}
 
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
-  return pino(
+  const dest = destination ?? stdoutDestination();
+  const logger = pino(
     {
       level: config.logLevel,
+      // Keep in step with the bindings of FORMATS below (access-log.test.ts checks the line against pino's).
       base: { service: 'protoscore', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       // Defence in depth: nothing logs headers, but if a header object ever reaches a log line, no token leaves.
@@ -13,24 +26,22 @@ export function createLogger(config: Config, destination?: DestinationStream): L
         censor: '[redacted]',
       },
     },
-    destination ?? stdoutDestination(),
+    dest,
   );
+  FORMATS.set(logger, { destination: dest, bindings: `,"service":"protoscore","pid":${process.pid}` });
+  return logger;
 }
 
 /**
- * stdout through a buffer: lines are written in blocks of at least 4 KiB (or after 100 ms of quiet), not one
- * write(2) per line. Measured in docs/benchmarks.md. The buffer is flushed synchronously when the process exits.
+ * stdout through a buffer: lines are written in blocks of up to 64 Ki characters (or after 100 ms), with
+ * `writeSync`, not one write(2) per line (`log-sink.ts`; measured in docs/benchmarks.md). What is buffered is
+ * written when the process exits.
  */
 function stdoutDestination(): DestinationStream {
-  const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const timer = setInterval(() => dest.flush(), 100);
-  timer.unref();
-  process.on('exit', () => {
-    try {
-      dest.flushSync();
-    } catch {
-      // stdout already closed: nothing left to do.
-    }
+  const sink = new LineSink(1, {
+    droppedLine: (count) =>
+      `${JSON.stringify({ level: 40, time: new Date().toISOString(), service: 'protoscore', pid: process.pid, dropped: count, msg: 'stdout did not take log lines: some were dropped' })}\n`,
   });
-  return dest;
+  process.on('exit', () => sink.end());
+  return sink;
 }

@@ -20,6 +20,7 @@ import { ChangeFollower, ChangeNotifier } from '../store/changes.js';
 import { DatasetRepository } from '../store/datasets.js';
 import { defaultSqliteFile, openStore, type Store } from '../store/db.js';
 import { TokenRepository } from '../store/tokens.js';
+import { accessLogFor } from './logger.js';
 import type { Role } from './sources.js';
 
 export function storeFor(config: Config): Store {
@@ -110,6 +111,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
       redis.on('error', (err) => logger.warn({ err: err.message }, 'redis rate-limit client error'));
     }
+    const accessLog = accessLogFor(logger);
     app = await buildApp({
       config,
       registry,
@@ -119,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       metrics,
       tokens: verifier,
       datasets: cache,
+      ...(accessLog ? { accessLog } : {}),
       ...(redis ? { redis } : {}),
       status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
       ready: () => readyState(store, config, jobs, AREAS),
