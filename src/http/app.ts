@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (!request.routeOptions.config.auth) return;
-    const principal = deps.tokens.verify(request.headers.authorization);
+    const principal = await deps.tokens.verify(request.headers.authorization);
     request.principal = principal;
     let hit: Hit;
     try {

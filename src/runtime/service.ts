@@ -89,7 +89,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let follower: ChangeFollower | undefined;
   let app: FastifyInstance | undefined;
   if (role !== 'worker') {
-    const verifier = new TokenVerifier(new TokenRepository(store.db), clock);
+    const verifier = new TokenVerifier(new TokenRepository(store.db), clock, {
+      lookupsPerSecond: config.tokenLookupsPerSecond,
+      metrics,
+      logger,
+    });
     await verifier.reload();
     const cache = new DatasetCache(new DatasetRepository(store.db), clock);
     follower = new ChangeFollower(
