@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { areaMigrations } from '../src/areas/index.js';
 import { type Config, loadConfig } from '../src/config/index.js';
 import type { Clock } from '../src/core/time.js';
-import { createLogger, type Role, startService } from '../src/runtime/index.js';
+import { createLogger, type Role, type ServiceOptions, startService } from '../src/runtime/index.js';
 import { type DatasetDocument, DatasetRepository } from '../src/store/datasets.js';
 import { openStore, type Store, type StoreOptions } from '../src/store/db.js';
 import { TokenRepository } from '../src/store/tokens.js';
@@ -129,14 +129,27 @@ export interface TestApp {
 }
 
 export async function testApp(
-  options: { env?: Record<string, string>; role?: Role; dialect?: 'sqlite' | 'postgres' } = {},
+  options: {
+    env?: Record<string, string>;
+    role?: Role;
+    dialect?: 'sqlite' | 'postgres';
+    overload?: ServiceOptions['overload'];
+  } = {},
 ): Promise<TestApp> {
   const { store, dir, cleanup } = testStore(options.dialect);
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'info', SYNC_INTERVAL_MS: '600000', ...options.env });
   const logs = new LogCapture();
   const logger = createLogger(config, logs);
   const clock = new TestClock();
-  const service = await startService({ role: options.role ?? 'serve', config, logger, clock, store, listen: false });
+  const service = await startService({
+    role: options.role ?? 'serve',
+    config,
+    logger,
+    clock,
+    store,
+    listen: false,
+    ...(options.overload ? { overload: options.overload } : {}),
+  });
   const tokens = new TokenRepository(store.db);
   const createToken: TestApp['createToken'] = (opts = {}) =>
     tokens.create(

@@ -5,7 +5,7 @@ import { AREAS, areaMigrations, PATHS } from '../areas/index.js';
 import type { AreaEnv } from '../areas/kit/module.js';
 import type { Config } from '../config/index.js';
 import { type Clock, systemClock } from '../core/time.js';
-import { buildApp } from '../http/app.js';
+import { buildApp, type OverloadLimits } from '../http/app.js';
 import { TokenVerifier } from '../http/auth.js';
 import { DatasetCache } from '../http/datasets.js';
 import { BUILTIN_JOBS } from '../jobs/builtin.js';
@@ -69,6 +69,8 @@ export interface ServiceOptions {
   readonly jobsAfter?: Promise<void>;
   /** Called last by `close()` (e.g. stopping the sandbox world). */
   readonly onClose?: () => Promise<void>;
+  /** Overrides of the API's overload limits (tests). */
+  readonly overload?: Partial<OverloadLimits>;
 }
 
 /**
@@ -124,6 +126,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       tokens: verifier,
       datasets: cache,
       ...(redis ? { redis } : {}),
+      ...(options.overload ? { overload: options.overload } : {}),
       status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
       ready: () => readyState(store, config, jobs, AREAS),
     });
