@@ -168,8 +168,8 @@ describe('TokenVerifier: tokens created after the last reload', () => {
 });
 
 describe('TokenVerifier: unknown ids', () => {
-  it('remembers ids found absent until their time to live ends or the table is reloaded', async () => {
-    const v = await verifier({ absentTtlMs: 60_000 });
+  it('remembers ids found absent (the negative cache) until their time to live ends or the table is reloaded', async () => {
+    const v = await verifier({ negativeTtlMs: 60_000 });
     const guess = randomToken();
     for (let i = 0; i < 5; i++) expect((await refusal(v.verify(bearer(guess)))).code).toBe('invalid_token');
     expect(table.finds).toBe(1);
@@ -183,8 +183,8 @@ describe('TokenVerifier: unknown ids', () => {
     expect(table.finds).toBe(3);
   });
 
-  it('keeps at most maxAbsent ids, forgetting the oldest first', async () => {
-    const v = await verifier({ maxAbsent: 3 });
+  it('keeps at most maxNegative ids, forgetting the oldest first', async () => {
+    const v = await verifier({ maxNegative: 3 });
     const guesses = Array.from({ length: 4 }, randomToken);
     for (const g of guesses) await refusal(v.verify(bearer(g)));
     expect(table.finds).toBe(4);
@@ -250,27 +250,40 @@ describe('TokenVerifier: unknown ids', () => {
 
 describe('TokenVerifier: a refusal says nothing about whether an id exists', () => {
   it('unknown id, known id with a wrong secret, spent budget and a non-token: same error, one digest comparison each', async () => {
-    const v = await verifier({ lookupsPerSecond: 2 });
+    const v = await verifier({ lookupsPerSecond: 3 });
     const loaded = table.create();
     await v.reload();
     const created = table.create(); // since the reload: found by a lookup
     const wrong = (id: string) => bearer(`ps_${id}_${'B'.repeat(43)}`);
-    const cases = [
-      wrong(randomBytes(6).toString('hex')), // lookup: absent
-      wrong(created.id), // lookup: found, wrong secret
-      wrong(loaded.id), // in memory, wrong secret
-      wrong(randomBytes(6).toString('hex')), // budget spent: no lookup
-      bearer('not-a-token'),
+    const unknownId = randomBytes(6).toString('hex');
+    // [header, store lookups it costs]: the first refusal of an id costs one lookup whether or not the id exists
+    // (and whether or not it is in memory), a repeat within the negative cache's period none, and so does any
+    // refusal once the budget (3) is spent.
+    const cases: [string, number][] = [
+      [wrong(unknownId), 1],
+      [wrong(created.id), 1],
+      [wrong(loaded.id), 1],
+      [wrong(unknownId), 0],
+      [wrong(created.id), 0],
+      [wrong(loaded.id), 0],
+      [wrong(randomBytes(6).toString('hex')), 0], // budget spent
+      [wrong(table.create().id), 0], // budget spent
+      [bearer('not-a-token'), 0],
     ];
     const errors: ApiError[] = [];
-    for (const header of cases) {
+    for (const [header, lookups] of cases) {
       vi.mocked(tokens.sameDigest).mockClear();
+      const before = table.finds;
       errors.push(await refusal(v.verify(header)));
-      expect(tokens.sameDigest).toHaveBeenCalledTimes(1);
+      expect(tokens.sameDigest, header).toHaveBeenCalledTimes(1);
+      expect(table.finds - before, header).toBe(lookups);
     }
-    expect(table.finds).toBe(2);
     const shapes = errors.map((e) => ({ code: e.code, status: e.status, message: e.message, headers: e.headers }));
     for (const shape of shapes) expect(shape).toEqual(shapes[0]);
     expect(shapes[0]).toMatchObject({ code: 'invalid_token', status: 401 });
+    // The right secret is still accepted, without a lookup, for both ids in memory.
+    expect((await v.verify(bearer(loaded.token))).tokenId).toBe(loaded.id);
+    expect((await v.verify(bearer(created.token))).tokenId).toBe(created.id);
+    expect(table.finds).toBe(3);
   });
 });

@@ -45,10 +45,13 @@ export interface TokenVerifierOptions {
   readonly metrics?: Metrics;
   /** Where lookup failures are reported. */
   readonly logger?: Logger;
-  /** How long an id found absent is refused without a lookup (default 60 s; a reload forgets it sooner). */
-  readonly absentTtlMs?: number;
-  /** Most ids remembered as absent (default 10,000; the oldest is forgotten first). */
-  readonly maxAbsent?: number;
+  /**
+   * How long a refused id that was looked up is refused again without a lookup (the negative cache; default 60 s,
+   * a reload forgets sooner).
+   */
+  readonly negativeTtlMs?: number;
+  /** Most ids in the negative cache (default 10,000; the oldest is forgotten first). */
+  readonly maxNegative?: number;
 }
 
 /** A token bucket of `perSecond` lookups, refilled continuously, holding at most one second's worth. */
@@ -80,11 +83,15 @@ class LookupBudget {
  * Verifies bearer tokens against an in-memory copy of the token table (a few hundred rows at most), reloaded
  * whenever the `tokens` counter moves, so a revocation takes effect within one sync interval. A well-formed token
  * whose id is not in the copy (created since the last reload) is looked up in the store once: concurrent requests
- * for one id share the lookup, ids found absent are remembered for a while (`absentTtlMs`, until the next reload),
- * and lookups are limited to `lookupsPerSecond` for the whole process, so random ids cannot flood the store; when
- * the budget is spent the token is refused as `invalid_token` without a lookup. Whether the id exists or not, the
- * presented secret goes through the same digest comparison (against a dummy digest when there is no record) and
- * the refusal is the same `invalid_token`. Records last use in memory and flushes it in batches.
+ * for one id share the lookup, ids looked up are then refused without another lookup for a while (the negative
+ * cache, `negativeTtlMs`, until the next reload), and lookups are limited to `lookupsPerSecond` for the whole
+ * process, so random ids cannot flood the store; when the budget is spent the token is refused as `invalid_token`
+ * without a lookup.
+ *
+ * A refusal costs the same and says the same whether or not the id exists: the presented secret always goes
+ * through one digest comparison (against a dummy digest when there is no record), the answer is `invalid_token`,
+ * and a wrong secret for an id already in memory pays the lookup that an unknown id would (once per negative-cache
+ * period, within the budget). Records last use in memory and flushes it in batches.
  */
 export class TokenVerifier {
   private byId = new Map<string, TokenRecord>();
@@ -93,14 +100,17 @@ export class TokenVerifier {
    * the digest. Only a token that passed the constant-time comparison gets here: a guess always takes the full path.
    */
   private verified = new Map<string, TokenRecord>();
-  /** Ids looked up and found absent, with the instant (ms) until which they are refused without a lookup. */
-  private absent = new Map<string, number>();
+  /**
+   * The negative cache: ids a refused request looked up (found absent, or present with another secret), with the
+   * instant (ms) until which a request for them is refused without a lookup.
+   */
+  private negative = new Map<string, number>();
   /** Lookups in flight, by id. */
   private readonly pending = new Map<string, Promise<TokenRecord | undefined>>();
   private readonly uses = new Map<string, number>();
   private readonly budget: LookupBudget;
-  private readonly absentTtlMs: number;
-  private readonly maxAbsent: number;
+  private readonly negativeTtlMs: number;
+  private readonly maxNegative: number;
 
   constructor(
     private readonly tokens: TokenTable,
@@ -108,16 +118,16 @@ export class TokenVerifier {
     private readonly options: TokenVerifierOptions,
   ) {
     this.budget = new LookupBudget(options.lookupsPerSecond, clock);
-    this.absentTtlMs = options.absentTtlMs ?? 60_000;
-    this.maxAbsent = options.maxAbsent ?? 10_000;
+    this.negativeTtlMs = options.negativeTtlMs ?? 60_000;
+    this.maxNegative = options.maxNegative ?? 10_000;
   }
 
-  /** Replaces the copy of the table; forgets looked-up records, ids found absent and verified tokens. */
+  /** Replaces the copy of the table; forgets looked-up records, the negative cache and verified tokens. */
   async reload(): Promise<void> {
     const rows = await this.tokens.list();
     this.byId = new Map(rows.map((r) => [r.id, r]));
     this.verified = new Map();
-    this.absent = new Map();
+    this.negative = new Map();
   }
 
   async verify(header: string | undefined): Promise<Principal> {
@@ -136,28 +146,36 @@ export class TokenVerifier {
   /** The record whose secret the token carries; throws invalid_token for anything else. */
   private async check(token: string): Promise<TokenRecord> {
     const parsed = TOKEN_PATTERN.exec(token);
-    let candidate: TokenRecord | undefined;
-    if (parsed) candidate = this.byId.get(parsed[1]!) ?? (await this.lookUp(parsed[1]!));
+    const id = parsed ? parsed[1]! : undefined;
+    const inMemory = id === undefined ? undefined : this.byId.get(id);
+    const candidate = inMemory ?? (id === undefined ? undefined : await this.lookUp(id));
     // The same digest work whether the record exists, was never there, or could not be looked up.
     const presented = hashSecret(parsed ? parsed[2]! : token);
     const matches = sameDigest(presented, candidate ? candidate.secret_hash : DUMMY_HASH);
-    if (!candidate || !matches) throw unauthorized('invalid_token');
-    if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
-    this.verified.set(token, candidate);
-    return candidate;
+    if (candidate && matches) {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, candidate);
+      return candidate;
+    }
+    // A wrong secret for an id in memory pays the lookup an unknown id would, so the time says nothing of the id.
+    if (inMemory) await this.lookUp(id!);
+    throw unauthorized('invalid_token');
   }
 
-  /** Looks an id missing from the copy up in the store: at most once at a time, within the budget. */
+  /**
+   * Looks an id up in the store for a request that is not verified yet: shared by concurrent requests, skipped for
+   * ids in the negative cache and when the budget is spent (undefined then). A found record joins the copy.
+   */
   private lookUp(id: string): Promise<TokenRecord | undefined> {
     const inFlight = this.pending.get(id);
     if (inFlight) return inFlight;
-    const absentUntil = this.absent.get(id);
-    if (absentUntil !== undefined) {
-      if (absentUntil > this.clock.nowMs()) {
+    const negativeUntil = this.negative.get(id);
+    if (negativeUntil !== undefined) {
+      if (negativeUntil > this.clock.nowMs()) {
         this.options.metrics?.tokenNegativeCacheHits.inc();
         return Promise.resolve(undefined);
       }
-      this.absent.delete(id);
+      this.negative.delete(id);
     }
     if (!this.budget.take()) {
       this.options.metrics?.tokenLookupBudgetRefusals.inc();
@@ -168,11 +186,12 @@ export class TokenVerifier {
       .then(
         (found) => {
           this.options.metrics?.tokenLookups.inc({ result: found ? 'found' : 'absent' });
+          // Until the next reload, a refused request for this id does not look it up again (found or not).
+          this.rememberNegative(id);
           // A reload that finished meanwhile holds the newer record (tokens are revoked, never deleted).
           const current = this.byId.get(id);
           if (current) return current;
           if (found) this.byId.set(id, found);
-          else this.rememberAbsent(id);
           return found;
         },
         (err: unknown) => {
@@ -186,12 +205,12 @@ export class TokenVerifier {
     return lookup;
   }
 
-  private rememberAbsent(id: string): void {
-    if (this.absent.size >= this.maxAbsent) {
-      const oldest = this.absent.keys().next();
-      if (!oldest.done) this.absent.delete(oldest.value);
+  private rememberNegative(id: string): void {
+    if (this.negative.size >= this.maxNegative) {
+      const oldest = this.negative.keys().next();
+      if (!oldest.done) this.negative.delete(oldest.value);
     }
-    this.absent.set(id, this.clock.nowMs() + this.absentTtlMs);
+    this.negative.set(id, this.clock.nowMs() + this.negativeTtlMs);
   }
 
   /**
