@@ -1,12 +1,14 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { areaMigrations } from '../src/areas/index.js';
 import { type Config, loadConfig } from '../src/config/index.js';
 import type { Clock } from '../src/core/time.js';
-import { createLogger, type Role, startService } from '../src/runtime/index.js';
+import { createLogger, type Role, type ServiceOptions, startService } from '../src/runtime/index.js';
 import { type DatasetDocument, DatasetRepository } from '../src/store/datasets.js';
 import { openStore, type Store, type StoreOptions } from '../src/store/db.js';
 import { TokenRepository } from '../src/store/tokens.js';
@@ -44,20 +46,26 @@ export function openServiceStore(options: Omit<StoreOptions, 'migrations'>): Sto
   return openStore({ ...options, migrations: areaMigrations() });
 }
 
-/** A fresh store: SQLite in a temp dir, or (dialect 'postgres') a new schema in the test database. */
+/**
+ * A fresh store: SQLite in a temp dir, or (dialect 'postgres') a new schema in the test database. `connect()` opens
+ * another connection to the same database, as a second process would (the caller closes it).
+ */
 export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
   store: Store;
   dir: string;
+  connect: () => Store;
   cleanup: () => Promise<void>;
 } {
   const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-test-'));
   if (dialect === 'postgres') {
     if (!PG_URL) throw new Error('no PostgreSQL URL');
     const schema = `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}`;
-    const store = openServiceStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
+    const connect = () => openServiceStore({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 4 });
+    const store = connect();
     return {
       store,
       dir,
+      connect,
       cleanup: async () => {
         const admin = openServiceStore({ databaseUrl: PG_URL, pgPoolSize: 1 });
         await store.close();
@@ -68,15 +76,37 @@ export function testStore(dialect: 'sqlite' | 'postgres' = 'sqlite'): {
       },
     };
   }
-  const store = openServiceStore({ sqliteFile: path.join(dir, 'test.sqlite') });
+  const connect = () => openServiceStore({ sqliteFile: path.join(dir, 'test.sqlite') });
+  const store = connect();
   return {
     store,
     dir,
+    connect,
     cleanup: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const execFileAsync = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Runs the `protoscore` CLI in a child process with only PATH and `env` in its environment. */
+export async function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }
 
 export interface TestApp {
@@ -99,14 +129,27 @@ export interface TestApp {
 }
 
 export async function testApp(
-  options: { env?: Record<string, string>; role?: Role; dialect?: 'sqlite' | 'postgres' } = {},
+  options: {
+    env?: Record<string, string>;
+    role?: Role;
+    dialect?: 'sqlite' | 'postgres';
+    overload?: ServiceOptions['overload'];
+  } = {},
 ): Promise<TestApp> {
   const { store, dir, cleanup } = testStore(options.dialect);
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'info', SYNC_INTERVAL_MS: '600000', ...options.env });
   const logs = new LogCapture();
   const logger = createLogger(config, logs);
   const clock = new TestClock();
-  const service = await startService({ role: options.role ?? 'serve', config, logger, clock, store, listen: false });
+  const service = await startService({
+    role: options.role ?? 'serve',
+    config,
+    logger,
+    clock,
+    store,
+    listen: false,
+    ...(options.overload ? { overload: options.overload } : {}),
+  });
   const tokens = new TokenRepository(store.db);
   const createToken: TestApp['createToken'] = (opts = {}) =>
     tokens.create(

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.logLevel).toBe('info');
     expect(c.defaultRatePerMinute).toBe(600);
+    expect(c.tokenLookupsPerSecond).toBe(20);
+    expect(loadConfig({ TOKEN_LOOKUPS_PER_SECOND: '0' }).tokenLookupsPerSecond).toBe(0);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -27,6 +29,8 @@ describe('loadConfig', () => {
     [{ DISABLED_AREAS: 'dex,nft' }, 'DISABLED_AREAS'],
     [{ HOST: 'a b' }, 'HOST'],
     [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],
+    [{ TOKEN_LOOKUPS_PER_SECOND: '-1' }, 'TOKEN_LOOKUPS_PER_SECOND'],
+    [{ TOKEN_LOOKUPS_PER_SECOND: 'many' }, 'TOKEN_LOOKUPS_PER_SECOND'],
     [{ CONFIG_FILE: '/no/such/file.json' }, 'CONFIG_FILE'],
     [{ GITHUB_API_URL: 'ftp://github.example' }, 'GITHUB_API_URL'],
     [{ GITHUB_API_URL: 'not a url' }, 'GITHUB_API_URL'],

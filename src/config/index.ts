@@ -19,6 +19,8 @@ export interface Config {
   readonly defaultRatePerMinute: number;
   /** How often an API process checks the store for a newly published dataset version or token change. */
   readonly syncIntervalMs: number;
+  /** Store lookups per second, per API process, of token ids not yet in its copy of the token table. */
+  readonly tokenLookupsPerSecond: number;
   /** Areas whose datasets, jobs and paths are switched off (the paths answer 404 no_data). */
   readonly disabledAreas: ReadonlySet<AreaId>;
   /** Where the config came from, for `/status` and start-up logs (never secrets). */
@@ -175,6 +177,12 @@ export const CONFIG_KEYS = {
     default: '1000',
     parse: integer(50, 600_000),
   },
+  TOKEN_LOOKUPS_PER_SECOND: {
+    key: 'TOKEN_LOOKUPS_PER_SECOND',
+    doc: 'Store lookups per second (per API process, all clients together) of token ids not yet in its copy of the token table, so a new token works at once; beyond it an unknown token is refused as `invalid_token` without a lookup. 0: none (a new token works after the next sync)',
+    default: '20',
+    parse: integer(0, 100_000),
+  },
   DISABLED_AREAS: {
     key: 'DISABLED_AREAS',
     doc: `Comma-separated areas to switch off: ${AREA_IDS.join(', ')}`,
@@ -303,6 +311,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
     logLevel: p.LOG_LEVEL ?? 'info',
     defaultRatePerMinute: p.RATE_LIMIT_PER_MINUTE ?? 600,
     syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
+    tokenLookupsPerSecond: p.TOKEN_LOOKUPS_PER_SECOND ?? 20,
     disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
     configFile,
     rpcUrls: rpcUrlsOf(raw),

@@ -68,7 +68,30 @@ export interface AppDeps {
   readonly accessLog?: AccessLog;
   /** Answer repeat document requests before routing (default true; see src/http/hot.ts). */
   readonly hotPath?: boolean;
+  /** Overrides of `OVERLOAD_DEFAULTS`. */
+  readonly overload?: Partial<OverloadLimits>;
 }
+
+/**
+ * When the API sheds requests with `503 overloaded` (@fastify/under-pressure), measured over each sample interval.
+ * A limit of 0 is not checked. The service's defaults are `OVERLOAD_DEFAULTS`; tests set their own.
+ */
+export interface OverloadLimits {
+  /** Mean event-loop delay (ms) above which requests are shed. */
+  readonly maxEventLoopDelayMs: number;
+  /** Event-loop utilisation (0…1) above which requests are shed. */
+  readonly maxEventLoopUtilization: number;
+  readonly sampleIntervalMs: number;
+  /** The `Retry-After` of a shed request, in seconds. */
+  readonly retryAfterSeconds: number;
+}
+
+export const OVERLOAD_DEFAULTS: OverloadLimits = {
+  maxEventLoopDelayMs: 2000,
+  maxEventLoopUtilization: 0,
+  sampleIntervalMs: 1000,
+  retryAfterSeconds: 10,
+};
 
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -170,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (!request.routeOptions.config.auth) return;
-    const principal = deps.tokens.verify(request.headers.authorization);
+    const principal = await deps.tokens.verify(request.headers.authorization);
     request.principal = principal;
     let hit: Hit;
     try {
@@ -208,15 +231,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sendError(request, reply, new ApiError('unknown_route', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 
+  const overload = { ...OVERLOAD_DEFAULTS, ...deps.overload };
   await app.register(underPressure, {
-    maxEventLoopDelay: 2000,
-    retryAfter: 10,
+    maxEventLoopDelay: overload.maxEventLoopDelayMs,
+    maxEventLoopUtilization: overload.maxEventLoopUtilization,
+    // Utilisation over the last sample, not since start, so that shedding stops when the load does.
+    eventLoopUtilizationMode: 'interval',
+    sampleInterval: overload.sampleIntervalMs,
+    retryAfter: overload.retryAfterSeconds,
     exposeStatusRoute: false,
     pressureHandler: (request, reply) => {
       sendError(
         request,
         reply,
-        new ApiError('overloaded', 'the service is overloaded; retry shortly', { 'retry-after': '10' }),
+        new ApiError('overloaded', 'the service is overloaded; retry shortly', {
+          'retry-after': String(overload.retryAfterSeconds),
+        }),
       );
     },
   });

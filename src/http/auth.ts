@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import { ApiError } from '../core/errors.js';
 import { type Clock, nowSeconds } from '../core/time.js';
-import { hashSecret, sameDigest, TOKEN_PATTERN, type TokenRecord, type TokenRepository } from '../store/tokens.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { hashSecret, sameDigest, TOKEN_PATTERN, type TokenRecord } from '../store/tokens.js';
 
 /** The authenticated caller of a request. */
 export interface Principal {
@@ -27,10 +29,69 @@ function unauthorized(
   return new ApiError(code, messages[code], CHALLENGE);
 }
 
+/** What the verifier reads and writes of the token table (`store/tokens.ts` `TokenRepository`). */
+export interface TokenTable {
+  list(): Promise<TokenRecord[]>;
+  find(id: string): Promise<TokenRecord | undefined>;
+  touch(uses: ReadonlyMap<string, number>): Promise<void>;
+}
+
+export interface TokenVerifierOptions {
+  /**
+   * Store lookups of token ids missing from memory, per second, across all requests of this process (a token
+   * bucket holding one second's worth). 0: never look up; a new token then works after the next reload.
+   */
+  readonly lookupsPerSecond: number;
+  readonly metrics?: Metrics;
+  /** Where lookup failures are reported. */
+  readonly logger?: Logger;
+  /**
+   * How long a refused id that was looked up is refused again without a lookup (the negative cache; default 60 s,
+   * a reload forgets sooner).
+   */
+  readonly negativeTtlMs?: number;
+  /** Most ids in the negative cache (default 10,000; the oldest is forgotten first). */
+  readonly maxNegative?: number;
+}
+
+/** A token bucket of `perSecond` lookups, refilled continuously, holding at most one second's worth. */
+class LookupBudget {
+  private available: number;
+  private at: number;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly clock: Clock,
+  ) {
+    this.available = perSecond;
+    this.at = clock.nowMs();
+  }
+
+  take(): boolean {
+    const now = this.clock.nowMs();
+    if (now > this.at) {
+      this.available = Math.min(this.perSecond, this.available + ((now - this.at) * this.perSecond) / 1000);
+      this.at = now;
+    }
+    if (this.available < 1) return false;
+    this.available -= 1;
+    return true;
+  }
+}
+
 /**
  * Verifies bearer tokens against an in-memory copy of the token table (a few hundred rows at most), reloaded
- * whenever the `tokens` counter moves, so a revocation takes effect within one sync interval. Records last use
- * in memory and flushes it in batches.
+ * whenever the `tokens` counter moves, so a revocation takes effect within one sync interval. A well-formed token
+ * whose id is not in the copy (created since the last reload) is looked up in the store once: concurrent requests
+ * for one id share the lookup, ids looked up are then refused without another lookup for a while (the negative
+ * cache, `negativeTtlMs`, until the next reload), and lookups are limited to `lookupsPerSecond` for the whole
+ * process, so random ids cannot flood the store; when the budget is spent the token is refused as `invalid_token`
+ * without a lookup.
+ *
+ * A refusal costs the same and says the same whether or not the id exists: the presented secret always goes
+ * through one digest comparison (against a dummy digest when there is no record), the answer is `invalid_token`,
+ * and a wrong secret for an id already in memory pays the lookup that an unknown id would (once per negative-cache
+ * period, within the budget). Records last use in memory and flushes it in batches.
  */
 export class TokenVerifier {
   private byId = new Map<string, TokenRecord>();
@@ -39,40 +100,117 @@ export class TokenVerifier {
    * the digest. Only a token that passed the constant-time comparison gets here: a guess always takes the full path.
    */
   private verified = new Map<string, TokenRecord>();
+  /**
+   * The negative cache: ids a refused request looked up (found absent, or present with another secret), with the
+   * instant (ms) until which a request for them is refused without a lookup.
+   */
+  private negative = new Map<string, number>();
+  /** Lookups in flight, by id. */
+  private readonly pending = new Map<string, Promise<TokenRecord | undefined>>();
   private readonly uses = new Map<string, number>();
+  private readonly budget: LookupBudget;
+  private readonly negativeTtlMs: number;
+  private readonly maxNegative: number;
 
   constructor(
-    private readonly tokens: TokenRepository,
+    private readonly tokens: TokenTable,
     private readonly clock: Clock,
-  ) {}
+    private readonly options: TokenVerifierOptions,
+  ) {
+    this.budget = new LookupBudget(options.lookupsPerSecond, clock);
+    this.negativeTtlMs = options.negativeTtlMs ?? 60_000;
+    this.maxNegative = options.maxNegative ?? 10_000;
+  }
 
+  /** Replaces the copy of the table; forgets looked-up records, the negative cache and verified tokens. */
   async reload(): Promise<void> {
     const rows = await this.tokens.list();
     this.byId = new Map(rows.map((r) => [r.id, r]));
     this.verified = new Map();
+    this.negative = new Map();
   }
 
-  verify(header: string | undefined): Principal {
+  async verify(header: string | undefined): Promise<Principal> {
     if (header === undefined || header === '') throw unauthorized('missing_token');
     const m = /^Bearer ([^\s]+)$/i.exec(header);
     if (!m) throw unauthorized('malformed_authorization');
     const token = m[1]!;
-    let record = this.verified.get(token);
-    if (!record) {
-      const parsed = TOKEN_PATTERN.exec(token);
-      const candidate = parsed ? this.byId.get(parsed[1]!) : undefined;
-      const presented = hashSecret(parsed ? parsed[2]! : token);
-      const matches = sameDigest(presented, candidate ? candidate.secret_hash : DUMMY_HASH);
-      if (!candidate || !matches) throw unauthorized('invalid_token');
-      record = candidate;
-      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
-      this.verified.set(token, record);
-    }
+    const record = this.verified.get(token) ?? (await this.check(token));
     const now = nowSeconds(this.clock);
     if (record.revoked_at !== null) throw unauthorized('revoked_token');
     if (record.expires_at !== null && record.expires_at <= now) throw unauthorized('expired_token');
     this.uses.set(record.id, now);
     return { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 };
+  }
+
+  /** The record whose secret the token carries; throws invalid_token for anything else. */
+  private async check(token: string): Promise<TokenRecord> {
+    const parsed = TOKEN_PATTERN.exec(token);
+    const id = parsed ? parsed[1]! : undefined;
+    const inMemory = id === undefined ? undefined : this.byId.get(id);
+    const candidate = inMemory ?? (id === undefined ? undefined : await this.lookUp(id));
+    // The same digest work whether the record exists, was never there, or could not be looked up.
+    const presented = hashSecret(parsed ? parsed[2]! : token);
+    const matches = sameDigest(presented, candidate ? candidate.secret_hash : DUMMY_HASH);
+    if (candidate && matches) {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, candidate);
+      return candidate;
+    }
+    // A wrong secret for an id in memory pays the lookup an unknown id would, so the time says nothing of the id.
+    if (inMemory) await this.lookUp(id!);
+    throw unauthorized('invalid_token');
+  }
+
+  /**
+   * Looks an id up in the store for a request that is not verified yet: shared by concurrent requests, skipped for
+   * ids in the negative cache and when the budget is spent (undefined then). A found record joins the copy.
+   */
+  private lookUp(id: string): Promise<TokenRecord | undefined> {
+    const inFlight = this.pending.get(id);
+    if (inFlight) return inFlight;
+    const negativeUntil = this.negative.get(id);
+    if (negativeUntil !== undefined) {
+      if (negativeUntil > this.clock.nowMs()) {
+        this.options.metrics?.tokenNegativeCacheHits.inc();
+        return Promise.resolve(undefined);
+      }
+      this.negative.delete(id);
+    }
+    if (!this.budget.take()) {
+      this.options.metrics?.tokenLookupBudgetRefusals.inc();
+      return Promise.resolve(undefined);
+    }
+    const lookup = this.tokens
+      .find(id)
+      .then(
+        (found) => {
+          this.options.metrics?.tokenLookups.inc({ result: found ? 'found' : 'absent' });
+          // Until the next reload, a refused request for this id does not look it up again (found or not).
+          this.rememberNegative(id);
+          // A reload that finished meanwhile holds the newer record (tokens are revoked, never deleted).
+          const current = this.byId.get(id);
+          if (current) return current;
+          if (found) this.byId.set(id, found);
+          return found;
+        },
+        (err: unknown) => {
+          this.options.metrics?.tokenLookups.inc({ result: 'error' });
+          this.options.logger?.warn({ err: (err as Error).message }, 'token lookup failed; token refused');
+          return this.byId.get(id);
+        },
+      )
+      .finally(() => this.pending.delete(id));
+    this.pending.set(id, lookup);
+    return lookup;
+  }
+
+  private rememberNegative(id: string): void {
+    if (this.negative.size >= this.maxNegative) {
+      const oldest = this.negative.keys().next();
+      if (!oldest.done) this.negative.delete(oldest.value);
+    }
+    this.negative.set(id, this.clock.nowMs() + this.negativeTtlMs);
   }
 
   /**

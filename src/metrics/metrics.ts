@@ -120,6 +120,23 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly tokenLookups = new Counter({
+    name: 'protoscore_token_lookups_total',
+    help: 'Store lookups of token ids missing from the API process copy of the token table, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly tokenNegativeCacheHits = new Counter({
+    name: 'protoscore_token_negative_cache_hits_total',
+    help: 'Requests whose token id was recently looked up and found absent, refused without a lookup',
+    registers: [this.registry],
+  });
+  readonly tokenLookupBudgetRefusals = new Counter({
+    name: 'protoscore_token_lookup_budget_refusals_total',
+    help: 'Requests with an unknown token id refused without a lookup because the lookup budget was spent',
+    registers: [this.registry],
+  });
+
   observeRequest(route: string, method: string, status: number, seconds: number): void {
     this.http.observe(route, method, status, seconds);
   }

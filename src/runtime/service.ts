@@ -5,7 +5,7 @@ import { AREAS, areaMigrations, PATHS } from '../areas/index.js';
 import type { AreaEnv } from '../areas/kit/module.js';
 import type { Config } from '../config/index.js';
 import { type Clock, systemClock } from '../core/time.js';
-import { buildApp } from '../http/app.js';
+import { buildApp, type OverloadLimits } from '../http/app.js';
 import { TokenVerifier } from '../http/auth.js';
 import { DatasetCache } from '../http/datasets.js';
 import { BUILTIN_JOBS } from '../jobs/builtin.js';
@@ -70,6 +70,8 @@ export interface ServiceOptions {
   readonly jobsAfter?: Promise<void>;
   /** Called last by `close()` (e.g. stopping the sandbox world). */
   readonly onClose?: () => Promise<void>;
+  /** Overrides of the API's overload limits (tests). */
+  readonly overload?: Partial<OverloadLimits>;
 }
 
 /**
@@ -90,7 +92,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let follower: ChangeFollower | undefined;
   let app: FastifyInstance | undefined;
   if (role !== 'worker') {
-    const verifier = new TokenVerifier(new TokenRepository(store.db), clock);
+    const verifier = new TokenVerifier(new TokenRepository(store.db), clock, {
+      lookupsPerSecond: config.tokenLookupsPerSecond,
+      metrics,
+      logger,
+    });
     await verifier.reload();
     const cache = new DatasetCache(new DatasetRepository(store.db), clock);
     follower = new ChangeFollower(
@@ -123,6 +129,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       datasets: cache,
       ...(accessLog ? { accessLog } : {}),
       ...(redis ? { redis } : {}),
+      ...(options.overload ? { overload: options.overload } : {}),
       status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
       ready: () => readyState(store, config, jobs, AREAS),
     });

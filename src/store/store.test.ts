@@ -129,6 +129,17 @@ describe.each(dialects)('store on %s', (dialect) => {
       expect(rb!.revoked_at).toBeNull();
     });
 
+    it('finds one token by id, revoked or not; undefined for an unknown id', async () => {
+      const tokens = new TokenRepository(store.db);
+      const a = await tokens.create({ ...input, name: 'a', expiresAt: NOW + 60 }, NOW);
+      const b = await tokens.create({ ...input, name: 'b' }, NOW);
+      await tokens.revoke(b.id, NOW + 1);
+      const rows = await tokens.list();
+      expect(await tokens.find(a.id)).toEqual(rows.find((r) => r.id === a.id));
+      expect(await tokens.find(b.id)).toMatchObject({ id: b.id, revoked_at: NOW + 1 });
+      expect(await tokens.find('ffffffffffff')).toBeUndefined();
+    });
+
     it('touch records last use without bumping the counter', async () => {
       const tokens = new TokenRepository(store.db);
       const a = await tokens.create({ ...input, name: 'a' }, NOW);

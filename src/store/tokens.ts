@@ -61,6 +61,11 @@ export class TokenRepository {
     return this.db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id').execute();
   }
 
+  /** The record of one token id (primary-key lookup), or undefined when there is none. */
+  find(id: string): Promise<TokenRecord | undefined> {
+    return this.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** Revokes a token; false when no such token exists (or it was revoked already). */
   async revoke(id: string, nowSeconds: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
