@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { bumpCounter } from './counters.js';
 import type { Database, DatasetTable } from './schema.js';
 
@@ -25,6 +25,22 @@ export interface Publication {
 }
 
 export type StoredDataset = DatasetTable;
+
+/** The newest `as_of` a computation had published before a window (see `DatasetRepository.publicationHistory`). */
+export interface PublicationBaseline {
+  readonly computation: string;
+  readonly as_of: number;
+}
+
+/** A computation's publications in one time bucket. */
+export interface PublicationBucket {
+  readonly computation: string;
+  /** Index of the bucket from the start of the window (0 = oldest). */
+  readonly bucket: number;
+  readonly publications: number;
+  /** The newest `as_of` published in the bucket. */
+  readonly as_of: number;
+}
 
 const INSERT_CHUNK = 200;
 
@@ -135,6 +151,54 @@ export class DatasetRepository {
     });
   }
 
+  /**
+   * The publications of each computation since `since` (Unix seconds), per time bucket of `bucketSeconds` (bucket 0
+   * starts at `since`): how many, and the newest `as_of` published in the bucket; and per computation the newest
+   * `as_of` published before the window (`before`), where the window's history starts from. At most `limit`
+   * bucket rows, the newest first. Grouped in the database, the same on SQLite and PostgreSQL.
+   */
+  async publicationHistory(
+    since: number,
+    bucketSeconds: number,
+    limit: number,
+  ): Promise<{ before: PublicationBaseline[]; buckets: PublicationBucket[] }> {
+    if (!Number.isInteger(bucketSeconds) || bucketSeconds <= 0) throw new Error(`bucket of ${bucketSeconds} s`);
+    const start = Math.floor(since);
+    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one by its text.
+    const bucket = sql<number>`(published_at - ${sql.lit(start)}) / ${sql.lit(bucketSeconds)}`;
+    const [before, buckets] = await Promise.all([
+      this.db
+        .selectFrom('publications')
+        .select((eb) => ['computation', eb.fn.max<number>('as_of').as('as_of')])
+        .where('published_at', '<', start)
+        .groupBy('computation')
+        .execute(),
+      this.db
+        .selectFrom('publications')
+        .select((eb) => [
+          'computation',
+          bucket.as('bucket'),
+          eb.fn.countAll<number>().as('publications'),
+          eb.fn.max<number>('as_of').as('as_of'),
+        ])
+        .where('published_at', '>=', start)
+        .groupBy(['computation', bucket])
+        .orderBy(bucket, 'desc')
+        .orderBy('computation')
+        .limit(limit)
+        .execute(),
+    ]);
+    return {
+      before: before.map((b) => ({ computation: b.computation, as_of: Number(b.as_of) })),
+      buckets: buckets.map((b) => ({
+        computation: b.computation,
+        bucket: Number(b.bucket),
+        publications: Number(b.publications),
+        as_of: Number(b.as_of),
+      })),
+    };
+  }
+
   /** Per computation: the latest publication and the freshness of its documents (for `/status` and `/ready`). */
   async summary(): Promise<
     {
@@ -146,6 +210,8 @@ export class DatasetRepository {
       oldest_as_of: number | null;
       newest_as_of: number | null;
       min_fresh_until: number | null;
+      /** The shortest freshness window of its documents (seconds). */
+      min_fresh_for: number | null;
     }[]
   > {
     const latest = await this.db
@@ -160,6 +226,7 @@ export class DatasetRepository {
         eb.fn.min('as_of').as('oldest_as_of'),
         eb.fn.max('as_of').as('newest_as_of'),
         eb.fn.min(eb('as_of', '+', eb.ref('fresh_for'))).as('min_fresh_until'),
+        eb.fn.min('fresh_for').as('min_fresh_for'),
       ])
       .groupBy('computation')
       .execute();
@@ -183,6 +250,7 @@ export class DatasetRepository {
           oldest_as_of: d ? Number(d.oldest_as_of) : null,
           newest_as_of: d ? Number(d.newest_as_of) : null,
           min_fresh_until: d ? Number(d.min_fresh_until) : null,
+          min_fresh_for: d ? Number(d.min_fresh_for) : null,
         };
       })
       .sort((a, b) => a.computation.localeCompare(b.computation));

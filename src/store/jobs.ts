@@ -1,5 +1,18 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, JobRunTable, JobStateTable } from './schema.js';
+
+/** The runs of one job in one time bucket (see `JobRepository.runHistory`). */
+export interface RunBucket {
+  readonly job: string;
+  /** Index of the bucket from the start of the window (0 = oldest). */
+  readonly bucket: number;
+  readonly runs: number;
+  readonly failed: number;
+  readonly running: number;
+  /** Of the finished runs; null when none finished. */
+  readonly max_duration_ms: number | null;
+  readonly total_duration_ms: number | null;
+}
 
 /**
  * Job bookkeeping: leases (so that several workers on one database never run the same job at once), the
@@ -110,6 +123,46 @@ export class JobRepository {
       .orderBy('started_at_ms', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * The runs started at or after `sinceMs`, per job and time bucket of `bucketMs` (bucket 0 starts at `sinceMs`):
+   * how many ran, failed or are still running, and the longest and total duration of the finished ones. Grouped in
+   * the database (the same integer division on SQLite and PostgreSQL), so a job run every few seconds costs one row
+   * per bucket; at most `limit` rows, the newest buckets first.
+   */
+  async runHistory(sinceMs: number, bucketMs: number, limit: number): Promise<RunBucket[]> {
+    if (!Number.isInteger(bucketMs) || bucketMs <= 0) throw new Error(`bucket of ${bucketMs} ms`);
+    const since = Math.floor(sinceMs);
+    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one by its text.
+    const bucket = sql<number>`(started_at_ms - ${sql.lit(since)}) / ${sql.lit(bucketMs)}`;
+    const duration = sql<number>`finished_at_ms - started_at_ms`;
+    const rows = await this.db
+      .selectFrom('job_runs')
+      .select((eb) => [
+        'job',
+        bucket.as('bucket'),
+        eb.fn.countAll<number>().as('runs'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'failed').then(1).else(0).end()).as('failed'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'running').then(1).else(0).end()).as('running'),
+        eb.fn.max<number | null>(duration).as('max_duration_ms'),
+        eb.fn.sum<number | null>(duration).as('total_duration_ms'),
+      ])
+      .where('started_at_ms', '>=', since)
+      .groupBy(['job', bucket])
+      .orderBy(bucket, 'desc')
+      .orderBy('job')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      job: r.job,
+      bucket: Number(r.bucket),
+      runs: Number(r.runs),
+      failed: Number(r.failed ?? 0),
+      running: Number(r.running ?? 0),
+      max_duration_ms: r.max_duration_ms === null ? null : Number(r.max_duration_ms),
+      total_duration_ms: r.total_duration_ms === null ? null : Number(r.total_duration_ms),
+    }));
   }
 
   /** Latest finished successful run per job (for `/ready`). */

@@ -305,6 +305,7 @@ describe.each(dialects)('store on %s', (dialect) => {
           oldest_as_of: null,
           newest_as_of: null,
           min_fresh_until: null,
+          min_fresh_for: null,
         },
         {
           computation: 'z',
@@ -315,10 +316,34 @@ describe.each(dialects)('store on %s', (dialect) => {
           oldest_as_of: NOW - 500,
           newest_as_of: NOW - 50,
           min_fresh_until: NOW - 100 + 300,
+          min_fresh_for: 300,
         },
       ]);
       const pub = await store.db.selectFrom('publications').selectAll().where('version', '=', vz).executeTakeFirst();
       expect(pub!.as_of).toBe(NOW - 50);
+    });
+    it('publicationHistory() buckets publications since a time and gives the newest as_of before it', async () => {
+      const repo = new DatasetRepository(store.db);
+      const since = NOW - 3600;
+      const publish = (computation: string, at: number, asOf: number) =>
+        repo.publish({ computation, area: 'dex', computedAt: at, documents: [doc(`/${computation}`, at, asOf)] });
+      expect(await repo.publicationHistory(since, 600, 100)).toEqual({ before: [], buckets: [] });
+      await publish('a', since - 700, since - 800);
+      await publish('a', since - 100, since - 150);
+      await publish('a', since + 10, since);
+      await publish('a', since + 599, since + 500);
+      await publish('a', since + 600, since + 550);
+      await publish('b', since + 3000, since + 2900);
+      const history = await repo.publicationHistory(since, 600, 100);
+      expect(history.before).toEqual([{ computation: 'a', as_of: since - 150 }]);
+      expect(history.buckets).toEqual([
+        { computation: 'b', bucket: 5, publications: 1, as_of: since + 2900 },
+        { computation: 'a', bucket: 1, publications: 1, as_of: since + 550 },
+        { computation: 'a', bucket: 0, publications: 2, as_of: since + 500 },
+      ]);
+      // The limit keeps the newest buckets.
+      expect((await repo.publicationHistory(since, 600, 2)).buckets.map((b) => b.bucket)).toEqual([5, 1]);
+      await expect(repo.publicationHistory(since, 0, 10)).rejects.toThrow(/bucket/);
     });
   });
 
@@ -472,6 +497,42 @@ describe.each(dialects)('store on %s', (dialect) => {
       const left = (await jobs.recentRuns('j', 10)).map((r) => r.id).sort();
       expect(left).toEqual(['edge', 'new', 'old-running']);
       expect(await jobs.pruneRuns(T - 1000)).toBe(0);
+    });
+
+    it('runHistory() counts runs per job and time bucket since a time, with durations of the finished ones', async () => {
+      const jobs = new JobRepository(store.db);
+      const since = T;
+      const bucket = 60_000;
+      expect(await jobs.runHistory(since, bucket, 100)).toEqual([]);
+      let n = 0;
+      const run = async (job: string, startedMs: number, durationMs: number | null, status: 'ok' | 'failed') => {
+        const id = `h-${++n}`;
+        await jobs.ensureState(job, 0);
+        await jobs.startRun({ id, job, owner: 'A', started_at_ms: startedMs });
+        if (durationMs !== null) {
+          const error = status === 'failed' ? 'boom' : null;
+          await jobs.finishRun(
+            { id, job, finished_at_ms: startedMs + durationMs, status, attempts: 1, error, summary: null },
+            0,
+          );
+        }
+      };
+      await run('a', since - 1, 5, 'ok'); // before the window
+      await run('a', since, 100, 'ok');
+      await run('a', since + 59_999, 300, 'failed');
+      await run('a', since + 60_000, 40, 'ok');
+      await run('a', since + 60_500, null, 'ok'); // still running
+      await run('b', since + 3 * 60_000 + 7, 2500, 'ok');
+      expect(await jobs.runHistory(since, bucket, 100)).toEqual([
+        { job: 'b', bucket: 3, runs: 1, failed: 0, running: 0, max_duration_ms: 2500, total_duration_ms: 2500 },
+        { job: 'a', bucket: 1, runs: 2, failed: 0, running: 1, max_duration_ms: 40, total_duration_ms: 40 },
+        { job: 'a', bucket: 0, runs: 2, failed: 1, running: 0, max_duration_ms: 300, total_duration_ms: 400 },
+      ]);
+      expect((await jobs.runHistory(since, bucket, 2)).map((r) => [r.job, r.bucket])).toEqual([
+        ['b', 3],
+        ['a', 1],
+      ]);
+      await expect(jobs.runHistory(since, 0, 10)).rejects.toThrow(/bucket/);
     });
   });
 });
