@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
+import type { StatusReport } from '../jobs/status.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { documentPath, resolveParams } from '../paths/compile.js';
 import type { PathDef } from '../paths/types.js';
@@ -27,6 +28,7 @@ import { datasetReply, HotPath, JSON_TYPE, rateLimitHeaders, requestIdOf } from 
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
+import { prefersHtml, renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,7 +62,7 @@ export interface AppDeps {
   readonly datasets: DatasetCache;
   /** Shared rate-limit counters; absent means in-memory counters per process. */
   readonly redis?: Redis;
-  readonly status: () => Promise<unknown>;
+  readonly status: () => Promise<StatusReport>;
   readonly ready: () => Promise<ReadyState>;
   /** The path table (`areas/index.ts` builds it; the API knows no area). */
   readonly paths: readonly PathDef[];
@@ -337,8 +339,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     url: '/status',
     config: { label: '/status' },
     schema: SYSTEM_SCHEMAS.status,
-    handler: async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send({ status: true, data: await deps.status() }),
+    // A browser (Accept prefers text/html) gets the report as a page; everyone else the JSON.
+    handler: async (request, reply) => {
+      const report = await deps.status();
+      reply.header('cache-control', 'no-store').header('vary', 'Accept');
+      if (!prefersHtml(request.headers.accept)) return reply.send({ status: true, data: report });
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', STATUS_PAGE_CSP)
+        .header('x-content-type-options', 'nosniff')
+        .send(renderStatusPage(report));
+    },
   });
   registerOthers('/status');
 

@@ -1,15 +1,28 @@
 import type { Config } from '../config/index.js';
-import type { AreaId } from '../core/areas.js';
+import { AREA_IDS, type AreaId } from '../core/areas.js';
 import { type Clock, isoSeconds, nowSeconds } from '../core/time.js';
 import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
+import { FRESHNESS_METHOD, freshnessHistory, historyWindow, jobHistory } from './status-history.js';
 import type { JobDef } from './types.js';
+
+/** Rows of bucketed history read for one report, at most (a safety bound: 72 buckets of 250 jobs). */
+const HISTORY_ROWS = 18_000;
+
+/** The area of a job named `<area>.<what>`, when the prefix is an area. */
+function areaOfJob(name: string): AreaId | null {
+  const prefix = name.split('.')[0] ?? '';
+  return (AREA_IDS as readonly string[]).includes(prefix) ? (prefix as AreaId) : null;
+}
 
 const iso = (s: number | null | undefined) => (s === null || s === undefined ? null : isoSeconds(s));
 const isoMs = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : isoSeconds(ms / 1000));
 
-/** The `/status` report: each job's last run and next run, each computation's freshness. */
+/**
+ * The `/status` report: each job's last run and next run, each computation's freshness, and their history over
+ * the last hours (run durations per job, freshness per computation) from the store.
+ */
 export async function statusReport(
   store: Store,
   jobs: readonly JobDef[],
@@ -19,15 +32,29 @@ export async function statusReport(
   const repo = new JobRepository(store.db);
   const now = nowSeconds(clock);
   const nowMs = clock.nowMs();
-  const [states, leases, datasets] = await Promise.all([
+  const window = historyWindow(now);
+  const datasetRepo = new DatasetRepository(store.db);
+  const [states, leases, datasets, runBuckets, publications] = await Promise.all([
     repo.states(),
     repo.leases(),
-    new DatasetRepository(store.db).summary(),
+    datasetRepo.summary(),
+    repo.runHistory(window.since * 1000, window.bucketSeconds * 1000, HISTORY_ROWS),
+    datasetRepo.publicationHistory(window.since, window.bucketSeconds, HISTORY_ROWS),
   ]);
   const stateOf = new Map(states.map((s) => [s.job, s]));
   const leaseOf = new Map(leases.filter((l) => l.expires_at_ms > nowMs).map((l) => [l.job, l]));
+  // Jobs this process does not schedule but another one does (the workers behind a `serve` replica) are in the store.
+  const scheduledHere = new Set(jobs.map((j) => j.name));
+  const elsewhere = states
+    .filter((s) => !scheduledHere.has(s.job))
+    .map((s) => ({ name: s.job, area: areaOfJob(s.job), description: null, everySeconds: null }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const known: { name: string; area?: AreaId | null; description: string | null; everySeconds: number | null }[] = [
+    ...jobs,
+    ...elsewhere,
+  ];
   const jobRows = await Promise.all(
-    jobs.map(async (job) => {
+    known.map(async (job) => {
       const state = stateOf.get(job.name);
       const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
       return {
@@ -35,6 +62,7 @@ export async function statusReport(
         area: job.area ?? null,
         description: job.description,
         every_seconds: job.everySeconds,
+        scheduled_here: scheduledHere.has(job.name),
         running: leaseOf.has(job.name),
         next_run_at: iso(state?.next_run_at),
         consecutive_failures: Number(state?.consecutive_failures ?? 0),
@@ -67,7 +95,28 @@ export async function statusReport(
       oldest_as_of: iso(d.oldest_as_of),
       staleness_seconds: d.newest_as_of === null ? null : Math.max(0, now - d.newest_as_of),
       stale: d.min_fresh_until === null ? null : now > d.min_fresh_until,
+      fresh_for_seconds: d.min_fresh_for,
     })),
+    history: {
+      since: isoSeconds(window.since),
+      until: isoSeconds(window.until),
+      bucket_seconds: window.bucketSeconds,
+      truncated: runBuckets.length >= HISTORY_ROWS || publications.buckets.length >= HISTORY_ROWS,
+      jobs: jobHistory(
+        runBuckets,
+        window,
+        known.map((j) => j.name),
+      ),
+      freshness: {
+        method: FRESHNESS_METHOD,
+        computations: freshnessHistory(
+          publications.before,
+          publications.buckets,
+          window,
+          datasets.map((d) => d.computation),
+        ),
+      },
+    },
     ...extra,
   };
 }
@@ -92,3 +141,5 @@ export async function readyState(
     .filter((c) => !published.has(c));
   return { ready: waiting.length === 0, waiting };
 }
+
+export type StatusReport = Awaited<ReturnType<typeof statusReport>>;
