@@ -15,6 +15,7 @@ import {
   renderStatusPage,
   scaleY,
   serviceState,
+  spanTick,
 } from './status-page.js';
 
 const NOW = 1_795_000_000;
@@ -89,6 +90,7 @@ describe('formatting', () => {
     expect(formatDuration(12_400)).toBe('12 s');
     expect(formatDuration(125_000)).toBe('2 min 5 s');
     expect(formatDuration(null)).toBe('—');
+    expect([45, 900, 5400, 10_800, 172_800].map(spanTick)).toEqual(['45 s', '15 min', '1.5 h', '3 h', '2 d']);
     expect(relativeTime(isoSeconds(NOW - 240), isoSeconds(NOW))).toBe('4 min ago');
     expect(relativeTime(isoSeconds(NOW + 30), isoSeconds(NOW))).toBe('in 30 s');
     expect(relativeTime(isoSeconds(NOW - 2), isoSeconds(NOW))).toBe('just now');
@@ -128,11 +130,11 @@ describe('chart scaling', () => {
       ...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="([^"]+)"/g),
     ];
     expect(rects).toHaveLength(2);
-    // Frame: 360 × 150, margins 56 / 12 / 12 / 34 → plot 292 × 104; axis top niceCeil(800) = 1000 ms.
+    // Frame: 360 × 150, margins 60 / 12 / 12 / 34 → plot 288 × 104; axis top niceCeil(800) = 1000 ms.
     const [first, last] = rects.map((r) => r.slice(1).map((v, i) => (i < 4 ? Number(v) : v)));
-    expect(first![0]).toBeCloseTo(56, 2);
+    expect(first![0]).toBeCloseTo(60, 2);
     expect(first![3]).toBeCloseTo(104 * 0.8, 1);
-    expect(last![0]).toBeCloseTo(56 + (71 * 292) / 72, 1);
+    expect(last![0]).toBeCloseTo(60 + (71 * 288) / 72, 1);
     expect(last![3]).toBeCloseTo(104 * 0.4, 1);
     expect(first![4]).toBe('#2b8a3e');
     expect(last![4]).toBe('#c92a2a');
@@ -152,7 +154,7 @@ describe('chart scaling', () => {
     expect(line).toHaveLength(W.count - 10); // a gap before the first publication
     // Axis top niceSpan(300) = 300 s; age 60 s sits at 60/300 of 104 px above the bottom (y = 12 + 104).
     expect(Number(line[0]!.split(',')[1])).toBeCloseTo(116 - (60 / 300) * 104, 1);
-    const limitY = Number(svg.match(/<line x1="56" x2="348" y1="([\d.]+)"[^>]*stroke-dasharray/)![1]);
+    const limitY = Number(svg.match(/<line x1="60" x2="348" y1="([\d.]+)"[^>]*stroke-dasharray/)![1]);
     expect(limitY).toBeCloseTo(12, 1); // the window is the axis top
   });
 });

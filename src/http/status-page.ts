@@ -96,6 +96,14 @@ export function niceCeil(value: number): number {
   return 10 * exp;
 }
 
+/** An axis label of an age: `90 s`, `15 min`, `1.5 h`, `3 h`, `2 d`. */
+export function spanTick(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 3600 * 1.5) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86_400 * 2) return `${Number((seconds / 3600).toFixed(1))} h`;
+  return `${Number((seconds / 86_400).toFixed(1))} d`;
+}
+
 const SPAN_STEPS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
 
 /** The top of an axis of ages in seconds: a round span (`30 min`, `2 h`, `3 h`, whole days), at or above `seconds`. */
@@ -142,7 +150,7 @@ interface Frame {
   readonly margin: readonly [number, number, number, number];
 }
 
-const CHART: Frame = { width: 360, height: 150, margin: [56, 12, 12, 34] };
+const CHART: Frame = { width: 360, height: 150, margin: [60, 12, 12, 34] };
 const SPARK: Frame = { width: 150, height: 28, margin: [0, 0, 2, 2] };
 
 interface Window {
@@ -253,7 +261,7 @@ export function freshnessChart(
     freshFor === null
       ? ''
       : `<line x1="${l}" x2="${l + w}" y1="${(t + h - scaleY(freshFor, top, h)).toFixed(2)}" y2="${(t + h - scaleY(freshFor, top, h)).toFixed(2)}" stroke="${COLORS.limit}" stroke-dasharray="4 3"><title>${escapeHtml(`fresh for ${formatSpan(freshFor)}`)}</title></line>`;
-  const axisParts = axesOn ? axes(frame, win, top, (v) => formatSpan(v), 'data age') : '';
+  const axisParts = axesOn ? axes(frame, win, top, spanTick, 'data age') : '';
   const empty =
     values.length === 0 && axesOn
       ? `<text x="${l + w / 2}" y="${t + h / 2}" text-anchor="middle" class="empty">nothing published yet</text>`
@@ -326,7 +334,7 @@ function jobTables(report: StatusReport, win: Window): string {
 </tr>${error}`;
       });
       return `<h3>${escapeHtml(area)}</h3>
-<table class="jobs"><thead><tr><th>Job</th><th>Last run</th><th>Result</th><th class="num">Duration</th><th>Next run</th><th class="num">Failures in a row</th><th class="num">Attempts</th><th>Runs, last ${formatSpan(win.count * win.bucketSeconds)}</th></tr></thead>
+<table class="jobs"><colgroup><col style="width:30%"><col style="width:9%"><col style="width:8%"><col style="width:8%"><col style="width:8%"><col style="width:9%"><col style="width:7%"><col style="width:170px"></colgroup><thead><tr><th>Job</th><th>Last run</th><th>Result</th><th class="num">Duration</th><th>Next run</th><th class="num">Failures in a row</th><th class="num">Attempts</th><th>Runs, last ${formatSpan(win.count * win.bucketSeconds)}</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table>`;
     })
     .join('\n');
@@ -347,7 +355,7 @@ function datasetTable(report: StatusReport, win: Window): string {
 <td>${freshnessChart(history.get(d.computation) ?? [], d.fresh_for_seconds, win, SPARK, false)}</td>
 </tr>`,
   );
-  return `<table class="datasets"><thead><tr><th>Computation</th><th>Area</th><th class="num">Documents</th><th>As of</th><th class="num">Staleness</th><th class="num">Fresh for</th><th>State</th><th>Data age, last ${formatSpan(win.count * win.bucketSeconds)}</th></tr></thead>
+  return `<table class="datasets"><colgroup><col style="width:24%"><col style="width:9%"><col style="width:9%"><col style="width:16%"><col style="width:10%"><col style="width:9%"><col style="width:8%"><col style="width:170px"></colgroup><thead><tr><th>Computation</th><th>Area</th><th class="num">Documents</th><th>As of</th><th class="num">Staleness</th><th class="num">Fresh for</th><th>State</th><th>Data age, last ${formatSpan(win.count * win.bucketSeconds)}</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -417,9 +425,9 @@ h3{font-size:14px;margin:18px 0 6px;text-transform:uppercase;letter-spacing:.04e
 .stat b{display:block;font-size:22px;font-weight:600}
 .stat span{color:var(--muted);font-size:12px}
 .stat.bad b{color:#c92a2a}
-table{border-collapse:collapse;width:100%;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
+table{border-collapse:collapse;width:100%;table-layout:fixed;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
 th,td{padding:7px 10px;text-align:left;border-bottom:1px solid var(--line);vertical-align:middle}
-thead th{background:#f1f3f5;font-size:12px;font-weight:600;color:#495057;white-space:nowrap}
+thead th{background:#f1f3f5;font-size:12px;font-weight:600;color:#495057}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .name{font-weight:600;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
 .sub{color:var(--muted);font-size:12px}
@@ -432,13 +440,14 @@ pre{white-space:pre-wrap;word-break:break-word;margin:6px 0 0;font-size:12px;max
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:12px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px;margin:0}
 figcaption{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;font-weight:600;margin-bottom:4px}
-svg.chart{display:block;max-width:100%;height:auto}
+svg.chart{display:block;width:100%;height:auto}
 svg .tick{font-size:10px;fill:#868e96}
 svg .axis-title{font-size:10px;fill:#495057}
 svg .empty{font-size:12px;fill:#adb5bd}
 .note{color:var(--muted);font-size:12px;margin:0 0 10px}
 .key{margin-left:12px;white-space:nowrap}.key i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:-1px}
 .empty{color:var(--muted)}
+table.kv{table-layout:auto}
 table.kv th{width:1%;white-space:nowrap;background:#f8f9fa;font-weight:600}
 table.kv code{font-size:12px;word-break:break-all}
 footer{color:var(--muted);font-size:12px;margin-top:30px}
