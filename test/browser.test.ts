@@ -46,7 +46,11 @@ function watch(page: Page, origin: string) {
   return seen;
 }
 
-describe.skipIf(!HAVE_BROWSER)(`in a real browser (${CHROMIUM})`, () => {
+const TITLE = HAVE_BROWSER
+  ? `in a real browser (${CHROMIUM})`
+  : `in a real browser: skipped, no Chromium at ${CHROMIUM} (install chromium or set CHROMIUM_PATH)`;
+
+describe.skipIf(!HAVE_BROWSER)(TITLE, () => {
   let browser: Browser;
   let service: Service;
   let cleanup: () => Promise<void>;

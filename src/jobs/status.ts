@@ -7,8 +7,10 @@ import { JobRepository } from '../store/jobs.js';
 import { FRESHNESS_METHOD, freshnessHistory, historyWindow, jobHistory } from './status-history.js';
 import type { JobDef } from './types.js';
 
-/** Rows of bucketed history read for one report, at most (a safety bound: 72 buckets of 250 jobs). */
+/** Rows of bucketed run history read for one report, at most (a safety bound: 72 buckets of 250 jobs). */
 const HISTORY_ROWS = 18_000;
+/** Newest publications read per computation: 6 hours of one every 5 seconds. */
+const PUBLICATIONS_READ = 4320;
 
 /** The area of a job named `<area>.<what>`, when the prefix is an area. */
 function areaOfJob(name: string): AreaId | null {
@@ -34,12 +36,16 @@ export async function statusReport(
   const nowMs = clock.nowMs();
   const window = historyWindow(now);
   const datasetRepo = new DatasetRepository(store.db);
-  const [states, leases, datasets, runBuckets, publications] = await Promise.all([
-    repo.states(),
-    repo.leases(),
-    datasetRepo.summary(),
-    repo.runHistory(window.since * 1000, window.bucketSeconds * 1000, HISTORY_ROWS),
-    datasetRepo.publicationHistory(window.since, window.bucketSeconds, HISTORY_ROWS),
+  const [states, leases, datasets] = await Promise.all([repo.states(), repo.leases(), datasetRepo.summary()]);
+  const jobNames = [...new Set([...jobs.map((j) => j.name), ...states.map((s) => s.job)])];
+  const [runBuckets, publications] = await Promise.all([
+    repo.runHistory(jobNames, window.since * 1000, window.bucketSeconds * 1000, HISTORY_ROWS),
+    datasetRepo.publicationHistory(
+      datasets.map((d) => d.computation),
+      window.since,
+      window.bucketSeconds,
+      PUBLICATIONS_READ,
+    ),
   ]);
   const stateOf = new Map(states.map((s) => [s.job, s]));
   const leaseOf = new Map(leases.filter((l) => l.expires_at_ms > nowMs).map((l) => [l.job, l]));
@@ -101,7 +107,7 @@ export async function statusReport(
       since: isoSeconds(window.since),
       until: isoSeconds(window.until),
       bucket_seconds: window.bucketSeconds,
-      truncated: runBuckets.length >= HISTORY_ROWS || publications.buckets.length >= HISTORY_ROWS,
+      truncated: runBuckets.length >= HISTORY_ROWS || publications.truncated,
       jobs: jobHistory(
         runBuckets,
         window,

@@ -152,51 +152,53 @@ export class DatasetRepository {
   }
 
   /**
-   * The publications of each computation since `since` (Unix seconds), per time bucket of `bucketSeconds` (bucket 0
+   * The publications of `computations` since `since` (Unix seconds), per time bucket of `bucketSeconds` (bucket 0
    * starts at `since`): how many, and the newest `as_of` published in the bucket; and per computation the newest
-   * `as_of` published before the window (`before`), where the window's history starts from. At most `limit`
-   * bucket rows, the newest first. Grouped in the database, the same on SQLite and PostgreSQL.
+   * `as_of` published before the window (`before`), where the window's history starts from. Publications are kept,
+   * so each computation reads only its newest `perComputation` along its (computation, version) index, in one
+   * query: `truncated` says when that cut into the window. The same SQL on SQLite and PostgreSQL.
    */
   async publicationHistory(
+    computations: readonly string[],
     since: number,
     bucketSeconds: number,
-    limit: number,
-  ): Promise<{ before: PublicationBaseline[]; buckets: PublicationBucket[] }> {
+    perComputation: number,
+  ): Promise<{ before: PublicationBaseline[]; buckets: PublicationBucket[]; truncated: boolean }> {
     if (!Number.isInteger(bucketSeconds) || bucketSeconds <= 0) throw new Error(`bucket of ${bucketSeconds} s`);
     const start = Math.floor(since);
     // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one by its text.
-    const bucket = sql<number>`(published_at - ${sql.lit(start)}) / ${sql.lit(bucketSeconds)}`;
-    const [before, buckets] = await Promise.all([
-      this.db
+    // Publications before the window fall in bucket -1: their newest `as_of` is where the window starts from.
+    const bucket = sql<number>`case when published_at >= ${sql.lit(start)} then (published_at - ${sql.lit(start)}) / ${sql.lit(bucketSeconds)} else -1 end`;
+    const before: PublicationBaseline[] = [];
+    const buckets: PublicationBucket[] = [];
+    let truncated = false;
+    for (const computation of computations) {
+      const newest = this.db
         .selectFrom('publications')
-        .select((eb) => ['computation', eb.fn.max<number>('as_of').as('as_of')])
-        .where('published_at', '<', start)
-        .groupBy('computation')
-        .execute(),
-      this.db
-        .selectFrom('publications')
+        .select(['published_at', 'as_of'])
+        .where('computation', '=', computation)
+        .orderBy('version', 'desc')
+        .limit(perComputation);
+      const rows = await this.db
+        .selectFrom(newest.as('p'))
         .select((eb) => [
-          'computation',
           bucket.as('bucket'),
           eb.fn.countAll<number>().as('publications'),
           eb.fn.max<number>('as_of').as('as_of'),
         ])
-        .where('published_at', '>=', start)
-        .groupBy(['computation', bucket])
-        .orderBy(bucket, 'desc')
-        .orderBy('computation')
-        .limit(limit)
-        .execute(),
-    ]);
-    return {
-      before: before.map((b) => ({ computation: b.computation, as_of: Number(b.as_of) })),
-      buckets: buckets.map((b) => ({
-        computation: b.computation,
-        bucket: Number(b.bucket),
-        publications: Number(b.publications),
-        as_of: Number(b.as_of),
-      })),
-    };
+        .groupBy(bucket)
+        .execute();
+      const read = rows.reduce((n, r) => n + Number(r.publications), 0);
+      for (const r of rows) {
+        const row = { bucket: Number(r.bucket), publications: Number(r.publications), as_of: Number(r.as_of) };
+        if (row.bucket < 0) before.push({ computation, as_of: row.as_of });
+        else buckets.push({ computation, ...row });
+      }
+      // Every publication read is in the window and there may be older ones: the window's start was not reached.
+      if (read >= perComputation && !rows.some((r) => Number(r.bucket) < 0)) truncated = true;
+    }
+    buckets.sort((a, b) => b.bucket - a.bucket || a.computation.localeCompare(b.computation));
+    return { before, buckets, truncated };
   }
 
   /** Per computation: the latest publication and the freshness of its documents (for `/status` and `/ready`). */

@@ -126,12 +126,14 @@ export class JobRepository {
   }
 
   /**
-   * The runs started at or after `sinceMs`, per job and time bucket of `bucketMs` (bucket 0 starts at `sinceMs`):
-   * how many ran, failed or are still running, and the longest and total duration of the finished ones. Grouped in
-   * the database (the same integer division on SQLite and PostgreSQL), so a job run every few seconds costs one row
-   * per bucket; at most `limit` rows, the newest buckets first.
+   * The runs of `jobs` started at or after `sinceMs`, per job and time bucket of `bucketMs` (bucket 0 starts at
+   * `sinceMs`): how many ran, failed or are still running, and the longest and total duration of the finished ones.
+   * Read along the (job, started_at_ms) index and grouped in the database (the same integer division on SQLite and
+   * PostgreSQL), so a job run every few seconds costs one row per bucket; at most `limit` rows, the newest buckets
+   * first.
    */
-  async runHistory(sinceMs: number, bucketMs: number, limit: number): Promise<RunBucket[]> {
+  async runHistory(jobs: readonly string[], sinceMs: number, bucketMs: number, limit: number): Promise<RunBucket[]> {
+    if (jobs.length === 0) return [];
     if (!Number.isInteger(bucketMs) || bucketMs <= 0) throw new Error(`bucket of ${bucketMs} ms`);
     const since = Math.floor(sinceMs);
     // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one by its text.
@@ -148,6 +150,7 @@ export class JobRepository {
         eb.fn.max<number | null>(duration).as('max_duration_ms'),
         eb.fn.sum<number | null>(duration).as('total_duration_ms'),
       ])
+      .where('job', 'in', [...jobs])
       .where('started_at_ms', '>=', since)
       .groupBy(['job', bucket])
       .orderBy(bucket, 'desc')

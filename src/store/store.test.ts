@@ -327,23 +327,39 @@ describe.each(dialects)('store on %s', (dialect) => {
       const since = NOW - 3600;
       const publish = (computation: string, at: number, asOf: number) =>
         repo.publish({ computation, area: 'dex', computedAt: at, documents: [doc(`/${computation}`, at, asOf)] });
-      expect(await repo.publicationHistory(since, 600, 100)).toEqual({ before: [], buckets: [] });
+      expect(await repo.publicationHistory(['a'], since, 600, 100)).toEqual({
+        before: [],
+        buckets: [],
+        truncated: false,
+      });
       await publish('a', since - 700, since - 800);
       await publish('a', since - 100, since - 150);
       await publish('a', since + 10, since);
       await publish('a', since + 599, since + 500);
       await publish('a', since + 600, since + 550);
       await publish('b', since + 3000, since + 2900);
-      const history = await repo.publicationHistory(since, 600, 100);
-      expect(history.before).toEqual([{ computation: 'a', as_of: since - 150 }]);
-      expect(history.buckets).toEqual([
-        { computation: 'b', bucket: 5, publications: 1, as_of: since + 2900 },
-        { computation: 'a', bucket: 1, publications: 1, as_of: since + 550 },
-        { computation: 'a', bucket: 0, publications: 2, as_of: since + 500 },
+      await publish('c', since - 50, since - 60);
+      expect(await repo.publicationHistory(['a', 'b', 'c'], since, 600, 100)).toEqual({
+        before: [
+          { computation: 'a', as_of: since - 150 },
+          { computation: 'c', as_of: since - 60 },
+        ],
+        buckets: [
+          { computation: 'b', bucket: 5, publications: 1, as_of: since + 2900 },
+          { computation: 'a', bucket: 1, publications: 1, as_of: since + 550 },
+          { computation: 'a', bucket: 0, publications: 2, as_of: since + 500 },
+        ],
+        truncated: false,
+      });
+      // Only the newest publications of each computation are read; when they all fall in the window, it says so.
+      const cut = await repo.publicationHistory(['a'], since, 600, 2);
+      expect(cut.buckets.map((b) => [b.bucket, b.publications])).toEqual([
+        [1, 1],
+        [0, 1],
       ]);
-      // The limit keeps the newest buckets.
-      expect((await repo.publicationHistory(since, 600, 2)).buckets.map((b) => b.bucket)).toEqual([5, 1]);
-      await expect(repo.publicationHistory(since, 0, 10)).rejects.toThrow(/bucket/);
+      expect(cut.truncated).toBe(true);
+      expect((await repo.publicationHistory(['a'], since, 600, 4)).truncated).toBe(false);
+      await expect(repo.publicationHistory(['a'], since, 0, 10)).rejects.toThrow(/bucket/);
     });
   });
 
@@ -503,7 +519,8 @@ describe.each(dialects)('store on %s', (dialect) => {
       const jobs = new JobRepository(store.db);
       const since = T;
       const bucket = 60_000;
-      expect(await jobs.runHistory(since, bucket, 100)).toEqual([]);
+      expect(await jobs.runHistory(['a', 'b'], since, bucket, 100)).toEqual([]);
+      expect(await jobs.runHistory([], since, bucket, 100)).toEqual([]);
       let n = 0;
       const run = async (job: string, startedMs: number, durationMs: number | null, status: 'ok' | 'failed') => {
         const id = `h-${++n}`;
@@ -523,16 +540,17 @@ describe.each(dialects)('store on %s', (dialect) => {
       await run('a', since + 60_000, 40, 'ok');
       await run('a', since + 60_500, null, 'ok'); // still running
       await run('b', since + 3 * 60_000 + 7, 2500, 'ok');
-      expect(await jobs.runHistory(since, bucket, 100)).toEqual([
+      expect(await jobs.runHistory(['a', 'b', 'c'], since, bucket, 100)).toEqual([
         { job: 'b', bucket: 3, runs: 1, failed: 0, running: 0, max_duration_ms: 2500, total_duration_ms: 2500 },
         { job: 'a', bucket: 1, runs: 2, failed: 0, running: 1, max_duration_ms: 40, total_duration_ms: 40 },
         { job: 'a', bucket: 0, runs: 2, failed: 1, running: 0, max_duration_ms: 300, total_duration_ms: 400 },
       ]);
-      expect((await jobs.runHistory(since, bucket, 2)).map((r) => [r.job, r.bucket])).toEqual([
+      expect(await jobs.runHistory(['a'], since, bucket, 100)).toHaveLength(2);
+      expect((await jobs.runHistory(['a', 'b'], since, bucket, 2)).map((r) => [r.job, r.bucket])).toEqual([
         ['b', 3],
         ['a', 1],
       ]);
-      await expect(jobs.runHistory(since, 0, 10)).rejects.toThrow(/bucket/);
+      await expect(jobs.runHistory(['a'], since, 0, 10)).rejects.toThrow(/bucket/);
     });
   });
 });
