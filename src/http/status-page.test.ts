@@ -243,6 +243,19 @@ describe('renderStatusPage', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
+  it('says which jobs another process schedules, and shows extra fields (the sandbox) as a table', () => {
+    const html = renderStatusPage(
+      report({
+        jobs: [job('dex.ingest', { scheduled_here: false, description: null, every_seconds: null })],
+        sandbox: { rpc_url: 'http://127.0.0.1:8545', chain_id: 31337, simulated_until: NOW },
+      } as Partial<StatusReport>),
+    );
+    expect(html).toContain('scheduled by another process (a worker)');
+    expect(html).toContain('data-extra="sandbox"');
+    expect(html).toContain(`<th>chain_id</th><td><code>31337</code></td>`);
+    expect(html).toContain(`${NOW} (${isoSeconds(NOW)})`);
+  });
+
   it('names failing jobs and stale datasets in the header state', () => {
     const failing = report({ jobs: [job('a', { consecutive_failures: 1 })] });
     expect(serviceState(failing)).toMatchObject({ label: 'Degraded', detail: '1 job failing' });

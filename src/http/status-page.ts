@@ -451,6 +451,7 @@ table.kv{table-layout:auto}
 table.kv th{width:1%;white-space:nowrap;background:#f8f9fa;font-weight:600}
 table.kv code{font-size:12px;word-break:break-all}
 footer{color:var(--muted);font-size:12px;margin-top:30px}
+#extra{margin-top:16px}
 `;
 
 /** The whole page. */
