@@ -21,9 +21,9 @@ import type { PathDef } from '../paths/types.js';
 import type { Registry } from '../registry/index.js';
 import type { Principal, TokenVerifier } from './auth.js';
 import type { DatasetCache } from './datasets.js';
-import { sendError, toApiError } from './errors.js';
+import { handleClientError, sendError, toApiError } from './errors.js';
 import { datasetReply, HotPath, JSON_TYPE, logAccess, rateLimitHeaders, requestIdOf } from './hot.js';
-import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
+import { type AreaTag, routeSchema, SHARED_SCHEMAS, SYSTEM_SCHEMAS, swaggerOptions } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
 
@@ -65,6 +65,8 @@ export interface AppDeps {
   readonly paths: readonly PathDef[];
   /** Answer repeat document requests before routing (default true; see src/http/hot.ts). */
   readonly hotPath?: boolean;
+  /** The areas' titles, for the tags of the OpenAPI document. */
+  readonly areas?: readonly AreaTag[];
 }
 
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -150,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (err, request, reply) => {
       sendError(request, reply, toApiError(err));
     },
+    clientErrorHandler: handleClientError,
   });
 
   app.decorate('hotPath', hot);
@@ -218,7 +221,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: { params: { 1: 4 } },
   });
-  await app.register(swagger, { openapi: openApiInfo(), hideUntagged: false });
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  await app.register(
+    swagger,
+    swaggerOptions({
+      publicUrl: deps.config.publicUrl,
+      paths: deps.paths,
+      ...(deps.areas ? { areas: deps.areas } : {}),
+    }),
+  );
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
 
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
