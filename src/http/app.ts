@@ -257,6 +257,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | '), compress: false },
       schema: routeSchema(group),
       validatorCompiler: () => () => true,
+      // Documents, redirects and errors are sent as rendered bytes: the response schemas document them, and compiling
+      // serializers from them (with their shared `$ref`s) would only slow the start.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       handler: specHandler(group, deps, hot),
     });
     registerOthers(group.fastifyUrl);
