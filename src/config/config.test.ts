@@ -35,6 +35,10 @@ describe('loadConfig', () => {
     [{ GITHUB_API_URL: 'ftp://github.example' }, 'GITHUB_API_URL'],
     [{ GITHUB_API_URL: 'not a url' }, 'GITHUB_API_URL'],
     [{ GITHUB_TOKEN: 'ghp_abc def' }, 'GITHUB_TOKEN'],
+    [{ PUBLIC_URL: 'api.example.org' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://api.example.org' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://api.example.org/?x=1' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://user:pw@api.example.org' }, 'PUBLIC_URL'],
   ])('%j names the bad key %s', (env, key) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -91,5 +95,13 @@ describe('loadConfig', () => {
       expect((err as Error).message).toContain('GITHUB_TOKEN');
       expect((err as Error).message).not.toContain('secret');
     }
+  });
+
+  it('reads PUBLIC_URL without its trailing slash; unset by default', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.org/protoscore/' }).publicUrl).toBe(
+      'https://api.example.org/protoscore',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).publicUrl).toBe('http://10.0.0.5:8080');
   });
 });

@@ -9,6 +9,8 @@ import { AREA_IDS, type AreaId } from '../core/areas.js';
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** The URL clients reach the API at (`servers` of the OpenAPI document); undefined: the origin they used. */
+  readonly publicUrl: string | undefined;
   readonly dataDir: string;
   /** PostgreSQL connection string; absent means the embedded SQLite file in `dataDir`. */
   readonly databaseUrl: string | undefined;
@@ -130,6 +132,19 @@ export const CONFIG_KEYS = {
     parse: (v: string, k: string) => {
       if (!/^[0-9A-Za-z.:\-[\]]+$/.test(v)) throw new ConfigError(k, 'expected a host name or IP address');
       return v;
+    },
+  },
+  PUBLIC_URL: {
+    key: 'PUBLIC_URL',
+    doc: 'URL clients reach the API at, when a proxy serves it under another origin or a path prefix (e.g. `https://example.org/protoscore`): the `servers` entry of `/openapi.json`, used by `/docs` and generated clients. Unset: the origin the document was fetched from',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const value = url(['http:', 'https:'])(v.trim(), k);
+      const parsed = new URL(value);
+      if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+        throw new ConfigError(k, 'expected a URL without query, fragment or credentials');
+      }
+      return value.replace(/\/+$/, '');
     },
   },
   DATA_DIR: {
@@ -305,6 +320,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
   const config: Config = Object.freeze({
     port: p.PORT ?? 8080,
     host: p.HOST ?? '127.0.0.1',
+    publicUrl: p.PUBLIC_URL,
     dataDir: p.DATA_DIR ?? path.resolve('./data'),
     databaseUrl: p.DATABASE_URL,
     redisUrl: p.REDIS_URL,

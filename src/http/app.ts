@@ -23,9 +23,9 @@ import type { Registry } from '../registry/index.js';
 import { type AccessLog, pinoAccessLog } from './access-log.js';
 import type { Principal, TokenVerifier } from './auth.js';
 import type { DatasetCache } from './datasets.js';
-import { sendError, toApiError } from './errors.js';
+import { handleClientError, sendError, toApiError } from './errors.js';
 import { datasetReply, HotPath, JSON_TYPE, rateLimitHeaders, requestIdOf } from './hot.js';
-import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
+import { type AreaTag, routeSchema, SHARED_SCHEMAS, SYSTEM_SCHEMAS, swaggerOptions } from './openapi.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
 import { prefersHtml, renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
@@ -72,6 +72,8 @@ export interface AppDeps {
   readonly hotPath?: boolean;
   /** Overrides of `OVERLOAD_DEFAULTS`. */
   readonly overload?: Partial<OverloadLimits>;
+  /** The areas' titles, for the tags of the OpenAPI document. */
+  readonly areas?: readonly AreaTag[];
 }
 
 /**
@@ -184,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (err, request, reply) => {
       sendError(request, reply, toApiError(err));
     },
+    clientErrorHandler: handleClientError,
   });
 
   app.decorate('hotPath', hot);
@@ -259,7 +262,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: { params: { 1: 4 } },
   });
-  await app.register(swagger, { openapi: openApiInfo(), hideUntagged: false });
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  await app.register(
+    swagger,
+    swaggerOptions({
+      publicUrl: deps.config.publicUrl,
+      paths: deps.paths,
+      ...(deps.areas ? { areas: deps.areas } : {}),
+    }),
+  );
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
 
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -287,6 +298,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config: { auth: true, label: group.paths.map((p) => p.def.template).join(' | '), compress: false },
       schema: routeSchema(group),
       validatorCompiler: () => () => true,
+      // Documents, redirects and errors are sent as rendered bytes: the response schemas document them, and compiling
+      // serializers from them (with their shared `$ref`s) would only slow the start.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       handler: specHandler(group, deps, hot),
     });
     registerOthers(group.fastifyUrl);

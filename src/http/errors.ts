@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, STATUS_OF } from '../core/errors.js';
 
@@ -34,4 +37,31 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Api
     .code(STATUS_OF[err.code])
     .type('application/json; charset=utf-8')
     .send(errorBody(err.code, err.message, request.id));
+}
+
+/**
+ * The answer to a request Node's HTTP parser rejected before any route saw it (not HTTP, headers over the size
+ * limit, too slow to arrive): the service's envelope with `invalid_request`, not Fastify's own error shape. The
+ * status stays the one HTTP has for the case (408, 431, else 400).
+ */
+export function clientErrorResponse(err: { code?: string }): string {
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request headers are larger than the server accepts']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP'];
+  const body = errorBody('invalid_request', message, randomUUID());
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Fastify's `clientErrorHandler`: answers with `clientErrorResponse` and closes the connection. */
+export function handleClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) socket.write(clientErrorResponse(err));
+  socket.destroy(err);
 }

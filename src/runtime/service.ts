@@ -122,6 +122,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       config,
       registry,
       paths: PATHS,
+      areas: AREAS,
       clock,
       logger,
       metrics,
