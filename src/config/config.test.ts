@@ -14,6 +14,8 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('info');
     expect(c.defaultRatePerMinute).toBe(600);
     expect(Object.isFrozen(c)).toBe(true);
+    expect(c.logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
   });
 
   it.each([
@@ -24,6 +26,7 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ RPC_URL_ETHEREUM: 'ftp://node' }, 'RPC_URL_ETHEREUM'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'colour' }, 'LOG_FORMAT'],
     [{ DISABLED_AREAS: 'dex,nft' }, 'DISABLED_AREAS'],
     [{ HOST: 'a b' }, 'HOST'],
     [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],
