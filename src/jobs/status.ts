@@ -4,7 +4,7 @@ import { type Clock, isoSeconds, nowSeconds } from '../core/time.js';
 import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
-import type { JobDef } from './types.js';
+import type { JobInfo } from './types.js';
 
 const iso = (s: number | null | undefined) => (s === null || s === undefined ? null : isoSeconds(s));
 const isoMs = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : isoSeconds(ms / 1000));
@@ -12,7 +12,7 @@ const isoMs = (ms: number | null | undefined) => (ms === null || ms === undefine
 /** The `/status` report: each job's last run and next run, each computation's freshness. */
 export async function statusReport(
   store: Store,
-  jobs: readonly JobDef[],
+  jobs: readonly JobInfo[],
   clock: Clock,
   extra: Record<string, unknown> = {},
 ) {

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import { chooseLogFormat, formatLogLine } from './log-format.js';
 
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
   return pino(
@@ -15,6 +16,20 @@ export function createLogger(config: Config, destination?: DestinationStream): L
     },
     destination ?? stdoutDestination(),
   );
+}
+
+/**
+ * Where the log lines of a long-running role go: JSON lines to stdout as ever, or, when LOG_FORMAT asks for it (or
+ * is `auto` and stdout is a terminal), readable lines written through `out` (which knows about a progress bar).
+ */
+export function logDestination(
+  config: Config,
+  options: { terminal: boolean; out: (text: string) => void },
+): { format: 'json' | 'pretty'; destination: DestinationStream } {
+  const format = chooseLogFormat(config.logFormat, options.terminal);
+  if (format === 'json') return { format, destination: stdoutDestination() };
+  const colour = options.terminal;
+  return { format, destination: { write: (line: string) => options.out(`${formatLogLine(line, { colour })}\n`) } };
 }
 
 /**

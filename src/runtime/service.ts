@@ -11,7 +11,7 @@ import { DatasetCache } from '../http/datasets.js';
 import { BUILTIN_JOBS } from '../jobs/builtin.js';
 import { JobRunner } from '../jobs/runner.js';
 import { readyState, statusReport } from '../jobs/status.js';
-import type { JobDef } from '../jobs/types.js';
+import type { JobDef, JobInfo } from '../jobs/types.js';
 import { Metrics } from '../metrics/metrics.js';
 import { type AddressBook, EMPTY_BOOK } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
@@ -69,6 +69,15 @@ export interface ServiceOptions {
   readonly jobsAfter?: Promise<void>;
   /** Called last by `close()` (e.g. stopping the sandbox world). */
   readonly onClose?: () => Promise<void>;
+  /**
+   * The jobs `/status` and `/ready` report when they run elsewhere (the job side of `start`, on its own thread);
+   * undefined until that side has said, and `/ready` then waits for every enabled area's computations.
+   */
+  readonly jobList?: () => readonly JobInfo[] | undefined;
+  /** Called after each publication of this process's jobs (the job side of `start` tells the API half). */
+  readonly onPublished?: () => void;
+  /** Called when one of this process's job runs ends. */
+  readonly onRunFinished?: (job: string, status: 'ok' | 'failed', seconds: number) => void;
 }
 
 /**
@@ -120,8 +129,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       tokens: verifier,
       datasets: cache,
       ...(redis ? { redis } : {}),
-      status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
-      ready: () => readyState(store, config, jobs, AREAS),
+      status: () =>
+        statusReport(store, options.jobList ? (options.jobList() ?? []) : jobs, clock, options.statusExtra?.() ?? {}),
+      ready: () => readyState(store, config, options.jobList ? options.jobList() : jobs, AREAS),
     });
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
     const listening = app;
@@ -145,7 +155,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       notifyPublished: async () => {
         await notifier.notify('datasets');
         await localFollower?.check();
+        options.onPublished?.();
       },
+      ...(options.onRunFinished ? { onRunFinished: options.onRunFinished } : {}),
     });
     const started = runner;
     if (options.jobsAfter) {
