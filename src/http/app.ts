@@ -24,8 +24,10 @@ import type { DatasetCache } from './datasets.js';
 import { sendError, toApiError } from './errors.js';
 import { datasetReply, HotPath, JSON_TYPE, logAccess, rateLimitHeaders, requestIdOf } from './hot.js';
 import { openApiInfo, routeSchema, SYSTEM_SCHEMAS } from './openapi.js';
+import { ArrivalRate, MAX_EVENT_LOOP_DELAY_MS } from './pressure.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
+import { StaticJson } from './static-json.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -125,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessLog = deps.logger.child({}, { redact: [] });
   let closing = false;
   let underPressureNow: () => boolean = () => false;
+  const arrivals = new ArrivalRate();
   const hot = new HotPath({
     clock: deps.clock,
     tokens: deps.tokens,
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     serverFactory: (handler) =>
       createServer((req, res) => {
+        arrivals.count();
         if (!useHotPath || !hot.handle(req, res)) handler(req, res);
       }),
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -155,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('hotPath', hot);
   app.addHook('preClose', (done) => {
     closing = true;
+    arrivals.stop();
     done();
   });
 
@@ -200,10 +205,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(underPressure, {
-    maxEventLoopDelay: 2000,
+    maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
     retryAfter: 10,
     exposeStatusRoute: false,
     pressureHandler: (request, reply) => {
+      // A stalled loop with few requests arriving is not overload (pressure.ts): serve them.
+      if (!arrivals.loaded()) return;
       sendError(
         request,
         reply,
@@ -211,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     },
   });
-  underPressureNow = () => app.isUnderPressure();
+  underPressureNow = () => app.isUnderPressure() && arrivals.loaded();
   await app.register(compress, {
     global: true,
     threshold: 1024,
@@ -219,7 +226,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brotliOptions: { params: { 1: 4 } },
   });
   await app.register(swagger, { openapi: openApiInfo(), hideUntagged: false });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  // The API description never changes while the process runs: serialised and compressed once (static-json.ts).
+  const description = new StaticJson(() => app.swagger());
+  app.addHook('onReady', async () => description.warm());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true },
+    staticCSP: true,
+    uiHooks: {
+      onRequest: (request, reply, done) => {
+        if (request.routeOptions.url === '/docs/json') description.send(request, reply);
+        else done();
+      },
+    },
+  });
 
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
     await sendError(
@@ -321,7 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     url: '/openapi.json',
     config: { label: '/openapi.json' },
     schema: { hide: true },
-    handler: async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+    handler: async (request, reply) => description.send(request, reply, { 'cache-control': 'public, max-age=300' }),
   });
   registerOthers('/openapi.json');
 
