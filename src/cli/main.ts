@@ -146,6 +146,8 @@ async function runStart(opts: { token: boolean }): Promise<void> {
   });
   terminal = new StartTerminal(isTerminal && format === 'pretty');
   const logger = createLogger(cfg, destination);
+  const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
+  const tokenLines: string[] = [];
   let started: Embedded;
   try {
     started = await startEmbedded({
@@ -154,6 +156,9 @@ async function runStart(opts: { token: boolean }): Promise<void> {
       logger,
       logLine: (line) => destination.write(line),
       onProgress: terminal.event,
+      beforeJobSide: async (service) => {
+        if (opts.token) tokenLines.push(...(await quickstartLines(service.store, cfg, base)));
+      },
       onJobSideCrash: (err, service) => {
         terminal?.stop();
         logger.error({ err }, 'the job side stopped unexpectedly; stopping the service');
@@ -176,10 +181,8 @@ async function runStart(opts: { token: boolean }): Promise<void> {
   });
   const { world, standins, githubAnonymous } = started.sources;
   if (githubAnonymous) logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
-  const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
   const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
-  const lines = [`protoscore start: API on ${base} (${where}); jobs on a worker thread`];
-  if (opts.token) lines.push(...(await quickstartLines(service.store, cfg, base)));
+  const lines = [`protoscore start: API on ${base} (${where}); jobs on a worker thread`, ...tokenLines];
   if (world) {
     lines.push(
       `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,

@@ -5,10 +5,11 @@
  * jobs and the sandbox world's status as the job side reports them.
  */
 import type { Logger } from 'pino';
-import { AREAS } from '../areas/index.js';
+import { AREAS, areaMigrations } from '../areas/index.js';
 import type { Config } from '../config/index.js';
 import { readyState } from '../jobs/status.js';
 import type { JobInfo } from '../jobs/types.js';
+import { defaultSqliteFile, openStore } from '../store/db.js';
 import { type JobSide, type JobSideSources, startJobSide, type ToMain } from './job-side.js';
 import { type Service, startService } from './service.js';
 
@@ -30,6 +31,8 @@ export interface EmbeddedOptions {
   /** Listen on the configured port (default true). */
   readonly listen?: boolean;
   readonly onProgress?: (event: StartProgressEvent) => void;
+  /** Runs once the API listens and before the job side starts (the quickstart token: a write no job contends with). */
+  readonly beforeJobSide?: (service: Service) => Promise<void>;
   /**
    * The job side ended without being asked to. Default: logged as an error and the API closed, so that the service
    * never goes on without its jobs; the CLI also ends the process with a non-zero code.
@@ -42,6 +45,8 @@ export interface Embedded extends Service {
   /** What the job side started (the world, the stand-ins, the jobs). */
   readonly sources: JobSideSources;
 }
+
+const API_BUSY_TIMEOUT_MS = 250;
 
 /** The computations `/ready` waits for, given the jobs the job side schedules. */
 function awaitedComputations(config: Config, jobs: readonly JobInfo[]): string[] {
@@ -59,10 +64,19 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Embedded>
   const { config, logger } = options;
   let jobSide: JobSide | undefined;
   let computations: readonly string[] = [];
+  // better-sqlite3 waits for a busy database synchronously: the API half's writes (token use times) give up after
+  // 250 ms rather than hold the event loop for the default 5 s while a job writes.
+  const store = openStore({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: defaultSqliteFile(config.dataDir),
+    migrations: areaMigrations(),
+    busyTimeoutMs: API_BUSY_TIMEOUT_MS,
+  });
   const service = await startService({
     role: 'serve',
     config,
     logger,
+    store,
     ...(options.listen === undefined ? {} : { listen: options.listen }),
     jobList: () => jobSide?.jobs(),
     statusExtra: () => {
@@ -71,8 +85,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Embedded>
     },
     onClose: async () => {
       await jobSide?.close();
+      await store.close();
     },
   });
+  try {
+    await options.beforeJobSide?.(service);
+  } catch (err) {
+    await service.close();
+    throw err;
+  }
   const progress = options.onProgress;
   const reportReadiness = async () => {
     const jobs = jobSide?.jobs();
