@@ -49,18 +49,19 @@ export class StartTerminal {
     const view = this.progress.view(Date.now());
     if (view.phase === 'done') {
       if (this.bar) {
-        this.bar.update(100, { phase: 'ready', step: PHASES.length, eta: '0 s' });
+        this.bar.update(100, { phase: 'ready', step: PHASES.length, left: '0 s' });
         this.stop();
         process.stdout.write('protoscore: first start complete; every dataset is served.\n');
       }
       this.finished = true;
       return;
     }
-    const payload = { phase: view.phase.padEnd(18), step: view.step, eta: formatEta(view.etaSeconds) };
+    // `left`, not `eta`: cli-progress fills `{eta}` itself, from its own rate.
+    const payload = { phase: view.phase.padEnd(18), step: view.step, left: formatEta(view.etaSeconds) };
     if (!this.bars) {
       this.bars = new MultiBar({
         stream: process.stdout,
-        format: ' {phase} [{bar}] {percentage}% | phase {step}/3 | {eta} left',
+        format: ' {phase} [{bar}] {percentage}% | phase {step}/3 | {left} left',
         barsize: 30,
         hideCursor: true,
         clearOnComplete: false,
