@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { computedKey } from '../src/areas/kit/compute-job.js';
 import { loadConfig } from '../src/config/index.js';
 import { nowSeconds, systemClock } from '../src/core/time.js';
-import { type Embedded, startEmbedded } from '../src/runtime/index.js';
+import { type Embedded, JobSideSetupError, startEmbedded } from '../src/runtime/index.js';
 import { TokenRepository } from '../src/store/tokens.js';
 import { LogCapture } from './helpers.js';
 import { useTempDirs } from './support/temp-dirs.js';
@@ -208,4 +208,31 @@ describe('start: the API answers at once while the job side works', () => {
     const errors = logs.lines.filter((l) => l.includes('"level":50') && !l.includes('"code":"not_ready"'));
     expect(errors).toEqual([]);
   }, 180_000);
+
+  it('sources that cannot come up on the job side stop the API too, with the message for the operator', async () => {
+    const env = {
+      DATA_DIR: tempDir('bad-source-'),
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      RPC_URL_NO_SUCH_CHAIN: 'http://127.0.0.1:9',
+    };
+    let port: number | undefined;
+    const failed = await startEmbedded({
+      config: loadConfig(env),
+      env,
+      logger: pino({ level: 'silent' }),
+      logLine: () => undefined,
+      beforeJobSide: async (service) => {
+        port = (service.app!.server.address() as AddressInfo).port;
+      },
+    }).then(
+      () => undefined,
+      (err: unknown) => err as JobSideSetupError,
+    );
+    expect(failed).toBeInstanceOf(JobSideSetupError);
+    expect(failed?.config).toBe(true);
+    expect(failed?.message).toContain('RPC_URL_NO_SUCH_CHAIN');
+    expect(port).toBeGreaterThan(0);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+  }, 60_000);
 });
