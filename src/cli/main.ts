@@ -9,21 +9,26 @@ import {
   areaEnv,
   closeOnSignals,
   createLogger,
+  type Embedded,
   enabledJobs,
+  JobSideSetupError,
+  logDestination,
   openSources,
-  type Role,
   registryBook,
   type SourceSetup,
   setUpSources,
+  startEmbedded,
   startService,
   storeFor,
 } from '../runtime/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { findRunningWorld } from '../sandbox/world/running.js';
+import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
 import { sandboxCommand } from './sandbox.js';
+import { StartTerminal } from './terminal.js';
 
 const QUICKSTART_TOKEN = 'quickstart';
 
@@ -62,37 +67,56 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
+/** The quickstart token: a fresh one at each start, replacing the previous one; printed once with curl lines. */
+async function quickstartLines(store: Store, cfg: Config, base: string): Promise<string[]> {
+  const tokens = new TokenRepository(store.db);
+  const now = nowSeconds(systemClock);
+  for (const t of await tokens.list()) {
+    if (t.name === QUICKSTART_TOKEN && t.revoked_at === null) await tokens.revoke(t.id, now);
+  }
+  const { token } = await tokens.create(
+    {
+      name: QUICKSTART_TOKEN,
+      expiresAt: now + 30 * 86_400,
+      rateLimit: cfg.defaultRatePerMinute,
+      rateWindowSeconds: 60,
+    },
+    now,
+  );
+  return [
+    `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
+    `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
+    `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
+    `  curl -H 'Authorization: Bearer ${token}' ${base}/scores/development`,
+    `API reference: ${base}/docs   status: ${base}/status`,
+  ];
+}
+
+/** A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace. */
+function exitOnOperatorError(err: unknown): void {
+  const operators =
+    err instanceof ConfigError ||
+    (err as Error).name === 'WorldMismatchError' ||
+    (err instanceof JobSideSetupError && err.config);
+  if (!operators) return;
+  process.stderr.write(`protoscore: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+
+/** `serve` (API only) and `worker` (jobs only), each in this process. */
+async function runRole(role: 'serve' | 'worker'): Promise<void> {
   const initial = cliConfig();
   const logger = createLogger(initial);
   let setup: SourceSetup;
   try {
-    let lastTenth = -1;
-    setup = await setUpSources({
-      config: initial,
-      role,
-      logger,
-      clock: systemClock,
-      onProgress: (done, total) => {
-        const tenth = total > 0 ? Math.floor((10 * done) / total) : 10;
-        if (tenth === lastTenth) return;
-        lastTenth = tenth;
-        logger.info({ done_seconds: done, total_seconds: total }, `sandbox: simulating history, ${tenth * 10} %`);
-      },
-    });
+    setup = await setUpSources({ config: initial, role, logger, clock: systemClock });
   } catch (err) {
-    // A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace.
-    if (err instanceof ConfigError || (err as Error).name === 'WorldMismatchError') {
-      process.stderr.write(`protoscore: ${(err as Error).message}\n`);
-      process.exit(2);
-    }
+    exitOnOperatorError(err);
     throw err;
   }
-  const { world, config: cfg } = setup;
+  const cfg = setup.config;
   const github = setup.sources.get('github');
-  if (github && !github.token && !setup.standins.length) {
-    logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
-  }
+  if (github && !github.token) logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
   const service = await startService({
     role,
     config: cfg,
@@ -100,52 +124,76 @@ async function runRole(role: Role, opts: { token: boolean }): Promise<void> {
     sources: setup.sources,
     book: setup.book,
     onClose: () => setup.close(),
-    ...(world
-      ? {
-          jobsAfter: world.caughtUp,
-          statusExtra: () => ({ sandbox: world.status() }),
-        }
-      : {}),
   });
   closeOnSignals(service);
   if (role === 'worker') return;
   const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
   const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
-  const lines = [`protoscore ${role}: API on ${base} (${where})`];
-  if (opts.token) {
-    const tokens = new TokenRepository(service.store.db);
-    const now = nowSeconds(systemClock);
-    for (const t of await tokens.list()) {
-      if (t.name === QUICKSTART_TOKEN && t.revoked_at === null) await tokens.revoke(t.id, now);
-    }
-    const { token } = await tokens.create(
-      {
-        name: QUICKSTART_TOKEN,
-        expiresAt: now + 30 * 86_400,
-        rateLimit: cfg.defaultRatePerMinute,
-        rateWindowSeconds: 60,
+  process.stdout.write(`protoscore ${role}: API on ${base} (${where})\n`);
+}
+
+/**
+ * `start`: the API here, the job side (sources, sandbox world, stand-ins, jobs) on a worker thread. At a terminal,
+ * readable log lines and a progress bar for the first start; elsewhere JSON lines.
+ */
+async function runStart(opts: { token: boolean }): Promise<void> {
+  const cfg = cliConfig();
+  const isTerminal = process.stdout.isTTY === true;
+  let terminal: StartTerminal | undefined;
+  const { format, destination } = logDestination(cfg, {
+    terminal: isTerminal,
+    out: (text) => (terminal ? terminal.write(text) : process.stdout.write(text)),
+  });
+  terminal = new StartTerminal(isTerminal && format === 'pretty');
+  const logger = createLogger(cfg, destination);
+  const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
+  const tokenLines: string[] = [];
+  let started: Embedded;
+  try {
+    started = await startEmbedded({
+      config: cfg,
+      env: process.env,
+      logger,
+      logLine: (line) => destination.write(line),
+      onProgress: terminal.event,
+      beforeJobSide: async (service) => {
+        if (opts.token) tokenLines.push(...(await quickstartLines(service.store, cfg, base)));
       },
-      now,
-    );
-    lines.push(
-      `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
-      `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
-      `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
-      `  curl -H 'Authorization: Bearer ${token}' ${base}/scores/development`,
-      `API reference: ${base}/docs   status: ${base}/status`,
-    );
+      onJobSideCrash: (err, service) => {
+        terminal?.stop();
+        logger.error({ err }, 'the job side stopped unexpectedly; stopping the service');
+        service.close().finally(() => process.exit(1));
+      },
+    });
+  } catch (err) {
+    terminal.stop();
+    exitOnOperatorError(err);
+    throw err;
   }
+  const service = started;
+  const closeTerminal = terminal;
+  closeOnSignals({
+    ...service,
+    close: () => {
+      closeTerminal.stop();
+      return service.close();
+    },
+  });
+  const { world, standins, githubAnonymous } = started.sources;
+  if (githubAnonymous) logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
+  const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
+  const lines = [`protoscore start: API on ${base} (${where}); jobs on a worker thread`, ...tokenLines];
   if (world) {
     lines.push(
       `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,
       'DEX datasets appear once the world has caught up with the clock and the first computation has run' +
         ' (the first start simulates the history; later starts resume in seconds).',
-      ...setup.standins
+      ...standins
         .filter((x) => x.kind === 'github')
         .map((x) => `Sandbox GitHub stand-in: ${x.url} (development data, first pass in about a minute).`),
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  terminal.write(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -177,15 +225,15 @@ export function buildCli(): Command {
     .command('start')
     .description('API and worker in one process (the embedded default: SQLite in DATA_DIR)')
     .option('--no-token', 'do not create the quickstart token')
-    .action((opts: { token: boolean }) => runRole('start', opts));
+    .action((opts: { token: boolean }) => runStart(opts));
   program
     .command('serve')
     .description('API only (scale out: several behind a load balancer, one PostgreSQL)')
-    .action(() => runRole('serve', { token: false }));
+    .action(() => runRole('serve'));
   program
     .command('worker')
     .description('Ingest and compute jobs only (several may share one PostgreSQL)')
-    .action(() => runRole('worker', { token: false }));
+    .action(() => runRole('worker'));
   program
     .command('migrate')
     .description('Apply database migrations')

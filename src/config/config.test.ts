@@ -16,6 +16,8 @@ describe('loadConfig', () => {
     expect(c.tokenLookupsPerSecond).toBe(20);
     expect(loadConfig({ TOKEN_LOOKUPS_PER_SECOND: '0' }).tokenLookupsPerSecond).toBe(0);
     expect(Object.isFrozen(c)).toBe(true);
+    expect(c.logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
   });
 
   it.each([
@@ -26,6 +28,7 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ RPC_URL_ETHEREUM: 'ftp://node' }, 'RPC_URL_ETHEREUM'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'colour' }, 'LOG_FORMAT'],
     [{ DISABLED_AREAS: 'dex,nft' }, 'DISABLED_AREAS'],
     [{ HOST: 'a b' }, 'HOST'],
     [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],

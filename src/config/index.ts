@@ -17,6 +17,11 @@ export interface Config {
   /** Redis URL; present means shared rate-limit counters and cache invalidation across replicas. */
   readonly redisUrl: string | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * How log lines look: `json` (one JSON object a line), `pretty` (time, level, message, for a person) or `auto`
+   * (pretty when stdout is a terminal, else JSON).
+   */
+  readonly logFormat: LogFormat;
   /** Requests per minute for a token created without `--rate`. */
   readonly defaultRatePerMinute: number;
   /** How often an API process checks the store for a newly published dataset version or token change. */
@@ -68,6 +73,8 @@ const RPC_URL_KEY = /^RPC_URL_([A-Z0-9_]+)$/;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {
   constructor(
@@ -178,6 +185,18 @@ export const CONFIG_KEYS = {
         throw new ConfigError(k, `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(v)}`);
       }
       return level as LogLevel;
+    },
+  },
+  LOG_FORMAT: {
+    key: 'LOG_FORMAT',
+    doc: `Log line format: ${LOG_FORMATS.join(', ')} (\`auto\`: readable lines and a progress bar for the first start when stdout is a terminal, JSON lines otherwise)`,
+    default: 'auto',
+    parse: (v: string, k: string): LogFormat => {
+      const format = v.trim().toLowerCase();
+      if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+        throw new ConfigError(k, `expected one of ${LOG_FORMATS.join(', ')}, got ${JSON.stringify(v)}`);
+      }
+      return format as LogFormat;
     },
   },
   RATE_LIMIT_PER_MINUTE: {
@@ -325,6 +344,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
     databaseUrl: p.DATABASE_URL,
     redisUrl: p.REDIS_URL,
     logLevel: p.LOG_LEVEL ?? 'info',
+    logFormat: p.LOG_FORMAT ?? 'auto',
     defaultRatePerMinute: p.RATE_LIMIT_PER_MINUTE ?? 600,
     syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
     tokenLookupsPerSecond: p.TOKEN_LOOKUPS_PER_SECOND ?? 20,

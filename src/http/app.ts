@@ -26,8 +26,10 @@ import type { DatasetCache } from './datasets.js';
 import { handleClientError, sendError, toApiError } from './errors.js';
 import { datasetReply, HotPath, JSON_TYPE, rateLimitHeaders, requestIdOf } from './hot.js';
 import { type AreaTag, routeSchema, SHARED_SCHEMAS, SYSTEM_SCHEMAS, swaggerOptions } from './openapi.js';
+import { ArrivalRate, MAX_EVENT_LOOP_DELAY_MS, SHED_MIN_REQUESTS_PER_SECOND } from './pressure.js';
 import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './ratelimit.js';
 import { groupRoutes, type RouteGroup } from './route-table.js';
+import { StaticJson } from './static-json.js';
 import { prefersHtml, renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
 
 declare module 'fastify' {
@@ -88,13 +90,21 @@ export interface OverloadLimits {
   readonly sampleIntervalMs: number;
   /** The `Retry-After` of a shed request, in seconds. */
   readonly retryAfterSeconds: number;
+  /**
+   * Below this rate of arriving requests nothing is shed, whatever the loop says: a loop that stalls without
+   * request load (start-up, a long garbage collection) is not overload, and refusing the few requests that arrive
+   * then helps nobody (pressure.ts).
+   */
+  readonly minRequestsPerSecond: number;
 }
 
+/** The service's limits: a second behind with at least 100 requests a second arriving (pressure.ts). */
 export const OVERLOAD_DEFAULTS: OverloadLimits = {
-  maxEventLoopDelayMs: 2000,
+  maxEventLoopDelayMs: MAX_EVENT_LOOP_DELAY_MS,
   maxEventLoopUtilization: 0,
   sampleIntervalMs: 1000,
   retryAfterSeconds: 10,
+  minRequestsPerSecond: SHED_MIN_REQUESTS_PER_SECOND,
 };
 
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -156,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessLog = deps.accessLog ?? pinoAccessLog(deps.logger.child({}, { redact: [] }));
   let closing = false;
   let underPressureNow: () => boolean = () => false;
+  const overload = { ...OVERLOAD_DEFAULTS, ...deps.overload };
+  const arrivals = new ArrivalRate(overload.minRequestsPerSecond);
   const hot = new HotPath({
     clock: deps.clock,
     tokens: deps.tokens,
@@ -174,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     serverFactory: (handler) =>
       createServer((req, res) => {
+        arrivals.count();
         if (!useHotPath || !hot.handle(req, res)) handler(req, res);
       }),
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -192,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('hotPath', hot);
   app.addHook('preClose', (done) => {
     closing = true;
+    arrivals.stop();
     done();
   });
 
@@ -236,7 +250,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sendError(request, reply, new ApiError('unknown_route', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 
-  const overload = { ...OVERLOAD_DEFAULTS, ...deps.overload };
   await app.register(underPressure, {
     maxEventLoopDelay: overload.maxEventLoopDelayMs,
     maxEventLoopUtilization: overload.maxEventLoopUtilization,
@@ -246,6 +259,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     retryAfter: overload.retryAfterSeconds,
     exposeStatusRoute: false,
     pressureHandler: (request, reply) => {
+      // A stalled loop with few requests arriving is not overload (pressure.ts): serve them.
+      if (!arrivals.loaded()) return;
       sendError(
         request,
         reply,
@@ -255,7 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     },
   });
-  underPressureNow = () => app.isUnderPressure();
+  underPressureNow = () => app.isUnderPressure() && arrivals.loaded();
   await app.register(compress, {
     global: true,
     threshold: 1024,
@@ -271,7 +286,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.areas ? { areas: deps.areas } : {}),
     }),
   );
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  // The API description never changes while the process runs: serialised and compressed once (static-json.ts).
+  const description = new StaticJson(() => app.swagger());
+  app.addHook('onReady', async () => description.warm());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true },
+    staticCSP: true,
+    uiHooks: {
+      onRequest: (request, reply, done) => {
+        if (request.routeOptions.url === '/docs/json') description.send(request, reply);
+        else done();
+      },
+    },
+  });
 
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
     await sendError(
@@ -385,7 +413,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     url: '/openapi.json',
     config: { label: '/openapi.json' },
     schema: { hide: true },
-    handler: async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+    handler: async (request, reply) => description.send(request, reply, { 'cache-control': 'public, max-age=300' }),
   });
   registerOthers('/openapi.json');
 

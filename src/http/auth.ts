@@ -233,6 +233,12 @@ export class TokenVerifier {
     if (this.uses.size === 0) return;
     const batch = new Map(this.uses);
     this.uses.clear();
-    await this.tokens.touch(batch);
+    try {
+      await this.tokens.touch(batch);
+    } catch (err) {
+      // Kept for the next flush (the store was busy): a newer use of the same token wins.
+      for (const [id, at] of batch) if (!this.uses.has(id)) this.uses.set(id, at);
+      throw err;
+    }
   }
 }

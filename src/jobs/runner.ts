@@ -16,6 +16,8 @@ export interface RunnerOptions {
   readonly jobs: readonly JobDef[];
   readonly metrics?: Metrics;
   readonly notifyPublished?: () => Promise<void>;
+  /** Called when a run ends, after it is recorded (the first start's progress). */
+  readonly onRunFinished?: (job: string, status: 'ok' | 'failed', seconds: number) => void;
   /** How often the runner looks for due jobs. */
   readonly tickMs?: number;
   /** Lease time to live; renewed every third of it while a job runs. */
@@ -202,6 +204,7 @@ export class JobRunner {
     metrics?.jobRuns.inc({ job: job.name, result: status });
     metrics?.jobDuration.observe({ job: job.name, result: status }, seconds);
     jobLog.info({ status, attempts: attempt, seconds, summary, err: error }, 'job finished');
+    this.options.onRunFinished?.(job.name, status, seconds);
     return { status, runId, ...(summary ? { summary } : {}), ...(error ? { error } : {}) };
   }
 

@@ -5,7 +5,7 @@ import { DatasetRepository } from '../store/datasets.js';
 import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import { FRESHNESS_METHOD, freshnessHistory, historyWindow, jobHistory } from './status-history.js';
-import type { JobDef } from './types.js';
+import type { JobInfo } from './types.js';
 
 /** Rows of bucketed run history read for one report, at most (a safety bound: 72 buckets of 250 jobs). */
 const HISTORY_ROWS = 18_000;
@@ -27,7 +27,7 @@ const isoMs = (ms: number | null | undefined) => (ms === null || ms === undefine
  */
 export async function statusReport(
   store: Store,
-  jobs: readonly JobDef[],
+  jobs: readonly JobInfo[],
   clock: Clock,
   extra: Record<string, unknown> = {},
 ) {

@@ -29,3 +29,6 @@ export interface JobDef {
   /** Returns a one-line summary of what it did, shown in `/status`. */
   run(ctx: JobContext): Promise<string | undefined>;
 }
+
+/** What is known of a job where it does not run (the API half of `start` shows the job side's jobs in `/status`). */
+export type JobInfo = Pick<JobDef, 'name' | 'area' | 'description' | 'everySeconds'>;

@@ -1,4 +1,6 @@
-export { createLogger } from './logger.js';
+export { type Embedded, type EmbeddedOptions, type StartProgressEvent, startEmbedded } from './embedded.js';
+export { type JobSide, JobSideSetupError, type JobSideSources } from './job-side.js';
+export { createLogger, logDestination } from './logger.js';
 export {
   areaEnv,
   closeOnSignals,

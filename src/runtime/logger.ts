@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import { type AccessLog, fastAccessLog, type LineFormat } from '../http/access-log.js';
+import { chooseLogFormat, formatLogLine } from './log-format.js';
 import { LineSink } from './log-sink.js';
 
 /** The line format of each logger made here, for the access log's direct writer. */
@@ -30,6 +31,20 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   );
   FORMATS.set(logger, { destination: dest, bindings: `,"service":"protoscore","pid":${process.pid}` });
   return logger;
+}
+
+/**
+ * Where the log lines of a long-running role go: JSON lines to stdout as ever, or, when LOG_FORMAT asks for it (or
+ * is `auto` and stdout is a terminal), readable lines written through `out` (which knows about a progress bar).
+ */
+export function logDestination(
+  config: Config,
+  options: { terminal: boolean; out: (text: string) => void },
+): { format: 'json' | 'pretty'; destination: DestinationStream } {
+  const format = chooseLogFormat(config.logFormat, options.terminal);
+  if (format === 'json') return { format, destination: stdoutDestination() };
+  const colour = options.terminal;
+  return { format, destination: { write: (line: string) => options.out(`${formatLogLine(line, { colour })}\n`) } };
 }
 
 /**

@@ -11,7 +11,7 @@ import { DatasetCache } from '../http/datasets.js';
 import { BUILTIN_JOBS } from '../jobs/builtin.js';
 import { JobRunner } from '../jobs/runner.js';
 import { readyState, statusReport } from '../jobs/status.js';
-import type { JobDef } from '../jobs/types.js';
+import type { JobDef, JobInfo } from '../jobs/types.js';
 import { Metrics } from '../metrics/metrics.js';
 import { type AddressBook, EMPTY_BOOK } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
@@ -72,6 +72,15 @@ export interface ServiceOptions {
   readonly onClose?: () => Promise<void>;
   /** Overrides of the API's overload limits (tests). */
   readonly overload?: Partial<OverloadLimits>;
+  /**
+   * The jobs `/status` and `/ready` report when they run elsewhere (the job side of `start`, on its own thread);
+   * undefined until that side has said, and `/ready` then waits for every enabled area's computations.
+   */
+  readonly jobList?: () => readonly JobInfo[] | undefined;
+  /** Called after each publication of this process's jobs (the job side of `start` tells the API half). */
+  readonly onPublished?: () => void;
+  /** Called when one of this process's job runs ends. */
+  readonly onRunFinished?: (job: string, status: 'ok' | 'failed', seconds: number) => void;
 }
 
 /**
@@ -131,8 +140,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(accessLog ? { accessLog } : {}),
       ...(redis ? { redis } : {}),
       ...(options.overload ? { overload: options.overload } : {}),
-      status: () => statusReport(store, jobs, clock, options.statusExtra?.() ?? {}),
-      ready: () => readyState(store, config, jobs, AREAS),
+      status: () =>
+        statusReport(store, options.jobList ? (options.jobList() ?? []) : jobs, clock, options.statusExtra?.() ?? {}),
+      ready: () => readyState(store, config, options.jobList ? options.jobList() : jobs, AREAS),
     });
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
     const listening = app;
@@ -156,7 +166,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       notifyPublished: async () => {
         await notifier.notify('datasets');
         await localFollower?.check();
+        options.onPublished?.();
       },
+      ...(options.onRunFinished ? { onRunFinished: options.onRunFinished } : {}),
     });
     const started = runner;
     if (options.jobsAfter) {

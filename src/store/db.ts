@@ -27,6 +27,11 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests isolate themselves in one); created if missing. */
   readonly pgSchema?: string;
   readonly pgPoolSize?: number;
+  /**
+   * SQLite: how long a write waits for another connection's write to end (default 5000 ms). better-sqlite3 waits
+   * synchronously, blocking the event loop, so the API half of `start` uses a short one (its writes can wait).
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 // int8 (bigint) columns hold Unix seconds/milliseconds and counters, all far below 2^53: read them as numbers.
@@ -72,7 +77,7 @@ export function openStore(options: StoreOptions): Store {
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
