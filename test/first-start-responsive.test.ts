@@ -165,6 +165,10 @@ describe('start: the API answers at once while the job side works', () => {
     };
     expect(status.data.jobs.map((j) => j.name)).toContain('dex.compute');
     expect(status.data.sandbox?.rpc_url).toBe(service.sources.world!.rpcUrl);
+    // The job thread's runs count in the API's /metrics, as a worker's would in its own.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/protoscore_job_runs_total\{job="dex\.compute",result="ok"\} [1-9]/);
+    expect(metrics).toMatch(/protoscore_job_duration_seconds_count\{job="dex\.ingest",result="ok"\} [1-9]/);
 
     // A forced recomputation of every area (their inputs forgotten, so each computes in full), on the job side.
     const computations = (service.jobSide.jobs() ?? []).map((j) => j.name).filter((n) => n.endsWith('.compute'));

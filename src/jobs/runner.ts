@@ -201,8 +201,7 @@ export class JobRunner {
       nextRunAt,
     );
     const seconds = (finishedMs - startedMs) / 1000;
-    metrics?.jobRuns.inc({ job: job.name, result: status });
-    metrics?.jobDuration.observe({ job: job.name, result: status }, seconds);
+    metrics?.observeJobRun(job.name, status, seconds);
     jobLog.info({ status, attempts: attempt, seconds, summary, err: error }, 'job finished');
     this.options.onRunFinished?.(job.name, status, seconds);
     return { status, runId, ...(summary ? { summary } : {}), ...(error ? { error } : {}) };

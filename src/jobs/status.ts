@@ -127,6 +127,9 @@ export async function statusReport(
   };
 }
 
+/** Computations seen published, per store. */
+const PUBLISHED = new WeakMap<Store, Set<string>>();
+
 /**
  * Ready when every enabled area's computations have published at least once. With `jobs`, only computations this
  * process schedules count: an area without sources here (no lending market on the configured chains, no feeds)
@@ -138,13 +141,22 @@ export async function readyState(
   jobs: readonly { name: string }[] | undefined,
   areas: readonly { id: AreaId; computations: readonly string[] }[],
 ) {
-  const published = new Set((await new DatasetRepository(store.db).summary()).map((d) => d.computation));
   const scheduled = jobs ? new Set(jobs.map((j) => j.name)) : undefined;
-  const waiting = areas
+  const expected = areas
     .filter((a) => !config.disabledAreas.has(a.id))
     .flatMap((a) => a.computations)
-    .filter((c) => !scheduled || scheduled.has(c))
-    .filter((c) => !published.has(c));
+    .filter((c) => !scheduled || scheduled.has(c));
+  // A computation that has published stays published (pruning keeps each one's newest record): once seen, it is
+  // not asked again, so a load balancer polling /ready costs one indexed lookup per computation still awaited.
+  let published = PUBLISHED.get(store);
+  if (!published) PUBLISHED.set(store, (published = new Set()));
+  const repo = new DatasetRepository(store.db);
+  const unseen = expected.filter((c) => !published.has(c));
+  const found = await Promise.all(unseen.map(async (c) => (await repo.latestPublication(c)) !== undefined));
+  unseen.forEach((c, i) => {
+    if (found[i]) published.add(c);
+  });
+  const waiting = expected.filter((c) => !published.has(c));
   return { ready: waiting.length === 0, waiting };
 }
 

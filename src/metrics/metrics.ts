@@ -137,6 +137,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** One finished job run (by the runner, or by the API half of `start` from its job thread's messages). */
+  observeJobRun(job: string, result: 'ok' | 'failed', seconds: number): void {
+    this.jobRuns.inc({ job, result });
+    this.jobDuration.observe({ job, result }, seconds);
+  }
+
   observeRequest(route: string, method: string, status: number, seconds: number): void {
     this.http.observe(route, method, status, seconds);
   }

@@ -102,6 +102,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Embedded>
     progress({ kind: 'readiness', waiting: waiting.length, of: computations.length });
   };
   const onEvent = (message: ToMain) => {
+    // The job thread's runs count in this process's /metrics, as they would in a `worker`'s.
+    if (message.type === 'run-finished') service.metrics.observeJobRun(message.job, message.status, message.seconds);
     if (!progress) return;
     if (message.type === 'simulation') progress({ kind: 'simulation', done: message.done, total: message.total });
     else if (message.type === 'caught-up') progress({ kind: 'history-done' });

@@ -46,6 +46,8 @@ export interface Service {
   readonly app?: FastifyInstance;
   readonly runner?: JobRunner;
   readonly logger: Logger;
+  /** This process's metrics (`/metrics`). */
+  readonly metrics: Metrics;
   /** Makes this process see store changes (datasets, tokens) now rather than at the next sync tick. */
   syncNow(): Promise<void>;
   close(): Promise<void>;
@@ -190,6 +192,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   return {
     store,
     logger,
+    metrics,
     ...(app ? { app } : {}),
     ...(runner ? { runner } : {}),
     syncNow: async () => {

@@ -113,6 +113,25 @@ export class DatasetRepository {
     return this.db.selectFrom('datasets').selectAll().where('path', '=', path).executeTakeFirst();
   }
 
+  /**
+   * Deletes the record of publications made before `before` (Unix seconds), except each computation's newest: the
+   * history `/status` charts covers hours, and the table would otherwise grow by one row per publication forever.
+   * Documents are untouched (they live in `datasets`). Returns how many rows went.
+   */
+  async prunePublications(before: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('publications')
+      .where('published_at', '<', before)
+      .where('version', 'not in', (eb) =>
+        eb
+          .selectFrom('publications as p')
+          .select((e) => e.fn.max('p.version').as('v'))
+          .groupBy('p.computation'),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** A computation's newest publication (its version and `as_of`), or undefined before its first. */
   async latestPublication(computation: string): Promise<{ version: number; asOf: number } | undefined> {
     const row = await this.db

@@ -171,6 +171,30 @@ describe.each(dialects)('store on %s', (dialect) => {
       return rows.map((r) => r.path);
     }
 
+    it('prunes records of publications older than the cutoff, keeping each computation newest and every document', async () => {
+      const repo = new DatasetRepository(store.db);
+      const day = 86_400;
+      const at = (computation: string, computedAt: number) =>
+        repo.publish({ computation, area: 'dex', computedAt, documents: [doc(`/${computation}`)] });
+      await at('a', NOW - 20 * day);
+      await at('a', NOW - 19 * day);
+      const aNewest = await at('a', NOW);
+      const bOnly = await at('b', NOW - 30 * day);
+      expect(await repo.prunePublications(NOW - 14 * day)).toBe(2);
+      const left = await store.db
+        .selectFrom('publications')
+        .select(['computation', 'version'])
+        .orderBy('version')
+        .execute();
+      expect(left.map((r) => [r.computation, Number(r.version)])).toEqual([
+        ['a', aNewest],
+        ['b', bOnly],
+      ]);
+      expect(await repo.latestPublication('b')).toMatchObject({ version: bOnly });
+      expect(await repo.get('/b')).toBeDefined();
+      expect(await repo.prunePublications(NOW - 14 * day)).toBe(0);
+    });
+
     it('a publication replaces the whole set of its computation under a new version', async () => {
       const repo = new DatasetRepository(store.db);
       const v1 = await repo.publish({
