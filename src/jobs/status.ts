@@ -148,8 +148,8 @@ export async function readyState(
     .filter((c) => !scheduled || scheduled.has(c));
   // A computation that has published stays published (pruning keeps each one's newest record): once seen, it is
   // not asked again, so a load balancer polling /ready costs one indexed lookup per computation still awaited.
-  let published = PUBLISHED.get(store);
-  if (!published) PUBLISHED.set(store, (published = new Set()));
+  const published = PUBLISHED.get(store) ?? new Set<string>();
+  PUBLISHED.set(store, published);
   const repo = new DatasetRepository(store.db);
   const unseen = expected.filter((c) => !published.has(c));
   const found = await Promise.all(unseen.map(async (c) => (await repo.latestPublication(c)) !== undefined));
