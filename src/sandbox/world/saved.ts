@@ -80,7 +80,10 @@ export function fromJson<T>(text: string): T {
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** A saved world of another seed or scale: the user must choose (see readSaved). */
-export class WorldMismatchError extends Error {}
+export class WorldMismatchError extends Error {
+  // The CLI and the job thread recognise it by name (a message for the operator, no stack trace, exit 2).
+  override readonly name = 'WorldMismatchError';
+}
 
 /** The saved world of `dir`, if any, checked for consistency; `undefined` if there is none. */
 export async function readSaved(

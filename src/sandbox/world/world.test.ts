@@ -161,7 +161,10 @@ describe('sandbox world lifecycle (light scenario)', () => {
     await expect(open({ dataDir, clock, driver: fakeDriver })).rejects.toThrow(/already/);
     await world.caughtUp;
     await world.stop();
-    await expect(open({ dataDir, clock, driver: fakeDriver, seed: 2 })).rejects.toThrow(/SANDBOX_SEED=1/);
+    const mismatch = open({ dataDir, clock, driver: fakeDriver, seed: 2 });
+    await expect(mismatch).rejects.toThrow(/SANDBOX_SEED=1/);
+    // Recognised by name across the worker thread boundary, for the operator's message without a stack trace.
+    await expect(mismatch).rejects.toMatchObject({ name: 'WorldMismatchError' });
   });
 
   it('ignores what a crash mid-save leaves, and starts anew from a damaged save', async () => {
