@@ -336,7 +336,7 @@ describe('liquid staking end to end on the sandbox', () => {
       expect(res.data[0]!.score).not.toBeNull();
       expect(res.data[0]!.score!).toBeGreaterThanOrEqual(0);
       expect(res.data[0]!.score!).toBeLessThanOrEqual(1);
-      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.0.0');
+      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.1.0');
     }
     const pool = lst.pools[0]!.toLowerCase();
     const res = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/dex-pool-scores/${pool}`);

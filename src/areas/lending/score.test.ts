@@ -132,6 +132,40 @@ describe('stress test', () => {
   });
 });
 
+describe('stress test shortfall', () => {
+  it('repays only what the seized collateral covers and publishes the debt left uncovered as shortfall', () => {
+    // 1 WETH (2000 USD, 1700 after the 15 % shock) against 1900 USDC: HF 0.87 → 0.74, liquidated in full; the
+    // liquidator can seize at most the 1700 USD held, so it repays 1700 / 1.05; 200 USD of debt is bad debt.
+    const underwater = borrower('0xu', 1, 1900);
+    const safe = borrower('0xs', 1, 1000);
+    const [weth] = stressTest(market([underwater, safe]), 'aave-v3', () => 1e9);
+    expect(weth!.positions_liquidated).toBe(1);
+    expect(weth!.collateral_to_sell_usd).toBeCloseTo(1700, 6);
+    expect(weth!.debt_repaid_usd).toBeCloseTo(1700 / 1.05, 6);
+    expect(weth!.shortfall_usd).toBeCloseTo(200, 6);
+    expect(weth!.positions_with_shortfall).toBe(1);
+    // Collateral value + shortfall = the debt: nothing is capped away unseen.
+    expect(weth!.collateral_to_sell_usd + weth!.shortfall_usd).toBeCloseTo(1900, 6);
+  });
+
+  it('is zero when the collateral still covers the debt, and the score inputs carry it per asset and in total', () => {
+    const [weth] = stressTest(market([borrower('0xa', 1, 1500)]), 'aave-v3', () => 1e9);
+    expect(weth!.shortfall_usd).toBe(0);
+    expect(weth!.positions_with_shortfall).toBe(0);
+    const scored = scoreMarket(
+      market([borrower('0xu', 1, 1900), borrower('0xb', 2, 1000)]),
+      'aave-v3',
+      () => 1e9,
+      T,
+      false,
+    );
+    const liquidity = scored.components.find((c) => c.name === 'liquidation_liquidity')!;
+    const inputs = liquidity.inputs as { shortfall_usd: number; assets: { shortfall_usd: number }[] };
+    expect(inputs.shortfall_usd).toBe(200);
+    expect(inputs.assets.map((a) => a.shortfall_usd)).toEqual([200]);
+  });
+});
+
 describe('stress test with E-mode', () => {
   it('uses the account’s own threshold: a looped position in E-mode survives a shock of both legs together', () => {
     // wstETH collateral (shock 35 %), WETH debt (15 %): shocking wstETH alone hits only the collateral leg.

@@ -1,5 +1,5 @@
 /**
- * The liquidity health score of lending markets, `lending.liquidity-health@1.0.0`
+ * The liquidity health score of lending markets, `lending.liquidity-health@1.1.0`
  * (docs/methodology/lending-liquidity-health.md). Pure: a market snapshot and a DEX depth function in, a score
  * record out.
  */
@@ -10,7 +10,7 @@ import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.
 import type { HealthBandEntry, LendingScoreEntry } from './schema.js';
 import { toUnits } from './units.js';
 
-export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.0.0');
+export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.1.0');
 
 /** Health-factor bands of the market analytics (lower bound inclusive), and each band's risk weight in the score. */
 export const HEALTH_BANDS: readonly {
@@ -123,7 +123,15 @@ export interface StressAsset {
   shock: number;
   liquidation_bonus: number;
   positions_liquidated: number;
+  /** Debt the liquidators repay: what the position's close factor allows, at most what the seized asset covers. */
   debt_repaid_usd: number;
+  /**
+   * Bad debt: of the liquidated positions, the debt their whole (shocked) collateral no longer covers. No
+   * liquidation recovers it; it falls on the market's suppliers (or its reserve).
+   */
+  shortfall_usd: number;
+  /** Liquidated positions left with a shortfall. */
+  positions_with_shortfall: number;
   collateral_to_sell_usd: number;
   dex_depth_usd: number | null;
   covered: number;
@@ -153,10 +161,13 @@ export function stressTest(
     let toSell = 0;
     let liquidated = 0;
     let premiumWeighted = 0;
+    let shortfall = 0;
+    let withShortfall = 0;
     for (const p of snapshot.positions) {
       if (!p.collateral.includes(asset) || !(p.debtUsd > 0)) continue;
       let weighted = 0;
       let collateralOfAsset = 0;
+      let collateralTotal = 0;
       for (const c of p.collateral) {
         const r = reserves.get(c);
         const raw = p.supplied[c];
@@ -166,6 +177,7 @@ export function stressTest(
           p.thresholds[c] ??
           (design === 'morpho-blue' ? (morphoLltv.get(p.marketId) ?? 0) : (r.liquidationThreshold ?? 0));
         weighted += value * lt;
+        collateralTotal += value;
         if (c === asset) collateralOfAsset = value;
       }
       let debt = 0;
@@ -177,13 +189,19 @@ export function stressTest(
       const hf = weighted / debt;
       if (hf >= 1) continue;
       const closeFactor = design === 'morpho-blue' || hf < CLOSE_FACTOR_HF_THRESHOLD ? 1 : 0.5;
-      const repaid = debt * closeFactor;
       const premium = p.bonuses[asset] ?? bonus;
-      const seized = Math.min(collateralOfAsset, repaid * (1 + premium));
+      // As Aave's liquidationCall (and Morpho's liquidate): the seizure is capped by the collateral held, and the
+      // debt repaid is then only what that collateral covers at the premium.
+      const seized = Math.min(collateralOfAsset, debt * closeFactor * (1 + premium));
+      const repaid = seized / (1 + premium);
       liquidated += 1;
       debtRepaid += repaid;
       toSell += seized;
       premiumWeighted += seized * premium;
+      if (debt > collateralTotal) {
+        shortfall += debt - collateralTotal;
+        withShortfall += 1;
+      }
     }
     // The sale must fit in the premium the liquidators earn (E-mode positions earn less than the reserve's bonus).
     const premium = toSell > 0 ? premiumWeighted / toSell : bonus;
@@ -195,6 +213,8 @@ export function stressTest(
       liquidation_bonus: premium,
       positions_liquidated: liquidated,
       debt_repaid_usd: debtRepaid,
+      shortfall_usd: shortfall,
+      positions_with_shortfall: withShortfall,
       collateral_to_sell_usd: toSell,
       dex_depth_usd: depth,
       covered: toSell > 0 ? Math.min(1, (depth ?? 0) / toSell) : 1,
@@ -288,10 +308,13 @@ export function scoreMarket(
     weight: WEIGHTS.liquidation_liquidity,
     inputs: {
       collateral_to_sell_usd: usd(toSell),
+      // Each asset is shocked alone: the total is the sum of those scenarios, as collateral_to_sell_usd.
+      shortfall_usd: usd(stress.reduce((s, x) => s + x.shortfall_usd, 0)),
       assets: stress.map((x) => ({
         ...x,
         liquidation_bonus: frac(x.liquidation_bonus),
         debt_repaid_usd: usd(x.debt_repaid_usd),
+        shortfall_usd: usd(x.shortfall_usd),
         collateral_to_sell_usd: usd(x.collateral_to_sell_usd),
         dex_depth_usd: x.dex_depth_usd === null ? null : usd(x.dex_depth_usd),
         covered: frac(x.covered),

@@ -172,6 +172,8 @@ describe('applyDepeg', () => {
     liquidatable: boolean;
     repaid: number;
     seized: number;
+    /** Bad debt: the debt the collateral left no longer covers. */
+    shortfall?: number;
   }[] = [
     {
       name: 'looper 1 %',
@@ -201,6 +203,17 @@ describe('applyDepeg', () => {
       liquidatable: true,
       repaid: 212_400 / 1.07,
       seized: 212_400,
+    },
+    // 20 %: the collateral left (236k × 0.8 = 188.8k) is worth less than the debt: 21.2k of bad debt.
+    {
+      name: 'looper 20 %: shortfall',
+      p: a!,
+      d: 0.2,
+      hf: hfA - (236_000 * 0.93 * 0.2) / 210_000,
+      liquidatable: true,
+      repaid: 188_800 / 1.07,
+      seized: 188_800,
+      shortfall: 21_200,
     },
     {
       name: 'mixed collateral 10 %',
@@ -238,6 +251,7 @@ describe('applyDepeg', () => {
       expect(o.debtRepaidUsd).toBeCloseTo(row.repaid, 6);
       expect(o.collateralSeizedUsd).toBeCloseTo(row.seized, 6);
       expect(o.lstSeizedUsd).toBeCloseTo(row.seized, 6);
+      expect(o.shortfallUsd).toBeCloseTo(row.shortfall ?? 0, 6);
     });
   }
 
@@ -300,6 +314,9 @@ describe('lendingExposure', () => {
     expect(d10!.lst_liquidation_bonus).toBe(0.07);
     expect(d5!.lst_liquidation_bonus).toBe(0.07);
     expect(d1!.lst_liquidation_bonus).toBeNull();
+    // Up to 10 % the collateral left still covers every liquidated debt: no bad debt.
+    expect(e.depeg_scenarios.map((s) => s.shortfall_usd)).toEqual(e.depeg_scenarios.map(() => 0));
+    expect(d10!.positions_with_shortfall).toBe(0);
   });
 
   it('looped positions only (flag true)', () => {

@@ -104,6 +104,8 @@ export interface DepegOutcome {
   readonly debtRepaidUsd: number;
   readonly collateralSeizedUsd: number;
   readonly lstSeizedUsd: number;
+  /** Bad debt: the debt the collateral left after the depeg no longer covers (0 when it does). */
+  readonly shortfallUsd: number;
 }
 
 /**
@@ -114,11 +116,25 @@ export interface DepegOutcome {
  */
 export function applyDepeg(p: LstPosition, d: number, design: LendingMarketRef['design']): DepegOutcome {
   if (p.healthFactor === null || p.debtUsd <= 0) {
-    return { healthFactor: null, liquidatable: false, debtRepaidUsd: 0, collateralSeizedUsd: 0, lstSeizedUsd: 0 };
+    return {
+      healthFactor: null,
+      liquidatable: false,
+      debtRepaidUsd: 0,
+      collateralSeizedUsd: 0,
+      lstSeizedUsd: 0,
+      shortfallUsd: 0,
+    };
   }
   const hf = p.healthFactor - (p.lstUsd * p.lstThreshold * d) / p.debtUsd;
   if (!(hf < 1))
-    return { healthFactor: hf, liquidatable: false, debtRepaidUsd: 0, collateralSeizedUsd: 0, lstSeizedUsd: 0 };
+    return {
+      healthFactor: hf,
+      liquidatable: false,
+      debtRepaidUsd: 0,
+      collateralSeizedUsd: 0,
+      lstSeizedUsd: 0,
+      shortfallUsd: 0,
+    };
   const closeFactor = design === 'morpho-blue' || hf < AAVE_FULL_CLOSE_BELOW_HF ? 1 : AAVE_CLOSE_FACTOR;
   const collateralLeft = Math.max(0, p.collateralUsd - p.lstUsd * d);
   const lstLeft = p.lstUsd * (1 - d);
@@ -131,6 +147,7 @@ export function applyDepeg(p: LstPosition, d: number, design: LendingMarketRef['
     debtRepaidUsd: repaid,
     collateralSeizedUsd: seized,
     lstSeizedUsd: Math.min(lstLeft, seized),
+    shortfallUsd: Math.max(0, p.debtUsd - collateralLeft),
   };
 }
 
@@ -240,6 +257,8 @@ export function depegScenarios(
     let seized = 0;
     let lstSeized = 0;
     let bonusWeighted = 0;
+    let shortfall = 0;
+    let withShortfall = 0;
     for (const p of positions) {
       const o = applyDepeg(p, d, design);
       if (!o.liquidatable) continue;
@@ -249,6 +268,8 @@ export function depegScenarios(
       seized += o.collateralSeizedUsd;
       lstSeized += o.lstSeizedUsd;
       bonusWeighted += o.lstSeizedUsd * p.lstBonus;
+      shortfall += o.shortfallUsd;
+      if (o.shortfallUsd > 0) withShortfall++;
     }
     const postPrice = lstPriceUsd * (1 - d);
     return {
@@ -261,6 +282,8 @@ export function depegScenarios(
       lst_liquidated_usd: usd6(lstSeized),
       lst_liquidated_token: postPrice > 0 ? roundTo(lstSeized / postPrice, 9) : 0,
       lst_liquidation_bonus: lstSeized > 0 ? roundTo(bonusWeighted / lstSeized, 6) : null,
+      shortfall_usd: usd6(shortfall),
+      positions_with_shortfall: withShortfall,
     };
   });
 }

@@ -130,6 +130,10 @@ export const DepegScenario = Type.Object({
   lst_liquidation_bonus: NullableNum(
     'Mean liquidation bonus of the LST seized, weighted by it (positions in E-mode get their category bonus); null when none',
   ),
+  shortfall_usd: Num(
+    'Bad debt: of the liquidatable positions, the debt that their collateral left after the depeg no longer covers',
+  ),
+  positions_with_shortfall: Count('Liquidatable positions left with a shortfall'),
 });
 
 export const LendingExposureAnalytics = Type.Object({

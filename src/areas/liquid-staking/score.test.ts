@@ -83,6 +83,8 @@ function exposure(
     lst_liquidated_usd: lstUsd,
     lst_liquidated_token: lstUsd / 2000,
     lst_liquidation_bonus: lstUsd > 0 ? 0.07 : null,
+    shortfall_usd: 0,
+    positions_with_shortfall: 0,
   });
   const band = (b: string, debt: number) => ({
     band: b,
@@ -164,7 +166,7 @@ describe('liquid-staking.lending-exposure', () => {
     expect(value('looped_share')).toBeCloseTo(0.75, 6);
     const expected = 0.25 * 0.8 + 0.2 * 0.6 + 0.3 * 0.5 + 0.15 * 0.9 + 0.1 * 0.75;
     expect(r.score).toBeCloseTo(expected, 4);
-    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.0.0');
+    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.1.0');
   });
 
   it('nothing liquidated: full absorption even without pools; looped scope drops the loop share', () => {
