@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
@@ -10,23 +8,8 @@ import { startStandins } from '../src/runtime/index.js';
 import { jsonRpc } from '../src/sandbox/chain/anvil.js';
 import type { WorldManifest } from '../src/sandbox/world/manifest.js';
 import { openWorld, type World, type WorldDriver } from '../src/sandbox/world/world.js';
+import { cli } from './helpers.js';
 import { useTempDirs } from './support/temp-dirs.js';
-
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as const;
 
