@@ -15,8 +15,9 @@ export interface LineSinkOptions {
 /**
  * Where the service's log lines go: a file descriptor (stdout), written in blocks with `writeSync`.
  *
- * pino's own destination (sonic-boom, asynchronous) cost about 5.5 µs of CPU per line here, against 0.7 µs for
- * this sink (docs/benchmarks.md, "Access log"), which is most of what an access line per request costs the API.
+ * pino's own destination (sonic-boom, asynchronous) made an access line cost 6.5 µs of CPU, against 1.5 µs with
+ * this sink (`bench/api/log-line.ts`, docs/benchmarks.md, "API"): the difference was most of what an access line
+ * per request cost the API.
  * Lines are joined and written when 64 Ki characters are waiting or every 100 ms, so a line is out within 100 ms,
  * and everything left is written when the process exits. A write that is refused for now (EAGAIN on a
  * non-blocking pipe) keeps its bytes for the next tick; a reader that never drains the pipe cannot make memory
