@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   clamp,
   combineScore,
+  INSUFFICIENT_EVIDENCE,
+  MIN_EVIDENCE,
+  roundShares,
+  scoreGapReason,
   GEOMETRIC_FLOOR,
   gradeOf,
   halfLifeDecay,
@@ -175,5 +179,50 @@ describe('transforms', () => {
         [1, 1],
       ]),
     ).toThrow(RangeError);
+  });
+});
+
+describe('evidence and rounded weights (issue 13)', () => {
+  const opts = { methodology: 'x.y@1.0.0', at: 1_700_000_000 };
+  it('publishes no score when less than MIN_EVIDENCE of the nominal weight has a value', () => {
+    const r = combineScore(
+      [
+        { name: 'priced', value: null, weight: 0.5, inputs: {} },
+        { name: 'other', value: 1, weight: 0.5, inputs: {} },
+      ],
+      opts,
+    );
+    expect(r.score).toBeNull();
+    expect(r.grade).toBeNull();
+    expect(r.evidence).toBe(0.5);
+    expect(scoreGapReason(r, 'no_data')).toBe(INSUFFICIENT_EVIDENCE);
+    expect(scoreGapReason(combineScore([], opts), 'no_data')).toBe('no_data');
+  });
+  it('publishes a score at or above MIN_EVIDENCE, and a model may ask for more', () => {
+    const comps = [
+      { name: 'a', value: null, weight: 0.4, inputs: {} },
+      { name: 'b', value: 1, weight: 0.6, inputs: {} },
+    ];
+    expect(combineScore(comps, opts).score).toBe(1);
+    expect(combineScore(comps, opts).evidence).toBe(MIN_EVIDENCE);
+    expect(combineScore(comps, { ...opts, minEvidence: 0.8 }).score).toBeNull();
+  });
+  it('publishes weights without float noise, summing to 1, and the score from exactly those weights', () => {
+    const r = combineScore(
+      [
+        { name: 'a', value: 0.9, weight: 0.1, inputs: {} },
+        { name: 'b', value: 0.3, weight: 0.2, inputs: {} },
+        { name: 'c', value: 0.7, weight: 0.3, inputs: {} },
+        { name: 'd', value: null, weight: 0.1, inputs: {} },
+        { name: 'e', value: 0.5, weight: 0.3, inputs: {} },
+      ],
+      opts,
+    );
+    const weights = r.components.map((c) => c.weight);
+    for (const w of weights) expect(String(w)).toMatch(/^(0|1|0\.\d{1,4})$/);
+    expect(Math.round(weights.reduce((a, b) => a + b, 0) * 1e4)).toBe(1e4);
+    const recomputed = r.components.reduce((s, c) => s + (c.value ?? 0) * c.weight, 0);
+    expect(r.score).toBe(Math.round(recomputed * 1e4) / 1e4);
+    expect(roundShares([1 / 3, 1 / 3, 1 / 3], 4)).toEqual([0.3334, 0.3333, 0.3333]);
   });
 });

@@ -37,6 +37,18 @@ export type Aggregation = 'weighted-mean' | 'weighted-geometric-mean';
  */
 export const GEOMETRIC_FLOOR = 0.01;
 
+/**
+ * The least share of a model's nominal weight that must rest on components with a value for a score to be published
+ * (API.md: a score whose evidence is missing is null with a gap reason, never a perfect score). Below it the score
+ * and grade are null and the record's gap reason is `insufficient_evidence`. 0.6: a score stands on most of its
+ * model, and no single dropped component of the built models (the heaviest weighs 0.35) can silence one by itself,
+ * while two dropped heavy components, or all market-priced ones, do. A model may ask for more (`minEvidence`).
+ */
+export const MIN_EVIDENCE = 0.6;
+
+/** The gap reason of a score left null because less than `MIN_EVIDENCE` of its weight had a value. */
+export const INSUFFICIENT_EVIDENCE = 'insufficient_evidence';
+
 /** One component as published: `weight` is the effective weight after dropping null components (0 for those). */
 export interface ScoreComponent {
   name: string;
@@ -54,6 +66,8 @@ export interface ScoreRecord {
   /** ISO-8601 UTC: the instant the score describes. */
   timestamp: string;
   aggregation: Aggregation;
+  /** The share of the model's nominal weight whose components had a value (4 decimals). */
+  evidence: number;
 }
 
 /** A component as a model defines it: `weight` is the nominal weight (any positive number; they are normalised). */
@@ -70,6 +84,8 @@ export interface CombineOptions {
   /** Unix seconds: the instant the score describes. */
   readonly at: number;
   readonly aggregation?: Aggregation;
+  /** The least share of nominal weight that must have a value; `MIN_EVIDENCE` unless the model says otherwise. */
+  readonly minEvidence?: number;
 }
 
 /** Tolerance for component values computed in floating point just outside [0, 1]. */
@@ -100,31 +116,61 @@ function checkedValue(c: ComponentInput): number | null {
 }
 
 /**
+ * Rounds shares that sum to 1 to `decimals` so that the rounded shares still sum to 1 (largest remainder): a
+ * published weight reads 0.3, not 0.29999999999999993, and the weights a reader sees are the ones the score used.
+ */
+export function roundShares(shares: readonly number[], decimals: number): number[] {
+  const unit = 10 ** decimals;
+  const scaled = shares.map((s) => s * unit);
+  const floors = scaled.map((x) => Math.floor(x + 1e-9));
+  const total = shares.reduce((a, b) => a + b, 0);
+  let missing = Math.round(total * unit) - floors.reduce((a, b) => a + b, 0);
+  const order = scaled.map((x, i) => ({ i, rest: x - floors[i]! })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (const { i } of order) {
+    if (missing <= 0) break;
+    if (shares[i]! > 0) {
+      floors[i]! += 1;
+      missing -= 1;
+    }
+  }
+  return floors.map((f) => roundTo(f / unit, decimals));
+}
+
+/**
  * Combines components into a published score. Null components are dropped and the remaining weights rescaled to
- * sum to 1; the published components carry the effective weights (null ones weight 0) and values rounded to 4
- * decimals, and the score is computed from exactly those numbers, so a reader can recompute it. All components
- * null (or none) ⇒ score and grade null.
+ * sum to 1; the published components carry the effective weights (null ones weight 0), rounded to 4 decimals so that
+ * they still sum to 1, and values rounded to 4 decimals; the score is computed from exactly those numbers, so a
+ * reader can recompute it. When less than `minEvidence` of the nominal weight has a value (all components null, or
+ * none, included) the score and grade are null: `scoreGapReason` names it.
  */
 export function combineScore(components: readonly ComponentInput[], options: CombineOptions): ScoreRecord {
   const aggregation = options.aggregation ?? 'weighted-mean';
+  const minEvidence = options.minEvidence ?? MIN_EVIDENCE;
   const values = components.map((c) => {
     if (!(c.weight > 0) || !Number.isFinite(c.weight)) {
       throw new RangeError(`score component ${c.name}: weight ${c.weight} is not a positive number`);
     }
     return checkedValue(c);
   });
+  let nominal = 0;
   let totalWeight = 0;
   components.forEach((c, i) => {
+    nominal += c.weight;
     if (values[i] !== null) totalWeight += c.weight;
   });
+  const evidence = nominal > 0 ? roundTo(totalWeight / nominal, SCORE_DECIMALS) : 0;
+  const weights = roundShares(
+    components.map((c, i) => (values[i] === null || totalWeight === 0 ? 0 : c.weight / totalWeight)),
+    SCORE_DECIMALS,
+  );
   const published: ScoreComponent[] = components.map((c, i) => ({
     name: c.name,
     value: values[i]!,
-    weight: values[i] === null ? 0 : c.weight / totalWeight,
+    weight: weights[i]!,
     inputs: c.inputs,
   }));
   let score: number | null = null;
-  if (totalWeight > 0) {
+  if (totalWeight > 0 && evidence >= minEvidence) {
     if (aggregation === 'weighted-mean') {
       score = 0;
       for (const c of published) if (c.value !== null) score += c.weight * c.value;
@@ -143,7 +189,18 @@ export function combineScore(components: readonly ComponentInput[], options: Com
     methodology: options.methodology,
     timestamp: isoSeconds(options.at),
     aggregation,
+    evidence,
   };
+}
+
+/**
+ * The gap reason of a combined score: null when it has a score; `insufficient_evidence` when it had components but
+ * too little of their weight had a value; else the area's own reason (no positions, no data…) for a record with nothing to
+ * score.
+ */
+export function scoreGapReason(record: Pick<ScoreRecord, 'score' | 'components'>, otherwise: string): string | null {
+  if (record.score !== null) return null;
+  return record.components.length > 0 ? INSUFFICIENT_EVIDENCE : otherwise;
 }
 
 // Transforms: maps from a measured quantity to [0, 1]. Each model names its constants (and their reasons).

@@ -122,7 +122,7 @@ describe('the development score on hand-built facts', () => {
     const m = byName(few).maintenance!;
     expect(m.value).toBeNull();
     expect(m.weight).toBe(0);
-    expect(byName(few).activity!.weight).toBeCloseTo(0.2 / 0.85, 12);
+    expect(byName(few).activity!.weight).toBeCloseTo(0.2 / 0.85, 4);
     expect(few.score).toBe(geometric(Object.fromEntries(few.components.map((x) => [x.name, x.value]))));
     // Archived everywhere: maintenance is 0, whatever the issues say.
     expect(byName(developmentScoreAt([{ ...f, archived: true }], A, false)).maintenance!.value).toBe(0);

@@ -230,6 +230,7 @@ describe('aggregateProtocolScore', () => {
       components: [],
       methodology: DEX_METHODOLOGY,
       timestamp: isoSeconds(T),
+      evidence: 1,
       aggregation: 'weighted-geometric-mean',
       date: '2026-11-20',
       partial: true,

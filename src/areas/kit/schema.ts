@@ -35,6 +35,15 @@ export const ScoreComponent = Type.Object({
   inputs: Type.Record(Type.String(), Type.Unknown()),
 });
 
+/** The share of a model's nominal weight whose components had a value (core/score.ts `MIN_EVIDENCE`). */
+const Evidence = () =>
+  Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description:
+      "Share of the model's nominal weight whose components had a value; below 0.6 the score is null with gap_reason insufficient_evidence",
+  });
+
 /** The generic score record of OpenAPI for paths whose area has not described its own yet. */
 export const ScoreRecord = Type.Object(
   {
@@ -43,6 +52,7 @@ export const ScoreRecord = Type.Object(
     components: Type.Array(ScoreComponent),
     methodology: Type.String(),
     timestamp: Type.String({ format: 'date-time' }),
+    evidence: Type.Optional(Evidence()),
   },
   { additionalProperties: true },
 );
@@ -68,6 +78,7 @@ export function DailyScoreRecord(options: DailyScoreOptions) {
       options.timestamp ?? 'The instant scored: as_of for the running day, else the last second of the UTC day',
     ),
     aggregation: Type.Union([Type.Literal('weighted-mean'), Type.Literal('weighted-geometric-mean')]),
+    evidence: Evidence(),
     date: IsoDate(),
     partial: Type.Boolean({ description: 'True for the running day' }),
     gap_reason: Nullable(Type.String({ description: `Why the score is null (${options.gapReasons})` })),

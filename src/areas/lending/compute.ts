@@ -207,6 +207,12 @@ function aggregateScores(
     methodology: LENDING_METHODOLOGY,
     timestamp: isoSeconds(t),
     aggregation: 'weighted-mean',
+    evidence: roundTo(
+      parts.reduce((s, p) => s + Math.max(p.debtUsd, 0), 0) > 0
+        ? total / parts.reduce((s, p) => s + Math.max(p.debtUsd, 0), 0)
+        : scored.length / parts.length,
+      4,
+    ),
     date: utcDate(t),
     partial,
     gap_reason: null,
