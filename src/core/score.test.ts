@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   clamp,
   combineScore,
-  INSUFFICIENT_EVIDENCE,
-  MIN_EVIDENCE,
-  roundShares,
-  scoreGapReason,
   GEOMETRIC_FLOOR,
   gradeOf,
   halfLifeDecay,
+  INSUFFICIENT_EVIDENCE,
   logistic,
   logScale,
+  MIN_EVIDENCE,
   methodologyId,
   piecewiseLinear,
+  roundShares,
   roundTo,
   saturating,
+  scoreGapReason,
 } from './score.js';
 
 const at = 1_795_190_400;
