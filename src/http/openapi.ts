@@ -98,7 +98,12 @@ export const Meta = Type.Object(
     computed_at: Type.String({ format: 'date-time' }),
     stale: Type.Boolean({ description: "True when older than the dataset's freshness budget" }),
     methodology: Type.Optional(Type.String({ description: '`<area>.<model>@<version>`' })),
-    source: Type.String({ description: 'Where the facts came from (e.g. `sandbox`, `mainnet`)' }),
+    source: Type.String({
+      description:
+        'Where the facts came from, one label per source read, joined by `, `: an EVM chain as `<chain>:<chain_id>` ' +
+        '(`ethereum:1`), GitHub as `github`; `sandbox:` first when the sandbox world or its stand-in served it ' +
+        '(`sandbox:ethereum:31337`, `sandbox:github`): those figures are not mainnet (docs/vocabulary.md)',
+    }),
     dataset_version: Type.Integer(),
   },
   { $id: 'Meta', description: 'About the dataset: its freshness, version and methodology', additionalProperties: true },

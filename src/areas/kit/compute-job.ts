@@ -42,9 +42,25 @@ export interface ComputeJobSpec<Inputs, Input, Output> {
 /** The checkpoint under which a computation keeps the inputs it last published from. */
 export const computedKey = (name: string) => `${name}:inputs`;
 
-export function computeJob<Inputs, Input, Output>(spec: ComputeJobSpec<Inputs, Input, Output>): JobDef {
+/** How a compute job is made again with another `meta.source` (`publishedAs`). */
+const RELABEL = Symbol('computeJob.relabel');
+
+/**
+ * This job publishing its documents with `meta.source` = `source` (a compute job of the kit; any other job as it
+ * is). `defineArea` does it with the label of the sources an area read.
+ */
+export function publishedAs(job: JobDef, source: string): JobDef {
+  const relabel = (job as { [RELABEL]?: (source: string) => JobDef })[RELABEL];
+  return relabel ? relabel(source) : job;
+}
+
+/** `source`: the documents' `meta.source`, replacing theirs (`publishedAs`); default: what `documents` says. */
+export function computeJob<Inputs, Input, Output>(
+  spec: ComputeJobSpec<Inputs, Input, Output>,
+  source?: string,
+): JobDef {
   const key = computedKey(spec.name);
-  return {
+  const job: JobDef = {
     name: spec.name,
     area: spec.area,
     description: spec.description,
@@ -57,7 +73,8 @@ export function computeJob<Inputs, Input, Output>(spec: ComputeJobSpec<Inputs, I
         return 'up to date: inputs unchanged since the last publication';
       const input = await spec.load(ctx, inputs);
       if (isWait(input)) return input.wait;
-      const documents = spec.documents(spec.compute(input), input);
+      const named = spec.documents(spec.compute(input), input);
+      const documents = source === undefined ? named : named.map((d) => ({ ...d, source }));
       const described = spec.describe ? ` ${spec.describe(input)}` : '';
       const datasets = new DatasetRepository(ctx.store.db);
       const at = nowSeconds(ctx.clock);
@@ -71,4 +88,6 @@ export function computeJob<Inputs, Input, Output>(spec: ComputeJobSpec<Inputs, I
       return `published ${documents.length} documents (version ${version})${described}`;
     },
   };
+  Object.defineProperty(job, RELABEL, { value: (label: string) => computeJob(spec, label) });
+  return job;
 }

@@ -6,7 +6,11 @@ import type { DatasetDocument } from '../../store/datasets.js';
 export interface DocumentDefaults {
   /** Unix seconds: the instant at which the figures hold (`API.md` Conventions). */
   readonly asOf: number;
-  /** Where the figures come from, for `meta.source`. */
+  /**
+   * Where the figures come from, for `meta.source`. A compute job of an area declared with `defineArea` replaces it
+   * with the label of the sources the area read (`sandbox:ethereum:31337`, `ethereum:1`, `github`:
+   * docs/vocabulary.md); this text stays only where no such label exists (a computation run on its own).
+   */
   readonly source: string;
   /** Seconds after `asOf` within which a document counts as fresh. */
   readonly freshFor: number;
@@ -19,11 +23,18 @@ export interface DocumentOptions {
   readonly methodology?: string | undefined;
 }
 
+/** Whether a path serves scores: its row names a model, or its shape is a score history or a score listing. */
+export const isScorePath = (def: PathDef): boolean =>
+  def.methodology !== undefined || def.shape === 'score-history' || def.shape === 'all-scores';
+
 /**
  * Turns a computation's outputs into the documents it publishes: each under the canonical path of a path-table
- * row (by id) filled with the entity's parameters, with `as_of`, source, freshness and methodology.
+ * row (by id) filled with the entity's parameters, with `as_of`, source, freshness and methodology. A document of a
+ * score path without `methodology`, or with another model's than its row names, is refused (docs/vocabulary.md:
+ * `meta.methodology` is on every score path).
  */
 export class DocumentSet {
+  private readonly defs: ReadonlyMap<string, PathDef>;
   private readonly compiled: ReadonlyMap<string, CompiledPath>;
   private readonly list: DatasetDocument[] = [];
 
@@ -31,6 +42,7 @@ export class DocumentSet {
     paths: readonly PathDef[],
     private readonly defaults: DocumentDefaults,
   ) {
+    this.defs = new Map(paths.map((def) => [def.id, def]));
     this.compiled = new Map(paths.map((def) => [def.id, compilePath(def)]));
   }
 
@@ -42,6 +54,13 @@ export class DocumentSet {
   }
 
   add(pathId: string, params: Readonly<Record<string, string>>, data: unknown, options: DocumentOptions = {}): this {
+    const def = this.defs.get(pathId);
+    if (def && isScorePath(def)) {
+      if (!options.methodology) throw new Error(`${pathId}: a score path's document needs its methodology`);
+      if (def.methodology !== undefined && !options.methodology.startsWith(`${def.methodology}@`)) {
+        throw new Error(`${pathId}: methodology ${options.methodology} is not the row's model ${def.methodology}`);
+      }
+    }
     this.list.push({
       path: this.path(pathId, params),
       data,

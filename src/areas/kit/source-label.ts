@@ -1,0 +1,31 @@
+import type { SourceKind } from '../../sources/index.js';
+import type { AreaEnv } from './module.js';
+
+/**
+ * `meta.source`: where a computation's figures come from, one label per source the area read, joined by `, `
+ * (docs/vocabulary.md):
+ * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
+ *   the chain is the sandbox world's;
+ * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it.
+ * Undefined when the area read none of them (its own description stays).
+ */
+export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
+  const labels: string[] = [];
+  const read = new Set(kinds);
+  if (read.has('evm')) {
+    const sandbox = env.book.origin === 'sandbox';
+    for (const chain of env.sources.get('evm')?.ids ?? []) {
+      const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
+      labels.push(`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`);
+    }
+  }
+  if (read.has('github')) {
+    const github = env.sources.get('github');
+    // The runtime labels the GitHub endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
+    if (github) labels.push(github.label === undefined ? 'github' : 'sandbox:github');
+  }
+  return labels.length ? labels.join(', ') : undefined;
+}
+
+/** Whether a `meta.source` names the sandbox (every label of it does, or one of them). */
+export const isSandboxSource = (source: string): boolean => source.split(', ').some((s) => s.startsWith('sandbox:'));
