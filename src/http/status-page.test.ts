@@ -253,7 +253,46 @@ describe('renderStatusPage', () => {
     expect(html).toContain('scheduled by another process (a worker)');
     expect(html).toContain('data-extra="sandbox"');
     expect(html).toContain(`<th>chain_id</th><td><code>31337</code></td>`);
-    expect(html).toContain(`${NOW} (${isoSeconds(NOW)})`);
+    expect(html).not.toContain(`${NOW} (`);
+  });
+
+  it('shows every instant as ISO (issue 13): now, last and next runs, publications, as_of, chart buckets', () => {
+    const r = report({
+      jobs: [job('dex.compute')],
+      datasets: [
+        {
+          computation: 'dex.compute',
+          area: 'dex',
+          version: 7,
+          published_at: isoSeconds(NOW - 200),
+          documents: 12,
+          as_of: isoSeconds(NOW - 240),
+          oldest_as_of: isoSeconds(NOW - 400),
+          staleness_seconds: 240,
+          stale: false,
+          fresh_for_seconds: 3600,
+        },
+      ],
+      history: {
+        ...report().history,
+        jobs: [
+          {
+            job: 'dex.compute',
+            buckets: [
+              { start: isoSeconds(W.since), runs: 1, failed: 0, running: 0, max_duration_ms: 9, mean_duration_ms: 9 },
+            ],
+          },
+        ],
+      },
+    });
+    const html = renderStatusPage(r);
+    expect(html).toContain(`<title>${isoSeconds(W.since)}: 1 run`);
+    const instants = [r.now, ...r.jobs.flatMap((j) => [j.next_run_at, j.last_run?.finished_at])]
+      .concat(r.datasets.flatMap((d) => [d.as_of, d.published_at]))
+      .filter((x): x is string => typeof x === 'string');
+    expect(instants.length).toBeGreaterThan(2);
+    for (const at of instants) expect(html).toContain(`<time datetime="${at}">${at}</time>`);
+    expect(html).not.toMatch(/\d\d:\d\d(:\d\d)? UTC/);
   });
 
   it('names failing jobs and stale datasets in the header state', () => {

@@ -210,7 +210,7 @@ export function durationChart(buckets: JobBuckets, win: Window, frame: Frame = C
     const index = Math.round((Date.parse(bk.start) / 1000 - win.since) / win.bucketSeconds);
     const x = l + index * slot;
     const bh = bk.max_duration_ms === null ? 2 : Math.max(1, scaleY(bk.max_duration_ms, top, h));
-    const title = `${bk.start.slice(11, 16)} UTC: ${plural(bk.runs, 'run')}, ${bk.failed} failed, longest ${formatDuration(bk.max_duration_ms)}, mean ${formatDuration(bk.mean_duration_ms)}`;
+    const title = `${bk.start}: ${plural(bk.runs, 'run')}, ${bk.failed} failed, longest ${formatDuration(bk.max_duration_ms)}, mean ${formatDuration(bk.mean_duration_ms)}`;
     return `<rect x="${x.toFixed(2)}" y="${(t + h - bh).toFixed(2)}" width="${Math.max(1, slot - 1).toFixed(2)}" height="${bh.toFixed(2)}" fill="${bucketColor(bk)}"><title>${escapeHtml(title)}</title></rect>`;
   });
   const axisParts = axesOn ? axes(frame, win, top, (v) => formatDuration(v), 'longest run') : '';
@@ -294,8 +294,11 @@ function resultBadge(job: JobRow): string {
   return `<span class="badge ${result === 'ok' ? 'ok' : result === 'failed' ? 'bad' : 'running'}">${escapeHtml(result)}</span>`;
 }
 
+/** An instant as ISO (the report's one form of time), with how long ago or ahead it is beneath. */
 function timeCell(iso: string | null, now: string): string {
-  return iso ? `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(iso)}">${relativeTime(iso, now)}</time>` : '—';
+  return iso
+    ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso)}</time><div class="sub">${relativeTime(iso, now)}</div>`
+    : '—';
 }
 
 function jobLine(job: JobRow): string {
@@ -345,10 +348,10 @@ function datasetTable(report: StatusReport, win: Window): string {
   const history = new Map(report.history.freshness.computations.map((c) => [c.computation, c.points]));
   const rows = report.datasets.map(
     (d: DatasetRow) => `<tr data-computation="${escapeHtml(d.computation)}">
-<td><div class="name">${escapeHtml(d.computation)}</div><div class="sub">version ${d.version} · published ${relativeTime(d.published_at, report.now)}</div></td>
+<td><div class="name">${escapeHtml(d.computation)}</div><div class="sub">version ${d.version} · published ${d.published_at ? `<time datetime="${escapeHtml(d.published_at)}">${escapeHtml(d.published_at)}</time> (${relativeTime(d.published_at, report.now)})` : '—'}</div></td>
 <td>${escapeHtml(d.area)}</td>
 <td class="num">${d.documents.toLocaleString('en-US')}</td>
-<td>${d.as_of ? `<time datetime="${escapeHtml(d.as_of)}" title="${escapeHtml(d.as_of)}">${escapeHtml(d.as_of.replace('T', ' ').replace('Z', ' UTC'))}</time>` : '—'}</td>
+<td>${d.as_of ? `<time datetime="${escapeHtml(d.as_of)}">${escapeHtml(d.as_of)}</time>` : '—'}</td>
 <td class="num">${d.staleness_seconds === null ? '—' : `${formatSpan(d.staleness_seconds)} old`}</td>
 <td class="num">${d.fresh_for_seconds === null ? '—' : formatSpan(d.fresh_for_seconds)}</td>
 <td>${d.stale === null ? '<span class="badge idle">no documents</span>' : d.stale ? '<span class="badge bad">stale</span>' : '<span class="badge ok">fresh</span>'}</td>
@@ -384,10 +387,8 @@ ${freshCards.length ? `<div class="grid">${freshCards.join('')}</div>` : '<p cla
 </section>`;
 }
 
+/** A value of the extra fields as text (their instants are ISO already: `isoInstants` of jobs/status.ts). */
 function scalar(v: unknown): string {
-  if (typeof v === 'number' && v > 1e9 && v < 1e11 && Number.isInteger(v)) {
-    return `${v} (${new Date(v * 1000).toISOString().replace('.000Z', 'Z')})`;
-  }
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
 
@@ -475,7 +476,7 @@ export function renderStatusPage(report: StatusReport): string {
 <style>${STYLE}</style></head>
 <body>
 <header><h1>protoscore status</h1><span class="state ${state.tone}" id="service-state">${escapeHtml(state.label)}</span>
-<span class="meta">${escapeHtml(state.detail)} · ${escapeHtml(report.now.replace('T', ' ').replace('Z', ' UTC'))} · store: ${escapeHtml(report.store)}</span></header>
+<span class="meta">${escapeHtml(state.detail)} · <time datetime="${escapeHtml(report.now)}">${escapeHtml(report.now)}</time> · store: ${escapeHtml(report.store)}</span></header>
 <main>
 <div class="summary-cards">
 ${stat(report.jobs.length, `jobs${running ? `, ${running} running now` : ''}`)}

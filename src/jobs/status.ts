@@ -21,6 +21,22 @@ function areaOfJob(name: string): AreaId | null {
 const iso = (s: number | null | undefined) => (s === null || s === undefined ? null : isoSeconds(s));
 const isoMs = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : isoSeconds(ms / 1000));
 
+/** Keys of instants: `now`, `as_of`, `since`, `until` and any `*_at`, `*_as_of`, `*_since`, `*_until`. */
+const INSTANT_KEY = /(^|_)(now|at|as_of|since|until)$/;
+
+/**
+ * Extra fields of the report (the sandbox world's status) with every instant given as Unix seconds written as ISO,
+ * as the rest of the report: `/status` has one form of time (docs/vocabulary.md).
+ */
+export function isoInstants(value: unknown, key = ''): unknown {
+  if (typeof value === 'number' && INSTANT_KEY.test(key) && Number.isFinite(value)) return isoSeconds(value);
+  if (Array.isArray(value)) return value.map((v) => isoInstants(v));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isoInstants(v, k)]));
+  }
+  return value;
+}
+
 /**
  * The `/status` report: each job's last run and next run, each computation's freshness, and their history over
  * the last hours (run durations per job, freshness per computation) from the store.
@@ -123,7 +139,7 @@ export async function statusReport(
         ),
       },
     },
-    ...extra,
+    ...(isoInstants(extra) as Record<string, unknown>),
   };
 }
 
