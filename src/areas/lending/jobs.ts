@@ -8,6 +8,7 @@ import { computeLending, type LendingOutput } from './compute.js';
 import { LendingIngest } from './ingest.js';
 import { LendingRepository } from './repo.js';
 import { lendingPaths } from './routes.js';
+import { LENDING_METHODOLOGY } from './score.js';
 import { lendingTargets } from './targets.js';
 
 /**
@@ -87,6 +88,7 @@ export function lendingDocuments(output: LendingOutput, asOf: number): DatasetDo
     version: k.version,
     base_asset: k.baseAsset,
   });
+  const scored = { methodology: LENDING_METHODOLOGY };
   docs.add('lending.available-markets', {}, output.available);
   for (const a of output.assets)
     docs.add('lending.asset-analytics', { ...values(a.key), token_address: a.token }, a.data);
@@ -97,10 +99,12 @@ export function lendingDocuments(output: LendingOutput, asOf: number): DatasetDo
       'lending.protocol-score',
       { ...v, version: v.version.toLowerCase(), base_asset: v.base_asset.toLowerCase() },
       s.data,
+      scored,
     );
   }
   for (const o of output.overviews) docs.add('lending.market-overview', { protocol: o.protocol }, o.data);
-  for (const o of output.overviewScores) docs.add('lending.market-overview-score', { protocol: o.protocol }, o.data);
-  docs.add('lending.all-markets', {}, output.all);
+  for (const o of output.overviewScores)
+    docs.add('lending.market-overview-score', { protocol: o.protocol }, o.data, scored);
+  docs.add('lending.all-markets', {}, output.all, scored);
   return docs.documents;
 }

@@ -1,0 +1,245 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentArea } from '../src/areas/development/index.js';
+import { dexArea } from '../src/areas/dex/index.js';
+import { PATHS } from '../src/areas/index.js';
+import { lendingArea } from '../src/areas/lending/index.js';
+import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
+import { oraclesArea } from '../src/areas/oracles/index.js';
+import { isoSeconds } from '../src/core/time.js';
+import type { PathDef } from '../src/paths/types.js';
+import { registry } from '../src/registry/index.js';
+import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
+import { type TestApp, testApp } from './helpers.js';
+import { areaRunner, githubEnv } from './support/areas.js';
+import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
+import {
+  checkDocument,
+  groupViolations,
+  hasFloatNoise,
+  type PublishedDocument,
+  rowOf,
+  significantDecimals,
+  type Violation,
+} from './support/vocabulary.js';
+
+/**
+ * "One vocabulary" (issue 13, docs/vocabulary.md) on every document a sandbox run publishes: the five built areas
+ * on one world (DEX, lending, liquid staking and oracles on its chain; development on the GitHub stand-in), every
+ * document of the store walked by `checkDocument`. A failure lists the departures grouped by rule, path row and
+ * field (also written to $VOCABULARY_REPORT when set).
+ */
+
+const ROW: PathDef = {
+  id: 'dex.x-score',
+  area: 'dex',
+  template: '/scores/x/<chain>/<protocol>',
+  shape: 'score-history',
+  summary: 'x',
+  methodology: 'dex.volume-continuity',
+  entity: () => undefined,
+};
+const AS_OF = '2026-11-20T14:00:00Z';
+const record = (over: Record<string, unknown> = {}) => ({
+  chain: 'ethereum',
+  protocol: 'uniswap',
+  score: 0.8,
+  grade: 'A',
+  components: [{ name: 'depth', value: 0.8, weight: 1, inputs: { depth_usd: 1234567.891, raw: '123456789012345678' } }],
+  methodology: 'dex.volume-continuity@1.0.0',
+  timestamp: AS_OF,
+  evidence: 1,
+  date: '2026-11-20',
+  partial: true,
+  gap_reason: null,
+  ...over,
+});
+const history = (first: Record<string, unknown> = {}) => [
+  record(first),
+  ...Array.from({ length: 6 }, (_, i) =>
+    record({ date: `2026-11-${19 - i}`, partial: false, timestamp: `2026-11-${19 - i}T23:59:59Z` }),
+  ),
+];
+const doc = (data: unknown, meta: Partial<PublishedDocument['meta']> = {}): PublishedDocument => ({
+  path: '/scores/x/ethereum/uniswap',
+  area: 'dex',
+  data,
+  meta: { as_of: AS_OF, source: 'sandbox:ethereum:31337', methodology: 'dex.volume-continuity@1.0.0', ...meta },
+});
+const check = (d: PublishedDocument, def: PathDef | undefined = ROW) =>
+  checkDocument(d, def, { source: 'sandbox:ethereum:31337' }).map((v) => `${v.rule} ${v.field}`);
+
+describe('the vocabulary checker', () => {
+  it('hasFloatNoise: more than 10 significant decimals in the shortest representation', () => {
+    expect(hasFloatNoise(0.29999999999999993)).toBe(true);
+    expect(hasFloatNoise(0.1 + 0.2)).toBe(true);
+    expect(hasFloatNoise(12.000000000000002)).toBe(true);
+    expect(hasFloatNoise(1 / 3)).toBe(true);
+    for (const ok of [
+      0.3, 0, 1, 42, 0.1234, 1234567.891, 1e21, 1e-7, 0.0000012345, 1425906.1234567, -0.25, 0.1234567891,
+    ])
+      expect(hasFloatNoise(ok), String(ok)).toBe(false);
+    expect(significantDecimals(1.2345678901234e-7)).toBe(14);
+    expect(significantDecimals(0.000123)).toBe(3);
+  });
+
+  it('accepts a history that follows every rule', () => {
+    expect(check(doc(history()))).toEqual([]);
+  });
+
+  it('finds each departure: source, methodology, partial, as_of, gap reason, identifiers, noise, silent nulls', () => {
+    expect(check(doc(history(), { source: 'chain logs (eth_getLogs)' }))).toEqual(['meta.source meta.source']);
+    expect(check(doc(history(), { methodology: undefined as never }))).toEqual(['meta.methodology meta.methodology']);
+    expect(check(doc(history({ partial: false })))).toEqual(['partial $[0].partial']);
+    expect(check(doc(history({ timestamp: '2026-11-20T14:01:00Z' })))).toEqual(['as_of $[0].timestamp']);
+    expect(check(doc(history({ score: null, grade: null })))).toEqual([
+      'score-record $[0].gap_reason',
+      'null-reason $[0].score',
+      'null-reason $[0].grade',
+    ]);
+    expect(check(doc(history({ gap_reason: 'no_data' })))).toEqual(['score-record $[0].gap_reason']);
+    expect(check(doc(history({ score: null, grade: null, gap_reason: 'because' })))).toEqual([
+      'gap-reason-word $[0].gap_reason',
+    ]);
+    expect(check(doc(history().map((r) => ({ ...r, protocol: 'curve' }))))).toEqual(
+      Array.from({ length: 7 }, (_, i) => `identifiers $[${i}].protocol`),
+    );
+    expect(check(doc(history({ evidence: undefined })))).toEqual(['score-record $[0].evidence']);
+    const noisy = [{ name: 'depth', value: 0.8, weight: 0.29999999999999993, inputs: { share: 0.1 + 0.2 } }];
+    expect(check(doc(history({ components: noisy })))).toEqual([
+      'float-noise $[0].components[0].weight',
+      'float-noise $[0].components[0].inputs.share',
+    ]);
+    const silent = [{ name: 'depth', value: null, weight: 0, inputs: { depth_usd: null } }];
+    expect(check(doc(history({ components: silent })))).toEqual([
+      'null-reason $[0].components[0].value',
+      'null-reason $[0].components[0].inputs.depth_usd',
+    ]);
+  });
+
+  it('takes a null as explained by its record, a per-field reason or a reasons object; labels need none', () => {
+    const def: PathDef = { ...ROW, id: 'dex.x', shape: 'snapshot', methodology: undefined, template: '/data/x' };
+    const snapshot = (data: unknown) => ({
+      ...doc(data),
+      path: '/data/x',
+      meta: { as_of: AS_OF, source: 'sandbox:ethereum:31337' },
+    });
+    expect(check(snapshot({ tvl_usd: null, gap_reason: 'no_price' }), def)).toEqual([]);
+    expect(check(snapshot({ tvl_usd: null, tvl_usd_gap_reason: 'no_price' }), def)).toEqual([]);
+    expect(check(snapshot({ tvl_usd: null, gap_reasons: { tvl_usd: 'no_price' } }), def)).toEqual([]);
+    expect(check(snapshot({ oracle: { price_usd: null }, gap_reasons: { oracle: 'no_price' } }), def)).toEqual([]);
+    expect(check(snapshot({ tvl_usd: null, gap_reasons: { volume_usd: 'no_price' } }), def)).toEqual([
+      'null-reason $.tvl_usd',
+    ]);
+    expect(
+      check(
+        snapshot([
+          { date: '2026-11-20', partial: true },
+          { date: '2026-11-19', partial: true },
+        ]),
+        def,
+      ),
+    ).toEqual(['partial $[1].partial']);
+    // Several entities' days in one list (repositories), one day of several entities (a listing of current scores).
+    const day = (repository: string, date: string, partial: boolean) => ({ repository, date, partial, commits: 1 });
+    const days = [day('a/x', '2026-11-20', true), day('a/x', '2026-11-19', false), day('a/y', '2026-11-20', true)];
+    expect(check(snapshot(days), def)).toEqual([]);
+    expect(check(snapshot([...days, day('a/y', '2026-11-19', true)]), def)).toEqual(['partial $[3].partial']);
+    expect(
+      check(
+        snapshot({
+          bands: [
+            { min: 1, max: 2 },
+            { min: 2, max: null },
+          ],
+        }),
+        def,
+      ),
+    ).toEqual([]);
+    expect(check(snapshot([{ date: '2026-11-20' }]), def)).toEqual(['partial $[0].partial']);
+    // With the payload's schema a null label (a string place) is no figure.
+    const typed: PathDef = {
+      ...def,
+      payload: {
+        type: 'object',
+        properties: { license: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      } as never,
+    };
+    expect(check(snapshot({ license: null, stars: null }), typed)).toEqual(['null-reason $.stars']);
+  });
+
+  it('finds the path-table row of a document path', () => {
+    expect(rowOf(PATHS, 'dex', '/scores/liquidity/dex/protocol-overview/uniswap')?.id).toBe(
+      'dex.protocol-overview-score',
+    );
+    expect(rowOf(PATHS, 'dex', '/data/liquidity/dex/available-pools/ethereum/uniswap/v3')?.id).toBe(
+      'dex.available-pools',
+    );
+    expect(rowOf(PATHS, 'development', '/data/development/aave/stats')?.id).toBe('development.stats');
+  });
+});
+
+const SUBJECTS = ['protocol:aave', 'protocol:uniswap', 'chain:ethereum'];
+
+describe('one vocabulary on every published document of a sandbox run', () => {
+  let w: LendingTestWorld;
+  let t: TestApp;
+  let gh: GithubStandin;
+  let docs: PublishedDocument[] = [];
+
+  beforeAll(async () => {
+    w = await lendingWorld();
+    t = await testApp();
+    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea]) {
+      await areaRunner(area, w.env, t.store, t.clock, () => t.sync()).all();
+    }
+    const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
+    gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    // As the runtime opens the stand-in (runtime/sources.ts): with its label.
+    const github = {
+      baseUrl: gh.url,
+      token: 'test-token',
+      label: 'sandbox GitHub stand-in (REST API v3)',
+      clock: t.clock,
+      sleep: async (ms: number) => t.clock.advance(ms / 1000),
+      maxRetries: 1,
+      subjects: SUBJECTS,
+    };
+    await areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).all();
+    const rows = await t.store.db.selectFrom('datasets').selectAll().execute();
+    docs = rows.map((r) => {
+      const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
+      return {
+        path: r.path,
+        area: r.area,
+        data: JSON.parse(r.payload),
+        meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) },
+      };
+    });
+  }, 600_000);
+
+  afterAll(async () => {
+    await gh?.close();
+    await t?.close();
+    await w?.close();
+  });
+
+  it('publishes documents of every built area', () => {
+    const areas = new Set(docs.map((d) => d.area));
+    expect([...areas].sort()).toEqual(['development', 'dex', 'lending', 'liquid-staking', 'oracles']);
+    for (const d of docs) expect(rowOf(PATHS, d.area, d.path), d.path).toBeDefined();
+  });
+
+  it('every document follows the rules of one vocabulary', () => {
+    const sourceOf = (area: string) =>
+      area === 'development' ? 'sandbox:github' : `sandbox:${w.manifest.chain}:${w.manifest.chainId}`;
+    const violations: Violation[] = docs.flatMap((d) =>
+      checkDocument(d, rowOf(PATHS, d.area, d.path), { source: sourceOf(d.area) }),
+    );
+    const grouped = groupViolations(PATHS, docs, violations);
+    if (process.env.VOCABULARY_REPORT) {
+      writeFileSync(process.env.VOCABULARY_REPORT, `${docs.length} documents\n${grouped.join('\n')}\n`);
+    }
+    expect(grouped).toEqual([]);
+  });
+});
