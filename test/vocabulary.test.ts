@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentArea } from '../src/areas/development/index.js';
 import { dexArea } from '../src/areas/dex/index.js';
@@ -17,6 +17,7 @@ import {
   checkDocument,
   groupViolations,
   hasFloatNoise,
+  modelPathsOf,
   type PublishedDocument,
   rowOf,
   significantDecimals,
@@ -168,6 +169,20 @@ describe('the vocabulary checker', () => {
     expect(check(snapshot({ license: null, stars: null }), typed)).toEqual(['null-reason $.stars']);
   });
 
+  it('reads the data paths each model computes from the methodology index', () => {
+    const paths = modelPathsOf(
+      '| `liquid-staking.dex-pool` | [x](x.md) | `/scores/liquidity/liquid-staking/dex-pool-scores/*`, `/data/liquidity/liquid-staking/pool-analytics-in-dex/*` |\n| Oracle feeds (not a score) | [o](o.md) | `/data/oracle/*` |',
+    );
+    expect(paths.map((p) => p.model)).toEqual(['liquid-staking.dex-pool']);
+    const def: PathDef = { ...ROW, id: 'dex.x', shape: 'snapshot', methodology: undefined };
+    const lst = { ...doc({}), path: '/data/liquidity/liquid-staking/pool-analytics-in-dex/0xabc' };
+    const meta = { as_of: AS_OF, source: 'sandbox:ethereum:31337' };
+    const opts = { source: 'sandbox:ethereum:31337', modelPaths: paths };
+    expect(checkDocument({ ...lst, meta }, def, opts).map((x) => x.rule)).toEqual(['meta.methodology']);
+    const scored = { ...meta, methodology: 'liquid-staking.dex-pool@1.0.0' };
+    expect(checkDocument({ ...lst, meta: scored }, def, opts)).toEqual([]);
+  });
+
   it('finds the path-table row of a document path', () => {
     expect(rowOf(PATHS, 'dex', '/scores/liquidity/dex/protocol-overview/uniswap')?.id).toBe(
       'dex.protocol-overview-score',
@@ -231,10 +246,12 @@ describe('one vocabulary on every published document of a sandbox run', () => {
   });
 
   it('every document follows the rules of one vocabulary', () => {
+    const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
+    expect(modelPaths.length).toBeGreaterThan(2);
     const sourceOf = (area: string) =>
       area === 'development' ? 'sandbox:github' : `sandbox:${w.manifest.chain}:${w.manifest.chainId}`;
     const violations: Violation[] = docs.flatMap((d) =>
-      checkDocument(d, rowOf(PATHS, d.area, d.path), { source: sourceOf(d.area) }),
+      checkDocument(d, rowOf(PATHS, d.area, d.path), { source: sourceOf(d.area), modelPaths }),
     );
     const grouped = groupViolations(PATHS, docs, violations);
     if (process.env.VOCABULARY_REPORT) {

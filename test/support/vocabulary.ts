@@ -153,6 +153,33 @@ function nullExplained(key: string, frames: readonly Frame[]): boolean {
 export interface CheckOptions {
   /** `meta.source` the document must carry (the sandbox with the world's chain id, `sandbox:github`). */
   readonly source: string;
+  /** Data paths a model computes, from the methodology index: documents whose path matches carry its methodology. */
+  readonly modelPaths?: readonly ModelPath[];
+}
+
+export interface ModelPath {
+  readonly model: string;
+  readonly pattern: RegExp;
+}
+
+/**
+ * The data paths each model computes, as `docs/methodology/README.md` lists them ("Served by": `/data/…` globs of
+ * the rows whose first column is a model id).
+ */
+export function modelPathsOf(index: string): ModelPath[] {
+  const out: ModelPath[] = [];
+  for (const line of index.split('\n')) {
+    const model = line.match(/^\| `([a-z-]+\.[a-z-]+)` \|/)?.[1];
+    if (!model) continue;
+    for (const glob of line.matchAll(/`(\/data\/[^`]+)`/g)) {
+      const body = glob[1]!
+        .split('*')
+        .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.+');
+      out.push({ model, pattern: new RegExp(`^${body}$`, 'i') });
+    }
+  }
+  return out;
 }
 
 /** Every departure of one document from the vocabulary. */
@@ -173,6 +200,14 @@ export function checkDocument(doc: PublishedDocument, def: PathDef | undefined, 
     else if (isObject(x)) Object.values(x).forEach(walkForScores);
   };
   walkForScores(doc.data);
+  for (const { model, pattern } of options.modelPaths ?? []) {
+    if (pattern.test(doc.path) && !m?.startsWith(`${model}@`))
+      v(
+        'meta.methodology',
+        'meta.methodology',
+        `${String(m)} on a data path ${model} computes (docs/methodology/README.md)`,
+      );
+  }
   if ((def && isScorePath(def)) || hasScores) {
     if (!m)
       v(
