@@ -237,7 +237,7 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
           inputs: {
             repository: r.repo,
             url: r.htmlUrl,
-            development_events_12w: 0,
+            development_events_12w: null,
             grade: null,
             gap_reason: score?.gap_reason ?? 'no_data',
           },
@@ -247,7 +247,7 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
       url: c.inputs.url as string,
       score: c.value,
       grade: (c.inputs.grade as string | null) ?? null,
-      development_events_12w: c.inputs.development_events_12w as number,
+      development_events_12w: (c.inputs.development_events_12w as number | null) ?? null,
       weight: c.weight,
       gap_reason: (c.inputs.gap_reason as string | null) ?? null,
     })),

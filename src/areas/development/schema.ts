@@ -108,10 +108,13 @@ export const Stats = Type.Object({
       url: Type.String(),
       score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
       grade: Nullable(Type.String()),
-      development_events_12w: Type.Integer({
-        minimum: 0,
-        description: "People's commits and pull requests opened in the 12 weeks ending at as_of",
-      }),
+      development_events_12w: Nullable(
+        Type.Integer({
+          minimum: 0,
+          description:
+            "People's commits and pull requests opened in the 12 weeks ending at as_of (null without a score)",
+        }),
+      ),
       weight: Type.Number({
         minimum: 0,
         maximum: 1,
