@@ -121,12 +121,33 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
     expect((stats.data.weekly as unknown[]).length).toBe(12);
     const score = await get<Rec[]>('/scores/development/protocols/aave');
     expect(score.data).toHaveLength(7);
-    expect(score.data[0]).toMatchObject({ partial: true, methodology: 'development.activity@1.0.0' });
-    expect(score.meta.methodology).toBe('development.activity@1.0.0');
-    const names = (score.data[0]!.components as Rec[]).map((c) => c.name);
-    expect(names).toEqual(['activity', 'continuity', 'developer_base', 'contributor_concentration', 'maintenance']);
+    expect(score.data[0]).toMatchObject({
+      protocol: 'aave',
+      partial: true,
+      methodology: 'development.activity@2.0.0',
+      aggregation: 'weighted-mean',
+    });
+    expect(score.meta.methodology).toBe('development.activity@2.0.0');
+    // One component per repository, weighted by its development events; each carries its own five components.
+    const components = score.data[0]!.components as Rec[];
+    const names = components.map((c) => c.name);
+    expect(names).toEqual(
+      [...(stats.data.repository_names as string[])].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+    );
+    for (const c of components) {
+      const own = (c.inputs as Rec).components as Rec[];
+      expect(own.map((x) => x.name)).toEqual([
+        'activity',
+        'continuity',
+        'developer_base',
+        'contributor_concentration',
+        'maintenance',
+      ]);
+    }
+    const recomputed = components.reduce((s, c) => s + (c.weight as number) * (c.value as number), 0);
+    expect(score.data[0]!.score).toBe(Math.round(recomputed * 1e4) / 1e4);
     const chain = await get<Rec[]>('/scores/development/blockchain/ethereum');
-    expect(chain.data[0]!.score).toEqual(expect.any(Number));
+    expect(chain.data[0]).toMatchObject({ chain: 'ethereum', score: expect.any(Number) });
     const all = await get<Rec[]>('/scores/development');
     expect(all.data.map((r) => r.id).sort()).toEqual(['aave', 'ethereum', 'uniswap']);
     expect(all.data.map((r) => r.rank)).toEqual([1, 2, 3]);

@@ -227,10 +227,30 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
     },
     weekly,
     score: score?.score ?? null,
-    repository_scores: repos.map((r) => {
-      const s = developmentScoreAt([r], t, true);
-      return { repository: r.repo, url: r.htmlUrl, score: s.score, grade: s.grade };
-    }),
+    // The current score's components: one per repository (the score record is the single source of these numbers).
+    repository_scores: (score?.components.length
+      ? score.components
+      : repos.map((r) => ({
+          name: r.repo,
+          value: null,
+          weight: 0,
+          inputs: {
+            repository: r.repo,
+            url: r.htmlUrl,
+            development_events_12w: null,
+            grade: null,
+            gap_reason: score?.gap_reason ?? 'no_data',
+          },
+        }))
+    ).map((c) => ({
+      repository: c.inputs.repository as string,
+      url: c.inputs.url as string,
+      score: c.value,
+      grade: (c.inputs.grade as string | null) ?? null,
+      development_events_12w: (c.inputs.development_events_12w as number | null) ?? null,
+      weight: c.weight,
+      gap_reason: (c.inputs.gap_reason as string | null) ?? null,
+    })),
   };
 }
 
@@ -243,7 +263,7 @@ export function computeDevelopment(input: DevelopmentInput): DevelopmentOutput {
   const ranking: ScoreEntry[] = [];
   for (const subject of input.subjects) {
     const key = `${subject.kind}:${subject.id}`;
-    const history = instants.map((t, d) => developmentScoreAt(subject.repos, t, d === 0));
+    const history = instants.map((t, d) => developmentScoreAt(subject.repos, t, d === 0, subject));
     scores.set(key, history);
     if (subject.kind === 'protocol') {
       const records = instants.flatMap((t, d) =>

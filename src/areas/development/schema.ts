@@ -108,11 +108,36 @@ export const Stats = Type.Object({
       url: Type.String(),
       score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
       grade: Nullable(Type.String()),
+      development_events_12w: Nullable(
+        Type.Integer({
+          minimum: 0,
+          description:
+            "People's commits and pull requests opened in the 12 weeks ending at as_of (null without a score)",
+        }),
+      ),
+      weight: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "The repository's weight in the protocol's score (0 when its score is null)",
+      }),
+      gap_reason: Nullable(Type.String({ description: '`no_data`, `insufficient_evidence` when score is null' })),
     }),
+    { description: "The components of the current score: score = Σ weight × score (the protocol score's record)" },
   ),
 });
 
-export const DevelopmentScoreRecord = DailyScoreRecord({ gapReasons: '`no_repos`, `repos_not_created`, `no_data`' });
+/**
+ * A protocol's or chain's score record: the weighted mean of its repositories' scores, one component per repository
+ * (`name` the repository, `value` its score, `weight` its share of development events; `inputs.components` the
+ * repository's own five components), so that `score` = Σ weight × value over the published components.
+ */
+export const DevelopmentScoreRecord = Type.Composite([
+  Type.Object({
+    protocol: Type.Optional(Type.String({ description: 'The protocol scored (protocol paths)' })),
+    chain: Type.Optional(Type.String({ description: 'The chain scored (chain paths)' })),
+  }),
+  DailyScoreRecord({ gapReasons: '`no_repos`, `repos_not_created`, `no_data`, `insufficient_evidence`' }),
+]);
 
 export const DevelopmentScoreHistory = ScoreHistory(DevelopmentScoreRecord);
 

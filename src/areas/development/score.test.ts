@@ -2,27 +2,37 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AS_OF, commit, DAY, event, issue, pull, repoFacts, WEEK } from '../../../test/support/development-facts.js';
-import { GEOMETRIC_FLOOR, roundTo } from '../../core/score.js';
+import { GEOMETRIC_FLOOR, gradeOf, roundTo } from '../../core/score.js';
 import type { RepoFacts } from './facts.js';
 import {
+  ACTIVITY_ANCHORS,
   CONTINUITY_WEEKS,
+  CONTRIBUTOR_ANCHORS,
   contributorsAt,
+  DEVELOPER_ANCHORS,
   DEVELOPMENT_METHODOLOGY,
   developerClasses,
   developmentEvents,
   developmentScoreAt,
+  repositoryScoreAt,
+  WEIGHT_EVENTS_PRIOR,
   WEIGHTS,
 } from './score.js';
 
 /**
- * The development score (`development.activity@1.0.0`) on hand-built facts: every component's value by its
- * definition in docs/methodology/development.md, the weights of that page, the weighted geometric mean, bots and
- * non-development events left out, and the gap reasons.
+ * The development score (`development.activity@2.0.0`) on hand-built facts: every component of a repository's
+ * score by its definition in docs/methodology/development.md (log scales between the page's anchors), the weights
+ * of that page, the weighted geometric mean, bots and non-development events left out, the gap reasons, and a
+ * protocol's score as the activity-weighted mean of its repositories' scores, recomputable from the record.
  */
 
 const A = AS_OF;
-const byName = (record: ReturnType<typeof developmentScoreAt>) =>
+type Component = ReturnType<typeof repositoryScoreAt>['components'][number];
+const byName = (record: { components: Component[] }): Record<string, Component> =>
   Object.fromEntries(record.components.map((c) => [c.name, c]));
+/** log(x / zero) / log(one / zero), clamped: the page's log scale. */
+const logMap = (x: number, a: { zero_at: number; one_at: number }) =>
+  Math.min(1, Math.max(0, Math.log(x / a.zero_at) / Math.log(a.one_at / a.zero_at)));
 
 /**
  * alice commits on each of the last 10 days (full time) and once in each of weeks 4–7; bob on 2 days (part time);
@@ -69,12 +79,13 @@ function geometric(values: Record<string, number | null>): number {
 }
 
 describe('the development score on hand-built facts', () => {
-  const record = developmentScoreAt([healthy()], A, true);
+  const record = repositoryScoreAt(healthy(), A);
   const c = byName(record);
 
   it('computes each component by its definition', () => {
-    // activity: 13 development events in 28 days (alice 10, bob 2, alice's pull request) = 3.25 a week.
-    expect(c.activity!.value).toBe(roundTo(3.25 / (3.25 + 5), 4));
+    // activity: 13 development events in 28 days (alice 10, bob 2, alice's pull request) = 3.25 a week, on the log
+    // scale 0.25 → 100 a week.
+    expect(c.activity!.value).toBe(roundTo(Math.log(3.25 / 0.25) / Math.log(100 / 0.25), 4));
     expect(c.activity!.inputs).toMatchObject({ development_events_28d: 13, per_week: 3.25 });
     // continuity: weeks 0, 1 and 2 (the last 15 days) and 4–7 (alice's pull request of 30 days back in week 4)
     // have development events: 7 of 12.
@@ -84,12 +95,15 @@ describe('the development score on hand-built facts', () => {
       weeks: 12,
       weekly_events_newest_first: [9, 3, 1, 0, 2, 1, 1, 1, 0, 0, 0, 0],
     });
-    // developer base: one full-timer and one part-timer = 1.5 effective developers.
-    expect(c.developer_base!.value).toBe(roundTo(1.5 / 3.5, 4));
+    // developer base: one full-timer and one part-timer = 1.5 effective developers, on the log scale 0.2 → 30.
+    expect(c.developer_base!.value).toBe(roundTo(Math.log(1.5 / 0.2) / Math.log(30 / 0.2), 4));
     expect(c.developer_base!.inputs).toMatchObject({ full_time: 1, part_time: 1, one_time: 0 });
-    // concentration: 1 − HHI of people's contributions 30 and 10 = 1 − (0.75² + 0.25²).
-    expect(c.contributor_concentration!.value).toBe(0.375);
+    // concentration: people's contributions 30 and 10, HHI 0.75² + 0.25² = 0.625, 1.6 effective contributors, on
+    // the log scale 1 → 20.
+    expect(c.contributor_concentration!.value).toBe(roundTo(Math.log(1.6) / Math.log(20), 4));
     expect(c.contributor_concentration!.inputs).toMatchObject({
+      hhi: 0.625,
+      effective_contributors: 1.6,
       contributors: 2,
       top_contributor: 'alice',
       top_share: 0.75,
@@ -106,26 +120,35 @@ describe('the development score on hand-built facts', () => {
     expect(Object.fromEntries(rows)).toEqual(WEIGHTS);
     expect(Object.values(WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
 
-    expect(record.methodology).toBe(DEVELOPMENT_METHODOLOGY);
-    expect(record.methodology).toBe('development.activity@1.0.0');
+    expect(DEVELOPMENT_METHODOLOGY).toBe('development.activity@2.0.0');
     expect(record.aggregation).toBe('weighted-geometric-mean');
     expect(record.components.map((x) => x.name)).toEqual(Object.keys(WEIGHTS));
     for (const x of record.components) expect(x.weight).toBeCloseTo(WEIGHTS[x.name as keyof typeof WEIGHTS], 12);
     const values = Object.fromEntries(record.components.map((x) => [x.name, x.value]));
     expect(record.score).toBe(geometric(values));
-    expect(record).toMatchObject({ partial: true, gap_reason: null, date: '2026-05-10' });
+    expect(record).toMatchObject({ repository: 'demo/core', gap_reason: null });
+    // The anchors of the page's table are the model's.
+    const anchors = [...page.matchAll(/^\| `(\w+)` \| [\d.]+ \| .*?zero at ([\d.]+).*?one at ([\d.]+)/gm)].map((m) => [
+      m[1],
+      { zero_at: Number(m[2]), one_at: Number(m[3]) },
+    ]);
+    expect(Object.fromEntries(anchors)).toEqual({
+      activity: ACTIVITY_ANCHORS,
+      developer_base: DEVELOPER_ANCHORS,
+      contributor_concentration: CONTRIBUTOR_ANCHORS,
+    });
   });
 
   it('drops maintenance under 3 items and rescales the other weights', () => {
     const f = healthy();
-    const few = developmentScoreAt([{ ...f, issues: f.issues.filter((i) => i.pull && !i.bot) }], A, false);
+    const few = repositoryScoreAt({ ...f, issues: f.issues.filter((i) => i.pull && !i.bot) }, A);
     const m = byName(few).maintenance!;
     expect(m.value).toBeNull();
     expect(m.weight).toBe(0);
     expect(byName(few).activity!.weight).toBeCloseTo(0.2 / 0.85, 4);
     expect(few.score).toBe(geometric(Object.fromEntries(few.components.map((x) => [x.name, x.value]))));
     // Archived everywhere: maintenance is 0, whatever the issues say.
-    expect(byName(developmentScoreAt([{ ...f, archived: true }], A, false)).maintenance!.value).toBe(0);
+    expect(byName(repositoryScoreAt({ ...f, archived: true }, A)).maintenance!.value).toBe(0);
   });
 
   it('leaves bots out of every component', () => {
@@ -136,7 +159,7 @@ describe('the development score on hand-built facts', () => {
       issues: f.issues.filter((i) => !i.bot),
       contributors: f.contributors.filter((x) => x.type !== 'Bot'),
     };
-    const clean = developmentScoreAt([withoutBots], A, true);
+    const clean = repositoryScoreAt(withoutBots, A);
     const valuesOf = (r: typeof record) => r.components.map((x) => [x.name, x.value, x.weight]);
     expect(clean.score).toBe(record.score);
     expect(valuesOf(clean)).toEqual(valuesOf(record));
@@ -150,7 +173,7 @@ describe('the development score on hand-built facts', () => {
         pull(A - (10 + k) * DAY, { authorLogin: 'renovate[bot]', bot: true }),
       ),
     });
-    const b = byName(developmentScoreAt([botOnly], A, true));
+    const b = byName(repositoryScoreAt(botOnly, A));
     expect([b.activity!.value, b.continuity!.value, b.developer_base!.value]).toEqual([0, 0, 0]);
     expect(b.contributor_concentration!.value).toBe(0);
     expect(b.maintenance!.value).toBeNull();
@@ -169,21 +192,92 @@ describe('the development score on hand-built facts', () => {
       issues: [...f.issues, ...Array.from({ length: 20 }, (_, k) => issue(A - k * 3600))],
       commits: f.commits.map((x) => ({ ...x, commentCount: 50 })),
     };
-    expect(developmentScoreAt([noisy], A, true)).toEqual(record);
+    expect(repositoryScoreAt(noisy, A)).toEqual(record);
+    expect(developmentScoreAt([noisy], A, true)).toEqual(developmentScoreAt([f], A, true));
     expect(developmentEvents([noisy], A - 28 * DAY, A)).toHaveLength(13);
   });
+});
 
-  it('scores a set of repositories as one: the protocol score is the model over all their facts', () => {
-    const f = healthy();
-    const [early, late] = [f.commits.filter((x) => x.committerDate < A - 5 * DAY), f.commits];
-    const a = { ...f, repo: 'demo/a', commits: early, issues: [], contributors: [f.contributors[0]!] };
-    const b = {
-      ...f,
-      repo: 'demo/b',
-      commits: late.filter((x) => !early.includes(x)),
-      contributors: f.contributors.slice(1),
-    };
-    expect(developmentScoreAt([a, b], A, true).score).toBe(record.score);
+describe('log-scale maps: the score sees scale', () => {
+  it('gives every tenfold step the same step of value, from 0 to 1 between the anchors', () => {
+    for (const anchors of [ACTIVITY_ANCHORS, DEVELOPER_ANCHORS, CONTRIBUTOR_ANCHORS]) {
+      expect(logMap(anchors.zero_at, anchors)).toBe(0);
+      expect(logMap(anchors.one_at, anchors)).toBe(1);
+      const step = Math.log(10) / Math.log(anchors.one_at / anchors.zero_at);
+      const x = anchors.zero_at * 1.5;
+      expect(logMap(10 * x, anchors) - logMap(x, anchors)).toBeCloseTo(step, 12);
+    }
+    // v1's saturating map e/(e + 5) put 10 events a week at 0.67, 100 at 0.95 and 1000 at 0.995: each tenfold step
+    // of work was worth less (+0.29, then +0.04). The log scale gives each the same 0.38 up to the anchor.
+    expect(logMap(100, ACTIVITY_ANCHORS) - logMap(10, ACTIVITY_ANCHORS)).toBeCloseTo(0.3843, 4);
+    expect(logMap(10, ACTIVITY_ANCHORS) - logMap(1, ACTIVITY_ANCHORS)).toBeCloseTo(0.3843, 4);
+  });
+
+  it('scores a repository with ten times the developers and development a grade above a small one', () => {
+    const team = (n: number, repo: string) =>
+      repoFacts({
+        repo,
+        commits: Array.from({ length: n }, (_, k) =>
+          Array.from({ length: 84 }, (_, d) => commit(A - d * DAY - k * 60, `dev${k}`)),
+        ).flat(),
+        contributors: Array.from({ length: n }, (_, k) => [`dev${k}`, 100] as [string, number]),
+      });
+    const small = repositoryScoreAt(team(2, 'demo/small'), A);
+    const large = repositoryScoreAt(team(20, 'demo/large'), A);
+    expect(large.score! - small.score!).toBeGreaterThan(0.2);
+    expect(gradeOf(large.score)).not.toBe(gradeOf(small.score));
+  });
+});
+
+describe("a protocol's score is the activity-weighted mean of its repositories' scores", () => {
+  const f = healthy();
+  const quiet = repoFacts({
+    repo: 'demo/quiet',
+    commits: [commit(A - 80 * DAY, 'carol')],
+    contributors: [['carol', 40]],
+  });
+  const record = developmentScoreAt([quiet, f], A, true, { kind: 'protocol', id: 'demo' });
+
+  it('publishes one component per repository: its score, weighted by its development events', () => {
+    expect(record).toMatchObject({ protocol: 'demo', aggregation: 'weighted-mean', partial: true, gap_reason: null });
+    expect(record.components.map((x) => x.name)).toEqual(['demo/core', 'demo/quiet']);
+    const events = [f, quiet].map((r) => developmentEvents([r], A - CONTINUITY_WEEKS * WEEK, A).length);
+    const weights = events.map((e) => e + WEIGHT_EVENTS_PRIOR);
+    const total = weights[0]! + weights[1]!;
+    expect(record.components.map((x) => x.weight)).toEqual(weights.map((w) => roundTo(w / total, 4)));
+    expect(record.components.map((x) => x.value)).toEqual([
+      repositoryScoreAt(f, A).score,
+      repositoryScoreAt(quiet, A).score,
+    ]);
+    expect(record.components[0]!.inputs).toMatchObject({
+      repository: 'demo/core',
+      development_events_12w: events[0],
+      components: repositoryScoreAt(f, A).components,
+    });
+  });
+
+  it("is recomputed as Σ weight × value from the published components, within its repositories' scores", () => {
+    const recomputed = record.components.reduce((s, x) => s + x.weight * x.value!, 0);
+    expect(record.score).toBe(roundTo(recomputed, 4));
+    const values = record.components.map((x) => x.value!);
+    expect(record.score!).toBeGreaterThanOrEqual(Math.min(...values));
+    expect(record.score!).toBeLessThanOrEqual(Math.max(...values));
+    // v1 scored the pooled facts, which can put a protocol above every one of its repositories.
+    expect(developmentScoreAt([f], A, true).score).toBe(repositoryScoreAt(f, A).score);
+  });
+
+  it('names its entity on every record, gaps included', () => {
+    expect(developmentScoreAt([], A, true, { kind: 'chain', id: 'demo' })).toMatchObject({
+      chain: 'demo',
+      score: null,
+      gap_reason: 'no_repos',
+    });
+    const shallow = { ...quiet, commitsFrom: A - WEEK };
+    expect(developmentScoreAt([f, shallow], A, true, { kind: 'protocol', id: 'demo' })).toMatchObject({
+      protocol: 'demo',
+      score: null,
+      gap_reason: 'no_data',
+    });
   });
 });
 

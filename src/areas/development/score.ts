@@ -1,20 +1,37 @@
 /**
- * The development score, `development.activity@1.0.0` (docs/methodology/development.md): how healthy the
- * development of a set of repositories (one repository, a protocol's or a chain's) is at an instant. Pure: facts and
- * the instant in, a score record out.
+ * The development score, `development.activity@2.0.0` (docs/methodology/development.md). Pure: facts and the instant
+ * in, a score record out.
+ *
+ * Two levels, reconciled by construction:
+ * - a repository is scored by five components (activity, continuity, developer base, contributor concentration,
+ *   maintenance) combined by a weighted geometric mean; activity, developer base and concentration are read on
+ *   log scales between documented anchors, so that scale shows (ten times the work moves a component by the same
+ *   step at any size) instead of saturating at a handful of commits;
+ * - a protocol or chain is the activity-weighted mean of its repositories' scores: one component per repository,
+ *   whose value is that repository's score and whose weight is its share of the development events of the 12 weeks
+ *   (plus one each, so that a quiet repository still counts a little). The protocol score therefore lies between
+ *   its repositories' scores, and a reader recomputes it as Σ weight × value from the published components.
  *
  * Only development events count: commits on the default branch and pull requests opened, by people. Issue
  * traffic, comments, stars, forks and watching are not development (Santiment's rule, reference/methodology.md),
  * and bots (GitHub `Bot` accounts, `[bot]` logins) are left out of every component, so a repository cannot be made
  * to look alive by dependabot.
  */
-import { type ComponentInput, combineScore, methodologyId, roundTo, saturating } from '../../core/score.js';
+import {
+  type ComponentInput,
+  combineScore,
+  logScale,
+  methodologyId,
+  roundTo,
+  type ScoreComponent,
+  scoreGapReason,
+} from '../../core/score.js';
 import { hhi, median, sum } from '../../core/stats.js';
 import { DAY, utcDate } from '../../core/time.js';
 import { type ContributorCount, isBot, type RepoFacts } from './facts.js';
 import type { DevelopmentScoreRecord } from './schema.js';
 
-export const DEVELOPMENT_METHODOLOGY = methodologyId('development', 'activity', '1.0.0');
+export const DEVELOPMENT_METHODOLOGY = methodologyId('development', 'activity', '2.0.0');
 
 /** Activity and developer classes look back 28 days: Electric Capital's rolling window. */
 export const ACTIVITY_WINDOW = 28 * DAY;
@@ -23,14 +40,30 @@ export const CONTINUITY_WEEKS = 12;
 /** Electric Capital: a developer with 10 or more active commit days in the 28-day window works full time. */
 export const FULL_TIME_DAYS = 10;
 /**
- * Development events per week at which activity is worth 0.5: 5, a working week's daily commit or pull request
- * by people. Saturating: a team twice as busy is healthier, but not twice.
+ * Activity: development events per week (28-day mean) on a log scale, 0 at 0.25 a week (one event a month: a
+ * repository touched now and then, not developed) and 1 at 100 a week (about 430 a month: the busiest repositories
+ * of the field, such as go-ethereum, see commits and pull requests of that order). Between them each tenfold step
+ * of work is worth the same 0.38: a team ten times as busy is visibly healthier, and nothing saturates at a few
+ * commits a day.
  */
-export const EVENTS_PER_WEEK_HALF = 5;
+export const ACTIVITY_ANCHORS = { zero_at: 0.25, one_at: 100 } as const;
 /** Class weights of the developer base: a part-timer is half a full-timer, a one-time contributor a fifth. */
 export const CLASS_WEIGHTS = { full_time: 1, part_time: 0.5, one_time: 0.2 } as const;
-/** Effective developers at which the developer base is worth 0.5: two full-timers. */
-export const DEVELOPERS_HALF = 2;
+/**
+ * Developer base: effective developers (full-time + 0.5 part-time + 0.2 one-time) on a log scale, 0 at 0.2 (one
+ * one-time contributor: nobody develops it) and 1 at 30 (thirty full-time equivalents on one repository: the core
+ * repositories of the largest ecosystems; a DeFi protocol's repository has a few). One full-timer reads 0.32, two
+ * 0.46, ten 0.78.
+ */
+export const DEVELOPER_ANCHORS = { zero_at: 0.2, one_at: 30 } as const;
+/**
+ * Contributor concentration: effective contributors 1/HHI of all-time contributions by people on a log scale, 0 at
+ * 1 (one person wrote it all: the bus factor is one) and 1 at 20 (contributions spread like twenty equal
+ * contributors: long-lived community projects). Two equal people read 0.23, five 0.54, ten 0.77.
+ */
+export const CONTRIBUTOR_ANCHORS = { zero_at: 1, one_at: 20 } as const;
+/** A repository's weight in its protocol's score: development events in the 12 weeks of continuity, plus this. */
+export const WEIGHT_EVENTS_PRIOR = 1;
 /** Maintenance: issues and pull requests opened 7–97 days before the instant, given a week to be answered. */
 export const MAINTENANCE_WINDOW = 90 * DAY;
 export const MAINTENANCE_GRACE = 7 * DAY;
@@ -99,26 +132,22 @@ export function developmentEvents(repos: readonly RepoFacts[], from: number, to:
   return times;
 }
 
-/** The score of a set of repositories at instant `t` (those created after `t` are left out). */
-export function developmentScoreAt(all: readonly RepoFacts[], t: number, partial: boolean): DevelopmentScoreRecord {
-  const repos = all.filter((r) => r.createdAt <= t);
-  const base = { date: utcDate(t), partial };
-  if (repos.length === 0) {
-    return {
-      ...combineScore([], { methodology: DEVELOPMENT_METHODOLOGY, at: t, aggregation: 'weighted-geometric-mean' }),
-      ...base,
-      gap_reason: all.length ? 'repos_not_created' : 'no_repos',
-    };
-  }
-  if (repos.some((r) => r.commitsFrom > t - CONTINUITY_WEEKS * 7 * DAY)) {
-    // Not enough history ingested to judge continuity: only when ingestion started less than 12 weeks back.
-    return {
-      ...combineScore([], { methodology: DEVELOPMENT_METHODOLOGY, at: t, aggregation: 'weighted-geometric-mean' }),
-      ...base,
-      gap_reason: 'no_data',
-    };
-  }
+/** The entity a score record describes: a protocol or a chain (its identifier is published on the record). */
+export interface ScoredSubject {
+  readonly kind: 'protocol' | 'chain';
+  readonly id: string;
+}
 
+/** Enough ingested history at `t` for every window of the model (continuity's 12 weeks reach furthest back). */
+function covered(r: RepoFacts, t: number): boolean {
+  return r.commitsFrom <= t - CONTINUITY_WEEKS * 7 * DAY;
+}
+
+const r4 = (x: number | null) => (x === null ? null : roundTo(x, 4));
+
+/** The five components of one repository at instant `t` (the repository exists and is covered). */
+function repositoryComponents(repo: RepoFacts, t: number): ComponentInput[] {
+  const repos = [repo];
   const recent = developmentEvents(repos, t - ACTIVITY_WINDOW, t);
   const perWeek = recent.length / (ACTIVITY_WINDOW / (7 * DAY));
 
@@ -131,43 +160,42 @@ export function developmentScoreAt(all: readonly RepoFacts[], t: number, partial
   const classes = developerClasses(repos, t);
   const count = { full_time: 0, part_time: 0, one_time: 0 };
   for (const c of classes.values()) count[c]++;
-  const effective =
+  const effective = roundTo(
     count.full_time * CLASS_WEIGHTS.full_time +
-    count.part_time * CLASS_WEIGHTS.part_time +
-    count.one_time * CLASS_WEIGHTS.one_time;
+      count.part_time * CLASS_WEIGHTS.part_time +
+      count.one_time * CLASS_WEIGHTS.one_time,
+    4,
+  );
 
   const people = new Map<string, number>();
   let botContributions = 0;
-  for (const r of repos) {
-    for (const c of contributorsAt(r, t)) {
-      if (isBot(c.login, c.type)) botContributions += c.contributions;
-      else people.set(c.login, (people.get(c.login) ?? 0) + c.contributions);
-    }
+  for (const c of contributorsAt(repo, t)) {
+    if (isBot(c.login, c.type)) botContributions += c.contributions;
+    else people.set(c.login, (people.get(c.login) ?? 0) + c.contributions);
   }
   const amounts = [...people.values()];
   const concentration = hhi(amounts);
+  const effectiveContributors = concentration === null ? 0 : roundTo(1 / concentration, 4);
   const top = [...people.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
 
-  const items = repos.flatMap((r) =>
-    r.issues.filter(
-      (i) => !i.bot && i.createdAt > t - MAINTENANCE_GRACE - MAINTENANCE_WINDOW && i.createdAt <= t - MAINTENANCE_GRACE,
-    ),
+  const items = repo.issues.filter(
+    (i) => !i.bot && i.createdAt > t - MAINTENANCE_GRACE - MAINTENANCE_WINDOW && i.createdAt <= t - MAINTENANCE_GRACE,
   );
   const resolved = items.filter((i) => i.closedAt !== null && i.closedAt <= t);
   const resolveHours = resolved.map((i) => (i.closedAt! - i.createdAt) / 3600);
-  const archived = repos.every((r) => r.archived);
-  const maintenance = archived ? 0 : items.length < MAINTENANCE_MIN_ITEMS ? null : resolved.length / items.length;
+  const maintenance = repo.archived ? 0 : items.length < MAINTENANCE_MIN_ITEMS ? null : resolved.length / items.length;
 
-  const r4 = (x: number | null) => (x === null ? null : roundTo(x, 4));
-  const components: ComponentInput[] = [
+  return [
     {
       name: 'activity',
-      value: saturating(perWeek, EVENTS_PER_WEEK_HALF),
+      value: logScale(perWeek, ACTIVITY_ANCHORS.zero_at, ACTIVITY_ANCHORS.one_at),
       weight: WEIGHTS.activity,
       inputs: {
         development_events_28d: recent.length,
-        per_week: roundTo(perWeek, 2),
-        half_at_per_week: EVENTS_PER_WEEK_HALF,
+        per_week: roundTo(perWeek, 4),
+        zero_at_per_week: ACTIVITY_ANCHORS.zero_at,
+        one_at_per_week: ACTIVITY_ANCHORS.one_at,
+        formula: 'log(per_week / zero_at_per_week) / log(one_at_per_week / zero_at_per_week), clamped to [0, 1]',
         counted: 'commits on the default branch and pull requests opened, by people (bots excluded)',
       },
     },
@@ -179,28 +207,33 @@ export function developmentScoreAt(all: readonly RepoFacts[], t: number, partial
     },
     {
       name: 'developer_base',
-      value: saturating(effective, DEVELOPERS_HALF),
+      value: logScale(effective, DEVELOPER_ANCHORS.zero_at, DEVELOPER_ANCHORS.one_at),
       weight: WEIGHTS.developer_base,
       inputs: {
         ...count,
-        effective_developers: roundTo(effective, 2),
+        effective_developers: effective,
         class_weights: CLASS_WEIGHTS,
-        half_at: DEVELOPERS_HALF,
+        zero_at: DEVELOPER_ANCHORS.zero_at,
+        one_at: DEVELOPER_ANCHORS.one_at,
         full_time_days: FULL_TIME_DAYS,
+        formula: 'log(effective_developers / zero_at) / log(one_at / zero_at), clamped to [0, 1]',
       },
     },
     {
       name: 'contributor_concentration',
-      value: concentration === null ? 0 : 1 - concentration,
+      value: logScale(effectiveContributors, CONTRIBUTOR_ANCHORS.zero_at, CONTRIBUTOR_ANCHORS.one_at),
       weight: WEIGHTS.contributor_concentration,
       inputs: {
         contributors: people.size,
         hhi: r4(concentration),
-        effective_contributors: concentration === null ? 0 : roundTo(1 / concentration, 2),
+        effective_contributors: effectiveContributors,
+        zero_at: CONTRIBUTOR_ANCHORS.zero_at,
+        one_at: CONTRIBUTOR_ANCHORS.one_at,
         top_contributor: top?.[0] ?? null,
         top_share: top ? r4(top[1] / sum(amounts)) : null,
         bot_contributions_excluded: botContributions,
-        formula: '1 - hhi of all-time contributions by people',
+        formula:
+          'log(effective_contributors / zero_at) / log(one_at / zero_at), clamped to [0, 1]; effective_contributors = 1 / hhi of all-time contributions by people',
       },
     },
     {
@@ -211,19 +244,100 @@ export function developmentScoreAt(all: readonly RepoFacts[], t: number, partial
         opened: items.length,
         resolved: resolved.length,
         median_hours_to_resolve: r4(median(resolveHours)),
-        archived,
+        archived: repo.archived,
         window: 'issues and pull requests opened 97 to 7 days before the instant',
         null_below: MAINTENANCE_MIN_ITEMS,
       },
     },
   ];
-  return {
-    ...combineScore(components, {
-      methodology: DEVELOPMENT_METHODOLOGY,
-      at: t,
+}
+
+/** One repository's score record at `t`: the five components, weighted geometric mean. */
+export interface RepositoryScore {
+  readonly repository: string;
+  readonly url: string;
+  readonly score: number | null;
+  readonly grade: DevelopmentScoreRecord['grade'];
+  readonly evidence: number;
+  readonly aggregation: 'weighted-geometric-mean';
+  readonly components: ScoreComponent[];
+  readonly gap_reason: string | null;
+}
+
+/** The score of one repository at instant `t`, by the five components. */
+export function repositoryScoreAt(repo: RepoFacts, t: number): RepositoryScore {
+  const id = { repository: repo.repo, url: repo.htmlUrl };
+  const options = { methodology: DEVELOPMENT_METHODOLOGY, at: t, aggregation: 'weighted-geometric-mean' } as const;
+  if (repo.createdAt > t || !covered(repo, t)) {
+    const r = combineScore([], options);
+    return {
+      ...id,
+      score: null,
+      grade: null,
+      evidence: r.evidence,
       aggregation: 'weighted-geometric-mean',
-    }),
-    ...base,
-    gap_reason: null,
+      components: [],
+      gap_reason: repo.createdAt > t ? 'repo_not_created' : 'no_data',
+    };
+  }
+  const r = combineScore(repositoryComponents(repo, t), options);
+  return {
+    ...id,
+    score: r.score,
+    grade: r.grade,
+    evidence: r.evidence,
+    aggregation: 'weighted-geometric-mean',
+    components: r.components,
+    gap_reason: scoreGapReason(r, 'no_data'),
   };
+}
+
+/**
+ * The score of a protocol or chain (its repositories) at instant `t`: the weighted mean of its repositories' scores,
+ * each weighted by its development events in the 12 weeks ending at `t` plus `WEIGHT_EVENTS_PRIOR` (repositories
+ * created after `t` are left out). One component per repository (named by it), so the published record carries
+ * every number of the sum.
+ */
+export function developmentScoreAt(
+  all: readonly RepoFacts[],
+  t: number,
+  partial: boolean,
+  subject?: ScoredSubject,
+): DevelopmentScoreRecord {
+  const repos = all
+    .filter((r) => r.createdAt <= t)
+    .sort((a, b) =>
+      a.repo.toLowerCase() < b.repo.toLowerCase() ? -1 : a.repo.toLowerCase() > b.repo.toLowerCase() ? 1 : 0,
+    );
+  const base = { ...(subject ? { [subject.kind]: subject.id } : {}), date: utcDate(t), partial };
+  const options = { methodology: DEVELOPMENT_METHODOLOGY, at: t, aggregation: 'weighted-mean' } as const;
+  if (repos.length === 0) {
+    return { ...combineScore([], options), ...base, gap_reason: all.length ? 'repos_not_created' : 'no_repos' };
+  }
+  if (repos.some((r) => !covered(r, t))) {
+    // Not enough history ingested to judge continuity: only when ingestion started less than 12 weeks back.
+    return { ...combineScore([], options), ...base, gap_reason: 'no_data' };
+  }
+  const components: ComponentInput[] = repos.map((r) => {
+    const events = developmentEvents([r], t - CONTINUITY_WEEKS * 7 * DAY, t).length;
+    const s = repositoryScoreAt(r, t);
+    return {
+      name: r.repo,
+      value: s.score,
+      weight: events + WEIGHT_EVENTS_PRIOR,
+      inputs: {
+        repository: r.repo,
+        url: r.htmlUrl,
+        development_events_12w: events,
+        weight_basis: `development events in the ${CONTINUITY_WEEKS} weeks ending at the instant + ${WEIGHT_EVENTS_PRIOR}`,
+        grade: s.grade,
+        evidence: s.evidence,
+        gap_reason: s.gap_reason,
+        aggregation: s.aggregation,
+        components: s.components,
+      },
+    };
+  });
+  const record = combineScore(components, options);
+  return { ...record, ...base, gap_reason: scoreGapReason(record, 'no_data') };
 }

@@ -56,12 +56,40 @@ const CHARACTER_RATES: Record<RepoCharacter, ActivityRates> = {
   'bot-heavy': { commits: 0.8, issues: 0.06, pulls: 0.3, stars: 0.1, forks: 0.02 },
 };
 
+/**
+ * Size of well-known repositories relative to an ordinary busy one (rates × size, team × √size): the chains' core
+ * repositories are developed by far more people than a DeFi protocol's, as on GitHub (go-ethereum, bitcoin), and a
+ * few large protocols' flagships are bigger than a small protocol's. Every other repository has size 1, and its
+ * history does not depend on this table.
+ */
+export const REPO_SIZE: Readonly<Record<string, number>> = {
+  'ethereum/go-ethereum': 8,
+  'ethereum/consensus-specs': 3,
+  'ethereum/execution-specs': 2,
+  'bitcoin/bitcoin': 6,
+  'near/nearcore': 5,
+  'ethereum-optimism/optimism': 5,
+  'ethereum-optimism/op-geth': 2,
+  'offchainlabs/nitro': 4,
+  'offchainlabs/nitro-contracts': 2,
+};
+/** The flagship (first, busy) repository of these organisations is this many times an ordinary one. */
+export const ORG_FLAGSHIP_SIZE: Readonly<Record<string, number>> = {
+  uniswap: 3,
+  aave: 3,
+  smartcontractkit: 3,
+  makerdao: 2,
+  'compound-finance': 2,
+};
+
 interface RepoSpec {
   readonly owner: string;
   readonly name: string;
   readonly tracked: boolean;
   readonly fork: boolean;
   readonly character: RepoCharacter;
+  /** Relative size (1 = an ordinary repository of its character). */
+  readonly size: number;
 }
 
 export interface GithubWorldOptions {
@@ -98,10 +126,18 @@ export class GithubWorld {
         const others = rng.shuffle(REPO_CHARACTERS.filter((c) => c !== 'busy'));
         names.forEach((name, i) => {
           const character = i === 0 ? 'busy' : (others[i - 1] ?? rng.pick(REPO_CHARACTERS));
-          addSpec({ owner: org, name, tracked: true, fork: false, character });
+          const size = i === 0 ? (ORG_FLAGSHIP_SIZE[org.toLowerCase()] ?? 1) : 1;
+          addSpec({ owner: org, name, tracked: true, fork: false, character, size });
         });
         if (rng.chance(0.3)) {
-          addSpec({ owner: org, name: 'openzeppelin-contracts', tracked: false, fork: true, character: 'abandoned' });
+          addSpec({
+            owner: org,
+            name: 'openzeppelin-contracts',
+            tracked: false,
+            fork: true,
+            character: 'abandoned',
+            size: 1,
+          });
         }
       }
       subject.repos.forEach((fullName, i) => {
@@ -109,7 +145,8 @@ export class GithubWorld {
         const rng = streamRng(this.seed, 'github', 'named', fullName.toLowerCase());
         const character: RepoCharacter =
           i === 0 ? 'busy' : rng.pick(['busy', 'declining', 'bot-heavy', 'one-person'] as const);
-        addSpec({ owner, name, tracked: true, fork: false, character });
+        const size = REPO_SIZE[fullName.toLowerCase()] ?? 1;
+        addSpec({ owner, name, tracked: true, fork: false, character, size });
       });
     }
 
@@ -320,7 +357,7 @@ export class GithubWorld {
             DECLINE_FROM + Math.floor(((DECLINE_TO - DECLINE_FROM) / 1000) * declineDraw) * 1000,
           )
         : null;
-    const scale = rng.logNormal(1, 0.3);
+    const scale = rng.logNormal(1, 0.3) * spec.size;
     const base = CHARACTER_RATES[character];
     const rates: ActivityRates = {
       commits: base.commits * scale,
@@ -332,13 +369,18 @@ export class GithubWorld {
 
     // The team: people of the organisation (the same logins across its repositories) and, for some, bots.
     const orgRng = streamRng(this.seed, 'github', 'people', spec.owner.toLowerCase());
-    const people = Array.from({ length: 24 }, () => randomLogin(orgRng));
-    const size = { busy: 9, 'one-person': 3, declining: 6, abandoned: 3, 'bot-heavy': 3 }[character];
+    const baseSize = { busy: 9, 'one-person': 3, declining: 6, abandoned: 3, 'bot-heavy': 3 }[character];
+    const size = Math.round(baseSize * Math.sqrt(spec.size));
+    const people = Array.from({ length: Math.max(24, size + 8) }, () => randomLogin(orgRng));
     const chosen = [...new Set(rng.sample(people, size + 2))].slice(0, size);
-    const weights = character === 'one-person' ? [0.94, ...Array<number>(size - 1).fill(0.03)] : zipfWeights(size, 1.1);
+    // Larger projects are community projects: contributions spread flatter, and people stay longer.
+    const weights =
+      character === 'one-person'
+        ? [0.94, ...Array<number>(size - 1).fill(0.03)]
+        : zipfWeights(size, spec.size > 1 ? 0.7 : 1.1);
     const team: TeamMember[] = chosen.map((login, k) => {
       const joinDay = k === 0 ? createdDay : createdDay + Math.floor(rng.exponential(character === 'busy' ? 150 : 250));
-      const stay = character === 'declining' ? 300 : 900;
+      const stay = (character === 'declining' ? 300 : 900) * Math.sqrt(spec.size);
       const leaveDay = k === 0 ? Number.POSITIVE_INFINITY : joinDay + 30 + Math.floor(rng.exponential(stay));
       return { actor: human(login), weight: weights[k]!, joinDay, leaveDay, role: k === 0 ? 'admin' : 'write' };
     });
