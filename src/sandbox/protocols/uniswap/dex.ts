@@ -5,13 +5,7 @@
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { Agent } from '../../chain/agent.js';
-import {
-  priceFromSqrtPriceX96,
-  rawPrice,
-  toRawAmount,
-  v2AmountOut,
-  v3SqrtAfterSwap,
-} from '../../chain/amm.js';
+import { priceFromSqrtPriceX96, rawPrice, toRawAmount, v2AmountOut, v3SqrtAfterSwap } from '../../chain/amm.js';
 import type { RpcReceipt } from '../../chain/receipts.js';
 import { RpcClient } from '../../chain/rpc.js';
 import type { ChainSession } from '../../chain/session.js';
