@@ -478,7 +478,9 @@ describe('computeDex: listings and aggregates', () => {
       tvl_usd: 2_000_000,
       volume_24h_usd: 3000.5,
       volume_complete: true,
+      gap_reasons: {},
     });
+    expect(out.availablePools.get('ethereum/uniswap/V2')![1]!.gap_reasons).toEqual({ tvl_usd: 'no_price' });
   });
 
   it('protocol analytics: sums, union of traders, incomplete TVL and volume flagged', () => {

@@ -290,6 +290,7 @@ function aggregate(pools: readonly PoolContext[], asOf: number) {
       tvl_usd: a.tvl_usd,
       volume_24h_usd: a.volume_24h_usd,
       volume_7d_usd: a.volume_7d_usd,
+      gap_reasons: tvlGap(a),
     }));
   const totals = {
     pool_count: pools.length,
@@ -300,6 +301,11 @@ function aggregate(pools: readonly PoolContext[], asOf: number) {
     top_pools: top,
   };
   return { ...totals, gap_reasons: gapReasonsOf(totals, { tvl_usd: 'no_price' }) };
+}
+
+/** The reason of a listing's null TVL, taken from the payload it comes from. */
+function tvlGap(from: { tvl_usd: number | null; gap_reasons: Record<string, string> }): Record<string, string> {
+  return from.tvl_usd === null ? { tvl_usd: from.gap_reasons.tvl_usd ?? 'no_data' } : {};
 }
 
 /** Sums the pools' figures of one history day; a TVL over an unknown part is unknown (its reason kept). */
@@ -584,6 +590,7 @@ export function computeDex(input: DexInput): DexOutput {
       number_of_pools: members.length,
       tvl_usd: totals.tvl_usd,
       tvl_complete: totals.tvl_complete,
+      gap_reasons: tvlGap(totals),
     });
     availablePools.set(
       key,
@@ -599,6 +606,7 @@ export function computeDex(input: DexInput): DexOutput {
           tvl_usd: a.tvl_usd,
           volume_24h_usd: a.volume_24h_usd,
           volume_complete: a.volume_complete,
+          gap_reasons: tvlGap(a),
         })),
     );
     protocolAnalytics.set(key, {
@@ -641,6 +649,7 @@ export function computeDex(input: DexInput): DexOutput {
           volume_24h_usd: a.volume_24h_usd,
           volume_7d_usd: a.volume_7d_usd,
           swap_count_24h: a.swap_count_24h,
+          gap_reasons: tvlGap(a),
         };
       })
       .sort((a, b) => compareText(a.chain, b.chain) || compareText(a.version, b.version));

@@ -119,6 +119,7 @@ export const TopPool = Type.Object({
   tvl_usd: Nullable(Type.Number()),
   volume_24h_usd: Type.Number(),
   volume_7d_usd: Type.Number(),
+  gap_reasons: GapReasons,
 });
 
 const aggregateFields = {
@@ -148,6 +149,7 @@ export const DeploymentSummary = Type.Object({
   volume_24h_usd: Type.Number(),
   volume_7d_usd: Type.Number(),
   swap_count_24h: Count(),
+  gap_reasons: GapReasons,
 });
 
 export const ProtocolOverview = Type.Object({
@@ -169,6 +171,7 @@ export const AvailableDex = Type.Object({
   number_of_pools: Count('Same as pool_count (legacy name)'),
   tvl_usd: Nullable(Type.Number()),
   tvl_complete: Type.Boolean(),
+  gap_reasons: GapReasons,
 });
 
 export const AvailablePool = Type.Object({
@@ -180,6 +183,7 @@ export const AvailablePool = Type.Object({
   tvl_usd: Nullable(Type.Number()),
   volume_24h_usd: Type.Number(),
   volume_complete: Type.Boolean(),
+  gap_reasons: GapReasons,
 });
 
 /** A score of the DEX history endpoints: the shared score record plus the day it describes. */
