@@ -106,23 +106,43 @@ describe('DEX end to end on the sandbox', () => {
     }
   });
 
-  it('ranks pools of different character as a person would', async () => {
-    const order: PoolCharacter[] = ['deep-busy', 'thin-steady', 'bursty', 'single-trader', 'dormant'];
+  it('ranks pools of different character as a person would, and sees who makes the volume', async () => {
+    type ScoreRecord = {
+      score: number | null;
+      grade: string | null;
+      components: { name: string; inputs: Record<string, unknown> }[];
+    };
+    const current = async (address: string) => {
+      const res = await get<ScoreRecord[]>(`/scores/liquidity/dex/pool-score/${address.toLowerCase()}`);
+      expect(res.data).toHaveLength(7);
+      return res.data[0]!;
+    };
     const scoreOf = async (character: PoolCharacter) => {
       const pool = w.world.manifest.pools.find((p) => p.character === character);
       expect(pool, character).toBeDefined();
-      const res = await get<{ score: number | null }[]>(
-        `/scores/liquidity/dex/pool-score/${pool!.address.toLowerCase()}`,
-      );
-      expect(res.data).toHaveLength(7);
-      return res.data[0]!.score ?? 0;
+      return (await current(pool!.address)).score ?? 0;
     };
+    // Organic flow: steady trading by a handful beats bursts, which beat one bot making every trade.
+    const order: PoolCharacter[] = ['thin-steady', 'bursty', 'single-trader'];
     const scores = [];
     for (const c of order) scores.push(await scoreOf(c));
     expect(
       [...scores].sort((a, b) => b - a),
       `scores in order ${order.join(' > ')}`,
     ).toEqual(scores);
+    // The deep pools and the dormant one (traded only by the arbitrageur while asleep) rank above the single
+    // trader's pool and below the steady one: most of their volume is one searcher's (dex.volume-continuity@1.1.0).
+    for (const c of ['deep-busy', 'dormant'] as const) {
+      expect(await scoreOf(c), c).toBeGreaterThan(scores[2]!);
+      expect(await scoreOf(c), c).toBeLessThan(scores[0]!);
+    }
+    // Issue 13: no pool where one address makes more than 80 % of the USD volume grades A.
+    for (const pool of w.world.manifest.pools) {
+      const record = await current(pool.address);
+      const top = record.components.find((c) => c.name === 'top_trader_share')!;
+      const share = top.inputs.top_share_of_usd_volume as number | null;
+      if (share !== null && share > 0.8) expect(record.grade, `${pool.address} top share ${share}`).not.toBe('A');
+    }
   });
 
   it('serves protocol analytics, overview and every score path with components and methodology', async () => {

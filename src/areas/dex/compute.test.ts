@@ -4,17 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { Q96 } from '../../core/decimal.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import { computeDex, type DexDeploymentInfo, type DexInput } from './compute.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, TokenFact, TokenPriceFact } from './facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from './facts.js';
 import {
   AvailableDex,
   AvailablePool,
+  DexDeploymentScoreHistory,
+  DexOverviewScoreHistory,
+  DexPoolScoreHistory,
   DexProtocolScore,
-  DexScoreHistory,
   PoolAnalytics,
   ProtocolAnalytics,
   ProtocolOverview,
 } from './schema.js';
-import { DEX_METHODOLOGY } from './score.js';
+import { DEX_METHODOLOGY, historyInstants } from './score.js';
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const E6 = 10n ** 6n;
@@ -274,7 +276,14 @@ describe('computeDex: pool analytics', () => {
     expect(v3.hourly).toHaveLength(168);
     expect(v3.hourly[0]!.hour).toBe(isoSeconds(H));
     expect(v3.hourly[167]!.hour).toBe(isoSeconds(H - 167 * HOUR));
-    expect(v3.hourly[0]).toEqual({ hour: isoSeconds(H), volume_usd: 500, swap_count: 1, unpriced_swap_count: 0 });
+    expect(v3.hourly[0]).toEqual({
+      hour: isoSeconds(H),
+      partial: true,
+      volume_usd: 500,
+      swap_count: 1,
+      unpriced_swap_count: 0,
+    });
+    expect(v3.hourly.slice(1).every((e) => e.partial === false)).toBe(true);
     const at = (t: number) => v3.hourly.find((e) => e.hour === isoSeconds(Math.floor(t / HOUR) * HOUR))!;
     expect(at(T - 3 * HOUR)).toMatchObject({ volume_usd: 0.5, swap_count: 1 });
     expect(at(WETH_GAP_HOUR)).toMatchObject({ volume_usd: 3000, swap_count: 1 });
@@ -306,10 +315,138 @@ describe('computeDex: pool analytics', () => {
     for (const p of out.availableDexes) expect(Value.Check(AvailableDex, p)).toBe(true);
     for (const list of out.availablePools.values())
       for (const p of list) expect(Value.Check(AvailablePool, p)).toBe(true);
-    for (const m of [out.poolScores, out.protocolScores, out.protocolOverviewScores]) {
-      for (const h of m.values()) expect([...Value.Errors(DexScoreHistory, h)]).toEqual([]);
-    }
+    for (const h of out.poolScores.values()) expect([...Value.Errors(DexPoolScoreHistory, h)]).toEqual([]);
+    for (const h of out.protocolScores.values()) expect([...Value.Errors(DexDeploymentScoreHistory, h)]).toEqual([]);
+    for (const h of out.protocolOverviewScores.values())
+      expect([...Value.Errors(DexOverviewScoreHistory, h)]).toEqual([]);
     for (const p of out.allProtocols) expect(Value.Check(DexProtocolScore, p)).toBe(true);
+  });
+});
+
+describe('computeDex: issue 13 additions (price source, depth, fee APR, daily figures, identifiers)', () => {
+  const v2 = out.poolAnalytics.get(P_V2)!;
+  const u = out.poolAnalytics.get(P_UNPRICED)!;
+  const V2_SYNCS: SyncFact[] = [
+    // WBTC/USDC reserves: 10 WBTC + 400k USDC until T − 2 d, then 12 WBTC + 480k USDC.
+    {
+      chain: 'ethereum',
+      pool: P_V2,
+      blockNumber: 1,
+      logIndex: 0,
+      reserve0: 10n * E8,
+      reserve1: 400_000n * E6,
+      timestamp: T - 9 * DAY,
+    },
+    {
+      chain: 'ethereum',
+      pool: P_V2,
+      blockNumber: 2,
+      logIndex: 0,
+      reserve0: 12n * E8,
+      reserve1: 480_000n * E6,
+      timestamp: T - 2 * DAY,
+    },
+  ];
+
+  it('publishes the source and confidence of each token price the figures use', () => {
+    expect(v2).toMatchObject({
+      token0_price_usd: 40_000,
+      token0_price_source: 'pools:y',
+      token0_price_confidence: 1,
+      token1_price_source: 'anchor:USD',
+      token1_price_confidence: 1,
+      gap_reasons: {},
+    });
+    expect(u).toMatchObject({
+      token0_price_usd: null,
+      token0_price_source: null,
+      tvl_usd: null,
+      fee_apr: null,
+      gap_reasons: {
+        token0_price_usd: 'no_price',
+        token0_price_source: 'no_price',
+        tvl_usd: 'no_price',
+        fee_apr: 'no_price',
+      },
+    });
+  });
+
+  it('depth to move the price 1, 2 and 5 %, and the fee APR', () => {
+    expect(v2.depth.map((d) => d.price_move)).toEqual([0.01, 0.02, 0.05]);
+    // V2, fee 0.3 %: selling dx of x moves the price by m when γdx² + x(1+γ)dx − x²m/(1−m) = 0.
+    const g = 0.997;
+    const dx = (x: number, m: number) => {
+      const k = m / (1 - m);
+      return (x * 2 * k) / (1 + g + Math.sqrt((1 + g) ** 2 + 4 * g * k));
+    };
+    expect(v2.depth[0]!.sell_token0).toBeCloseTo(dx(10, 0.01), 6);
+    expect(v2.depth[2]!.sell_token1).toBeCloseTo(dx(400_000, 0.05), 3);
+    expect(v2.depth[0]!.sell_token0_usd).toBeCloseTo(dx(10, 0.01) * 40_000, 2);
+    expect(v2.depth.every((d) => d.reachable)).toBe(true);
+    expect(v2.fee_apr).toBeCloseTo((v2.fees_7d_usd * 365) / 7 / v2.tvl_usd!, 6);
+    expect(out.poolAnalytics.get(P_V3)!.depth).toHaveLength(3);
+  });
+
+  it('score records name their entity and carry the day’s volume, swaps and TVL', () => {
+    const withSyncs = computeDex(input({ syncs: V2_SYNCS }));
+    const history = withSyncs.poolScores.get(P_V2)!;
+    expect(history[0]).toMatchObject({ chain: 'ethereum', protocol: 'uniswap', version: 'V2', pool_address: P_V2 });
+    // Record 0: the snapshot at asOf (10 WBTC + 400k USDC, newer than the last Sync) → $800k.
+    expect(history[0]!.tvl_usd).toBe(800_000);
+    // Records 1 (yesterday, after the second Sync) and 3 (before it): from the Syncs at or before their instant.
+    expect(history[1]!.tvl_usd).toBe(960_000);
+    expect(history[3]!.tvl_usd).toBe(800_000);
+    const dayVolume = (d: number) => {
+      const t = historyInstants(T)[d]!;
+      const start = Math.floor(t / DAY) * DAY;
+      return V2_SWAPS.filter((x) => x.timestamp >= start && x.timestamp <= t).length;
+    };
+    expect(history.map((r) => r.swap_count)).toEqual([0, 1, 2, 3, 4, 5, 6].map(dayVolume));
+    // V3 keeps no past balances: a past day's TVL is unknown, with its reason.
+    const v3 = withSyncs.poolScores.get(P_V3)!;
+    expect(v3[0]!.tvl_usd).not.toBeNull();
+    expect(v3[2]).toMatchObject({ tvl_usd: null, gap_reasons: { tvl_usd: 'no_data' } });
+    const deployment = withSyncs.protocolScores.get('ethereum/uniswap/V2')!;
+    expect(deployment[0]).toMatchObject({ chain: 'ethereum', protocol: 'uniswap', version: 'V2' });
+    // The unpriced pool: a sum over an unknown part is unknown, with the part's reason.
+    expect(deployment[0]).toMatchObject({ tvl_usd: null, gap_reasons: { tvl_usd: 'no_price' } });
+    expect(deployment[1]).toMatchObject({ tvl_usd: null, gap_reasons: { tvl_usd: 'no_data' } });
+    expect(withSyncs.protocolOverviewScores.get('uniswap')![0]!.protocol).toBe('uniswap');
+  });
+
+  it('a past day recomputed from the facts up to that day only gives the same record (no look-ahead)', () => {
+    const full = computeDex(input({ syncs: V2_SYNCS }));
+    for (const d of [1, 3, 6]) {
+      const t = historyInstants(T)[d]!;
+      const past = computeDex(
+        input({
+          asOf: { blockNumber: BLOCK - Math.ceil((T - t) / 12), timestamp: t },
+          swaps: input().swaps.filter((x) => x.timestamp <= t),
+          syncs: V2_SYNCS.filter((x) => x.timestamp <= t),
+          snapshots: [],
+          prices: prices().filter((p) => p.hour <= Math.floor(t / HOUR) * HOUR),
+        }),
+      );
+      const same = <R extends { partial: boolean }>(a: R, b: R, label: string) =>
+        expect({ ...b, partial: a.partial }, label).toEqual(a);
+      for (const [address, history] of full.poolScores) same(history[d]!, past.poolScores.get(address)![0]!, address);
+      for (const [key, history] of full.protocolScores) same(history[d]!, past.protocolScores.get(key)![0]!, key);
+      for (const [key, history] of full.protocolOverviewScores)
+        same(history[d]!, past.protocolOverviewScores.get(key)![0]!, key);
+      // The hourly series: the whole hours before t inside both 7-day windows are the same entries.
+      for (const [address, a] of full.poolAnalytics) {
+        const b = past.poolAnalytics.get(address)!;
+        const hours = (x: typeof a) =>
+          x.hourly.filter((e) => {
+            const h = Date.parse(e.hour) / 1000;
+            return h < Math.floor(t / HOUR) * HOUR && h > T - 7 * DAY;
+          });
+        expect(
+          hours(b).map((e) => ({ ...e, partial: false })),
+          address,
+        ).toEqual(hours(a));
+      }
+    }
   });
 });
 
@@ -341,7 +478,9 @@ describe('computeDex: listings and aggregates', () => {
       tvl_usd: 2_000_000,
       volume_24h_usd: 3000.5,
       volume_complete: true,
+      gap_reasons: {},
     });
+    expect(out.availablePools.get('ethereum/uniswap/V2')![1]!.gap_reasons).toEqual({ tvl_usd: 'no_price' });
   });
 
   it('protocol analytics: sums, union of traders, incomplete TVL and volume flagged', () => {
@@ -424,7 +563,7 @@ describe('computeDex: scores', () => {
 
   it('all protocols: one current score each, with the protocol id', () => {
     expect(out.allProtocols.map((p) => p.protocol)).toEqual(['sushiswap', 'uniswap']);
-    expect(out.allProtocols[1]).toEqual({ protocol: 'uniswap', ...out.protocolOverviewScores.get('uniswap')![0]! });
+    expect(out.allProtocols[1]).toEqual(out.protocolOverviewScores.get('uniswap')![0]!);
   });
 
   it('is deterministic and independent of the order of the facts', () => {

@@ -10,26 +10,31 @@
  * - a TVL that needs a missing price is null, never a guess.
  */
 import { absBig, formatUnits, reservesToPrice, sqrtPriceX96ToPrice, toFloat } from '../../core/decimal.js';
+import { poolDepthState, sellDepth } from '../../core/depth.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median } from '../../core/stats.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, TokenFact, TokenPriceFact } from './facts.js';
+import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from './facts.js';
 import type {
   AvailableDexEntry,
   AvailablePoolEntry,
   DeploymentSummaryEntry,
+  DexDeploymentScoreRecordEntry,
+  DexOverviewScoreRecordEntry,
+  DexPoolScoreRecordEntry,
   DexProtocolScoreEntry,
   DexTokenInfo,
   HourlyVolumeEntry,
   PoolAnalyticsPayload,
+  PoolDepthEntry,
   ProtocolAnalyticsPayload,
   ProtocolOverviewPayload,
   TopPoolEntry,
 } from './schema.js';
 import {
   type ContinuitySwap,
-  type DexScoreRecord,
   DUST_USD,
+  historyInstants,
   type PoolScoreResult,
   protocolScoreHistory,
   scorePoolHistory,
@@ -56,6 +61,11 @@ export interface DexInput {
   snapshots: PoolSnapshotFact[];
   /** Hourly, covering the swaps' hours and the asOf hour. */
   prices: TokenPriceFact[];
+  /**
+   * V2 syncs with timestamp ≤ asOf covering the history's days (the newest one before them per pool included): the
+   * daily records' TVL of V2 pools. Without them a past day's V2 TVL is unknown (`no_data`).
+   */
+  syncs?: SyncFact[];
 }
 
 export interface DexOutput {
@@ -69,9 +79,9 @@ export interface DexOutput {
   /** Key: protocol. */
   protocolOverview: Map<string, ProtocolOverviewPayload>;
   /** 7 daily records, newest first; data[0] is the current score. */
-  poolScores: Map<string, DexScoreRecord[]>;
-  protocolScores: Map<string, DexScoreRecord[]>;
-  protocolOverviewScores: Map<string, DexScoreRecord[]>;
+  poolScores: Map<string, DexPoolScoreRecordEntry[]>;
+  protocolScores: Map<string, DexDeploymentScoreRecordEntry[]>;
+  protocolOverviewScores: Map<string, DexOverviewScoreRecordEntry[]>;
   /** One current score per protocol, by protocol id. */
   allProtocols: DexProtocolScoreEntry[];
 }
@@ -86,6 +96,10 @@ export const SWAP_HISTORY = 14 * DAY;
 export const HOURLY_ENTRIES = 168;
 /** Pools listed in `top_pools`. */
 export const TOP_POOLS = 10;
+/** Price moves of the pools' depth (API.md: depth to move the price 1/2/5 %). */
+export const DEPTH_MOVES = [0.01, 0.02, 0.05] as const;
+/** Fee APR annualises the 7-day fees: × 365 / 7. */
+const DAYS_PER_YEAR = 365;
 
 /** A swap with its USD value (null when unpriced) and what it needs to be aggregated. */
 interface ValuedSwap {
@@ -110,6 +124,28 @@ interface PoolContext {
   readonly swaps: ValuedSwap[];
   readonly analytics: PoolAnalyticsPayload;
   readonly history: PoolScoreResult[];
+  /** The figures of each history record's day (same order as `history`). */
+  readonly days: DailyFigures[];
+}
+
+/** A history record's own day: volume and swaps of its UTC day up to its instant, TVL at its instant. */
+interface DailyFigures {
+  readonly volume_usd: number;
+  readonly swap_count: number;
+  readonly tvl_usd: number | null;
+  readonly gap_reasons: Record<string, string>;
+}
+
+/**
+ * `{ field: reason }` for the null top-level fields of a payload: `reasons[field]`, else `no_data`. Every null
+ * figure says why (API.md "Conventions").
+ */
+function gapReasonsOf(payload: object, reasons: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(payload)) {
+    if (value === null && field !== 'gap_reason') out[field] = reasons[field] ?? 'no_data';
+  }
+  return out;
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -147,6 +183,7 @@ type ActivityFields = Pick<
   | 'unpriced_tokens'
   | 'hourly'
   | 'as_of'
+  | 'gap_reasons'
 >;
 
 /** Activity over the 24 h and 7 d windows of a set of swaps (one pool or many; traders are told apart per chain). */
@@ -179,6 +216,7 @@ function activity(swaps: readonly ValuedSwap[], asOf: number, extraUnpricedToken
     const b = buckets.get(hour);
     return {
       hour: isoSeconds(hour),
+      partial: k === 0,
       volume_usd: usd(b?.volume ?? 0),
       swap_count: b?.count ?? 0,
       unpriced_swap_count: b?.unpriced ?? 0,
@@ -204,6 +242,7 @@ function activity(swaps: readonly ValuedSwap[], asOf: number, extraUnpricedToken
     unpriced_tokens: [...unpricedTokens].sort(compareText),
     hourly,
     as_of: isoSeconds(asOf),
+    gap_reasons: {},
   };
 }
 
@@ -251,8 +290,9 @@ function aggregate(pools: readonly PoolContext[], asOf: number) {
       tvl_usd: a.tvl_usd,
       volume_24h_usd: a.volume_24h_usd,
       volume_7d_usd: a.volume_7d_usd,
+      gap_reasons: tvlGap(a),
     }));
-  return {
+  const totals = {
     pool_count: pools.length,
     tvl_usd: pools.length === 0 ? 0 : withTvl === 0 ? null : usd(tvl),
     tvl_complete: withTvl === pools.length,
@@ -260,6 +300,23 @@ function aggregate(pools: readonly PoolContext[], asOf: number) {
     ...activity(swaps, asOf, tvlMissingTokens),
     top_pools: top,
   };
+  return { ...totals, gap_reasons: gapReasonsOf(totals, { tvl_usd: 'no_price' }) };
+}
+
+/** The reason of a listing's null TVL, taken from the payload it comes from. */
+function tvlGap(from: { tvl_usd: number | null; gap_reasons: Record<string, string> }): Record<string, string> {
+  return from.tvl_usd === null ? { tvl_usd: from.gap_reasons.tvl_usd ?? 'no_data' } : {};
+}
+
+/** Sums the pools' figures of one history day; a TVL over an unknown part is unknown (its reason kept). */
+function sumDays(days: readonly DailyFigures[]): DailyFigures {
+  const missing = days.find((d) => d.tvl_usd === null);
+  const out = {
+    volume_usd: usd(days.reduce((total, d) => total + d.volume_usd, 0)),
+    swap_count: days.reduce((total, d) => total + d.swap_count, 0),
+    tvl_usd: missing ? null : usd(days.reduce((total, d) => total + d.tvl_usd!, 0)),
+  };
+  return { ...out, gap_reasons: missing ? { tvl_usd: missing.gap_reasons.tvl_usd ?? 'no_data' } : {} };
 }
 
 /** Computes every DEX payload and score from the facts. */
@@ -267,8 +324,22 @@ export function computeDex(input: DexInput): DexOutput {
   const asOf = input.asOf.timestamp;
   const asOfHour = hourOf(asOf);
   const tokens = new Map(input.tokens.map((t) => [`${t.chain}/${t.address}`, t]));
-  const prices = new Map(input.prices.map((p) => [`${p.chain}/${p.token}/${p.hour}`, p.priceUsd]));
-  const priceOf = (chain: string, token: string, hour: number) => prices.get(`${chain}/${token}/${hour}`);
+  const priceFacts = new Map(input.prices.map((p) => [`${p.chain}/${p.token}/${p.hour}`, p]));
+  const priceFact = (chain: string, token: string, hour: number) => priceFacts.get(`${chain}/${token}/${hour}`);
+  const priceOf = (chain: string, token: string, hour: number) => priceFact(chain, token, hour)?.priceUsd;
+  const syncsByPool = new Map<string, SyncFact[]>();
+  for (const s of [...(input.syncs ?? [])].sort(
+    (a, b) => a.timestamp - b.timestamp || a.blockNumber - b.blockNumber || a.logIndex - b.logIndex,
+  )) {
+    if (s.timestamp > asOf) continue;
+    const key = `${s.chain}/${s.pool}`;
+    let list = syncsByPool.get(key);
+    if (!list) {
+      list = [];
+      syncsByPool.set(key, list);
+    }
+    list.push(s);
+  }
   const deployments = [...input.deployments].sort((a, b) => compareText(deploymentKey(a), deploymentKey(b)));
   const deploymentByKey = new Map(deployments.map((d) => [deploymentKey(d), d]));
 
@@ -337,8 +408,10 @@ export function computeDex(input: DexInput): DexOutput {
     });
 
     const snapshot = snapshots.get(`${pool.chain}/${pool.address}`);
-    const price0 = priceOf(pool.chain, token0.address, asOfHour) ?? null;
-    const price1 = priceOf(pool.chain, token1.address, asOfHour) ?? null;
+    const priceFact0 = priceFact(pool.chain, token0.address, asOfHour);
+    const priceFact1 = priceFact(pool.chain, token1.address, asOfHour);
+    const price0 = priceFact0?.priceUsd ?? null;
+    const price1 = priceFact1?.priceUsd ?? null;
     const reserve0 = snapshot ? toFloat(snapshot.reserve0, token0.decimals) : null;
     const reserve1 = snapshot ? toFloat(snapshot.reserve1, token1.decimals) : null;
     let price: number | null = null;
@@ -364,7 +437,29 @@ export function computeDex(input: DexInput): DexOutput {
       );
     const week = inWindow(swaps, asOf, WINDOW_7D);
     const day = inWindow(week, asOf, WINDOW_24H);
-    const analytics: PoolAnalyticsPayload = {
+    const depth: PoolDepthEntry[] = [];
+    if (snapshot) {
+      const state = poolDepthState(pool, snapshot, token0.decimals, token1.decimals);
+      for (const move of DEPTH_MOVES) {
+        const sell0 = sellDepth(state, 0, move);
+        const sell1 = sellDepth(state, 1, move);
+        const amount0 = toFloat(sell0.amountIn, token0.decimals);
+        const amount1 = toFloat(sell1.amountIn, token1.decimals);
+        depth.push({
+          price_move: move,
+          sell_token0: amount0,
+          sell_token0_usd: price0 === null ? null : usd(amount0 * price0),
+          sell_token1: amount1,
+          sell_token1_usd: price1 === null ? null : usd(amount1 * price1),
+          reachable: sell0.reachable && sell1.reachable,
+        });
+      }
+    }
+    const activityFields = activity(swaps, asOf, tvlMissing);
+    const tvlUsd = tvl === null ? null : usd(tvl);
+    const feeApr =
+      tvlUsd === null || tvlUsd <= 0 ? null : roundTo((activityFields.fees_7d_usd * DAYS_PER_YEAR) / 7 / tvlUsd, 6);
+    const analyticsFields = {
       pool_address: pool.address,
       pool_name: poolName(pool.protocol, token0, token1, pool.fee),
       chain: pool.chain,
@@ -385,12 +480,35 @@ export function computeDex(input: DexInput): DexOutput {
       price,
       token0_price_usd: price0,
       token1_price_usd: price1,
-      tvl_usd: tvl === null ? null : usd(tvl),
+      token0_price_source: priceFact0?.source ?? null,
+      token0_price_confidence: priceFact0 ? roundTo(priceFact0.confidence, 4) : null,
+      token1_price_source: priceFact1?.source ?? null,
+      token1_price_confidence: priceFact1 ? roundTo(priceFact1.confidence, 4) : null,
+      tvl_usd: tvlUsd,
+      fee_apr: feeApr,
+      depth,
       volume_24h_token0: volumeOfToken(day, 0),
       volume_24h_token1: volumeOfToken(day, 1),
       volume_7d_token0: volumeOfToken(week, 0),
       volume_7d_token1: volumeOfToken(week, 1),
-      ...activity(swaps, asOf, tvlMissing),
+      ...activityFields,
+    };
+    const unpricedReason = snapshot ? 'no_price' : 'no_data';
+    const analytics: PoolAnalyticsPayload = {
+      ...analyticsFields,
+      gap_reasons: {
+        ...gapReasonsOf(analyticsFields, {
+          token0_price_usd: 'no_price',
+          token1_price_usd: 'no_price',
+          token0_price_source: 'no_price',
+          token0_price_confidence: 'no_price',
+          token1_price_source: 'no_price',
+          token1_price_confidence: 'no_price',
+          tvl_usd: unpricedReason,
+          fee_apr: tvlUsd === 0 ? 'no_liquidity' : unpricedReason,
+        }),
+        ...(snapshot ? {} : { depth: 'no_data' }),
+      },
     };
     const continuity: ContinuitySwap[] = swaps.map((s) => ({ timestamp: s.timestamp, trader: s.trader, usd: s.usd }));
     const history = scorePoolHistory(continuity, {
@@ -398,11 +516,58 @@ export function computeDex(input: DexInput): DexOutput {
       createdAt: pool.createdAt,
       dataStart: asOf - SWAP_HISTORY,
     });
-    contexts.push({ pool, deployment, token0, token1, swaps, analytics, history });
+    const poolSyncs = syncsByPool.get(`${pool.chain}/${pool.address}`) ?? [];
+    const days = historyInstants(asOf).map((t): DailyFigures => {
+      // The record's UTC day up to its instant: facts up to t only (no record uses later data).
+      const dayStart = Math.floor(t / DAY) * DAY;
+      const ofDay = swaps.filter((x) => x.timestamp >= dayStart && x.timestamp <= t);
+      // Reserves at t: V2 from the newest Sync at or before t; a pool's snapshot when it is at or before t and
+      // newer (V3 has no other state: a past day's V3 TVL is unknown, the area keeps no past balances).
+      let reserves: { r0: bigint; r1: bigint; block: number } | null = null;
+      for (const sync of poolSyncs) {
+        if (sync.timestamp > t) break;
+        reserves = { r0: sync.reserve0, r1: sync.reserve1, block: sync.blockNumber };
+      }
+      if (snapshot && snapshot.timestamp <= t && (!reserves || snapshot.blockNumber >= reserves.block)) {
+        reserves = { r0: snapshot.reserve0, r1: snapshot.reserve1, block: snapshot.blockNumber };
+      }
+      const hour = hourOf(t);
+      const p0 = priceOf(pool.chain, token0.address, hour);
+      const p1 = priceOf(pool.chain, token1.address, hour);
+      const tvlAt =
+        t < pool.createdAt
+          ? 0
+          : reserves && p0 !== undefined && p1 !== undefined
+            ? usd(toFloat(reserves.r0, token0.decimals) * p0 + toFloat(reserves.r1, token1.decimals) * p1)
+            : null;
+      return {
+        volume_usd: usd(ofDay.reduce((total, x) => total + (x.usd ?? 0), 0)),
+        swap_count: ofDay.length,
+        tvl_usd: tvlAt,
+        gap_reasons: tvlAt === null ? { tvl_usd: reserves ? 'no_price' : 'no_data' } : {},
+      };
+    });
+    contexts.push({ pool, deployment, token0, token1, swaps, analytics, history, days });
   }
 
   const poolAnalytics = new Map(contexts.map((c) => [c.pool.address, c.analytics]));
-  const poolScores = new Map(contexts.map((c) => [c.pool.address, c.history.map((h) => h.record)]));
+  const poolScores = new Map(
+    contexts.map((c) => [
+      c.pool.address,
+      c.history.map(
+        (h, d): DexPoolScoreRecordEntry => ({
+          chain: c.pool.chain,
+          protocol: c.pool.protocol,
+          version: c.pool.version,
+          pool_address: c.pool.address,
+          ...c.days[d]!,
+          ...h.record,
+        }),
+      ),
+    ]),
+  );
+  const daysOf = (members: readonly PoolContext[]) =>
+    historyInstants(asOf).map((_, d) => sumDays(members.map((c) => c.days[d]!)));
   const poolsOf = (d: DexDeploymentInfo) =>
     contexts.filter((c) => c.pool.chain === d.chain && c.pool.protocol === d.protocol && c.pool.version === d.version);
   const scoreRefs = (xs: readonly PoolContext[]) => xs.map((c) => ({ pool: c.pool.address, history: c.history }));
@@ -410,7 +575,7 @@ export function computeDex(input: DexInput): DexOutput {
   const availableDexes: AvailableDexEntry[] = [];
   const availablePools = new Map<string, AvailablePoolEntry[]>();
   const protocolAnalytics = new Map<string, ProtocolAnalyticsPayload>();
-  const protocolScores = new Map<string, DexScoreRecord[]>();
+  const protocolScores = new Map<string, DexDeploymentScoreRecordEntry[]>();
   for (const d of deployments) {
     const key = deploymentKey(d);
     const members = poolsOf(d);
@@ -425,6 +590,7 @@ export function computeDex(input: DexInput): DexOutput {
       number_of_pools: members.length,
       tvl_usd: totals.tvl_usd,
       tvl_complete: totals.tvl_complete,
+      gap_reasons: tvlGap(totals),
     });
     availablePools.set(
       key,
@@ -440,6 +606,7 @@ export function computeDex(input: DexInput): DexOutput {
           tvl_usd: a.tvl_usd,
           volume_24h_usd: a.volume_24h_usd,
           volume_complete: a.volume_complete,
+          gap_reasons: tvlGap(a),
         })),
     );
     protocolAnalytics.set(key, {
@@ -450,11 +617,21 @@ export function computeDex(input: DexInput): DexOutput {
       design: d.design,
       ...totals,
     });
-    protocolScores.set(key, protocolScoreHistory(scoreRefs(members), asOf));
+    const memberDays = daysOf(members);
+    protocolScores.set(
+      key,
+      protocolScoreHistory(scoreRefs(members), asOf).map((record, i) => ({
+        chain: d.chain,
+        protocol: d.protocol,
+        version: d.version,
+        ...memberDays[i]!,
+        ...record,
+      })),
+    );
   }
 
   const protocolOverview = new Map<string, ProtocolOverviewPayload>();
-  const protocolOverviewScores = new Map<string, DexScoreRecord[]>();
+  const protocolOverviewScores = new Map<string, DexOverviewScoreRecordEntry[]>();
   const allProtocols: DexProtocolScoreEntry[] = [];
   const protocols = [...new Set(deployments.map((d) => d.protocol))].sort(compareText);
   for (const protocol of protocols) {
@@ -472,6 +649,7 @@ export function computeDex(input: DexInput): DexOutput {
           volume_24h_usd: a.volume_24h_usd,
           volume_7d_usd: a.volume_7d_usd,
           swap_count_24h: a.swap_count_24h,
+          gap_reasons: tvlGap(a),
         };
       })
       .sort((a, b) => compareText(a.chain, b.chain) || compareText(a.version, b.version));
@@ -483,9 +661,12 @@ export function computeDex(input: DexInput): DexOutput {
       deployments: summaries,
       ...aggregate(members, asOf),
     });
-    const history = protocolScoreHistory(scoreRefs(members), asOf);
+    const memberDays = daysOf(members);
+    const history = protocolScoreHistory(scoreRefs(members), asOf).map(
+      (record, i): DexOverviewScoreRecordEntry => ({ protocol, ...memberDays[i]!, ...record }),
+    );
     protocolOverviewScores.set(protocol, history);
-    allProtocols.push({ protocol, ...history[0]! });
+    allProtocols.push(history[0]!);
   }
 
   return {

@@ -14,6 +14,6 @@ export type {
 } from './facts.js';
 export { DEX_COMPUTATION } from './jobs.js';
 export { DexRepository, dexPriceBlocks } from './repo.js';
-export { scorePoolAt } from './score.js';
+export { DEX_METHODOLOGY, scorePoolAt } from './score.js';
 export type { DexTables } from './tables.js';
 export { type DexTarget, dexTargets, type PriceAnchor } from './targets.js';

@@ -298,6 +298,7 @@ export class DexRepository {
       swaps: [],
       snapshots: [],
       prices: [],
+      syncs: [],
     };
     const fromHour = Math.floor((asOf.timestamp - HISTORY_SECONDS) / 3600) * 3600 - 3600;
     for (const head of heads) {
@@ -308,6 +309,8 @@ export class DexRepository {
       input.tokens.push(...tokens);
       input.swaps.push(...(await this.swaps(head.chain, asOf.timestamp - HISTORY_SECONDS, asOf.timestamp)));
       input.snapshots.push(...(await this.snapshots(head.chain, head.blockNumber)));
+      // The daily records' V2 TVL: the Syncs of the 7 history days (and the newest before them per pool).
+      input.syncs!.push(...(await this.syncs(head.chain, asOf.timestamp - 8 * 86_400, asOf.timestamp)));
       input.prices.push(...(await this.prices(head.chain, fromHour, asOf.timestamp)));
     }
     return input;

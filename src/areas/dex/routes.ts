@@ -5,8 +5,10 @@ import type { Registry } from '../../registry/index.js';
 import {
   AvailableDex,
   AvailablePool,
+  DexDeploymentScoreHistory,
+  DexOverviewScoreHistory,
+  DexPoolScoreHistory,
   DexProtocolScore,
-  DexScoreHistory,
   PoolAnalytics,
   ProtocolAnalytics,
   ProtocolOverview,
@@ -75,7 +77,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.pool-score',
-    payload: DexScoreHistory,
+    payload: DexPoolScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/pool-score/<pool_address>',
     shape: 'score-history',
@@ -85,7 +87,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-score',
-    payload: DexScoreHistory,
+    payload: DexDeploymentScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/protocol-score/<chain>/<protocol>/<version>',
     shape: 'score-history',
@@ -95,7 +97,7 @@ export const dexPaths: PathDef[] = [
   },
   {
     id: 'dex.protocol-overview-score',
-    payload: DexScoreHistory,
+    payload: DexOverviewScoreHistory,
     area: 'dex',
     template: '/scores/liquidity/dex/protocol-overview/<protocol>',
     shape: 'score-history',

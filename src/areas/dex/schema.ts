@@ -11,8 +11,14 @@ export const DexToken = Type.Object({
   decimals: Type.Integer({ minimum: 0 }),
 });
 
+/** Why a field of a partly known record is null: `{ <field>: <reason> }`, only for the null fields. */
+export const GapReasons = Type.Record(Type.String(), Type.String(), {
+  description: 'For each null figure of the record, why (no_data, no_price, no_liquidity, not_applicable…)',
+});
+
 export const HourlyVolume = Type.Object({
   hour: Iso('Start of the UTC hour'),
+  partial: Type.Boolean({ description: 'True for the running hour (the one containing as_of)' }),
   volume_usd: Usd('Volume of the priced swaps of the hour (one side, gross of fees)'),
   swap_count: Count('All swaps of the hour'),
   unpriced_swap_count: Count('Swaps of the hour without a price on either side (not in volume_usd)'),
@@ -46,7 +52,23 @@ const activityFields = {
     description: 'The 168 UTC hours ending with the hour of as_of, newest first (the first entry is the running hour)',
   }),
   as_of: Iso('Newest block included: the end of every window'),
+  gap_reasons: GapReasons,
 };
+
+/** Depth of a pool at one price move (API.md: depth to move the price 1/2/5 %), from the snapshot at as_of. */
+export const PoolDepth = Type.Object({
+  price_move: Type.Number({ description: 'The fall of the sold token’s price in the pool: 0.01 = 1 %' }),
+  sell_token0: Type.Number({
+    description: 'Token0 to sell into the pool to move its price in token1 down by price_move',
+  }),
+  sell_token0_usd: Nullable(Usd('sell_token0 × the USD price of token0 (null without a price: gap_reasons)')),
+  sell_token1: Type.Number({ description: 'Token1 to sell to move its price in token0 down by price_move' }),
+  sell_token1_usd: Nullable(Usd('sell_token1 × the USD price of token1')),
+  reachable: Type.Boolean({
+    description:
+      'False when the pool cannot move that far (V3: its in-range balance runs out); amounts are then the largest sale it takes',
+  }),
+});
 
 export const PoolAnalytics = Type.Object({
   pool_address: Type.String(),
@@ -69,7 +91,19 @@ export const PoolAnalytics = Type.Object({
   price: Nullable(Type.Number({ description: 'token1 per token0 (V3: from sqrtPriceX96; V2: from the reserves)' })),
   token0_price_usd: Nullable(Type.Number()),
   token1_price_usd: Nullable(Type.Number()),
+  token0_price_source: Nullable(
+    Type.String({ description: 'Source of token0_price_usd: the DEX price’s `source` (docs/methodology/prices.md)' }),
+  ),
+  token0_price_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Its confidence in (0, 1]' })),
+  token1_price_source: Nullable(Type.String()),
+  token1_price_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   tvl_usd: Nullable(Usd('reserve0 × price0 + reserve1 × price1; null when either price is missing')),
+  fee_apr: Nullable(
+    Type.Number({ description: 'fees_7d_usd × 365 / 7 / tvl_usd (a fraction: 0.12 = 12 %/yr); null without a TVL' }),
+  ),
+  depth: Type.Array(PoolDepth, {
+    description: 'Depth to move the pool’s price by 1, 2 and 5 % (empty without a snapshot: gap_reasons.depth)',
+  }),
   volume_24h_token0: Type.Number({ description: 'Σ |amount0| of the 24 h swaps, normalised' }),
   volume_24h_token1: Type.Number(),
   volume_7d_token0: Type.Number(),
@@ -85,6 +119,7 @@ export const TopPool = Type.Object({
   tvl_usd: Nullable(Type.Number()),
   volume_24h_usd: Type.Number(),
   volume_7d_usd: Type.Number(),
+  gap_reasons: GapReasons,
 });
 
 const aggregateFields = {
@@ -114,6 +149,7 @@ export const DeploymentSummary = Type.Object({
   volume_24h_usd: Type.Number(),
   volume_7d_usd: Type.Number(),
   swap_count_24h: Count(),
+  gap_reasons: GapReasons,
 });
 
 export const ProtocolOverview = Type.Object({
@@ -135,6 +171,7 @@ export const AvailableDex = Type.Object({
   number_of_pools: Count('Same as pool_count (legacy name)'),
   tvl_usd: Nullable(Type.Number()),
   tvl_complete: Type.Boolean(),
+  gap_reasons: GapReasons,
 });
 
 export const AvailablePool = Type.Object({
@@ -146,14 +183,48 @@ export const AvailablePool = Type.Object({
   tvl_usd: Nullable(Type.Number()),
   volume_24h_usd: Type.Number(),
   volume_complete: Type.Boolean(),
+  gap_reasons: GapReasons,
 });
 
 /** A score of the DEX history endpoints: the shared score record plus the day it describes. */
-export const DexScoreRecord = DailyScoreRecord({ gapReasons: 'e.g. pool_not_created, no_pools' });
+export const DexScoreRecord = DailyScoreRecord({
+  gapReasons: 'pool_not_created, no_data, no_pools, no_scored_pools, insufficient_evidence',
+});
 
-export const DexProtocolScore = Type.Composite([Type.Object({ protocol: Type.String() }), DexScoreRecord]);
+/** The day's own figures in every record of a DEX score history (computed from facts up to the record's instant). */
+const dailyFields = {
+  volume_usd: Usd('USD volume of the record’s UTC day up to its timestamp (priced swaps, one side)'),
+  swap_count: Count('Swaps of the record’s UTC day up to its timestamp'),
+  tvl_usd: Nullable(Usd('TVL at the record’s timestamp, at the USD prices of its hour (null: gap_reasons.tvl_usd)')),
+  gap_reasons: GapReasons,
+};
 
-export const DexScoreHistory = ScoreHistory(DexScoreRecord);
+export const DexPoolScoreRecord = Type.Composite([
+  Type.Object({
+    chain: Type.String(),
+    protocol: Type.String(),
+    version: Type.String(),
+    pool_address: Type.String(),
+    ...dailyFields,
+  }),
+  DexScoreRecord,
+]);
+
+export const DexDeploymentScoreRecord = Type.Composite([
+  Type.Object({ chain: Type.String(), protocol: Type.String(), version: Type.String(), ...dailyFields }),
+  DexScoreRecord,
+]);
+
+export const DexOverviewScoreRecord = Type.Composite([
+  Type.Object({ protocol: Type.String(), ...dailyFields }),
+  DexScoreRecord,
+]);
+
+export const DexProtocolScore = DexOverviewScoreRecord;
+
+export const DexPoolScoreHistory = ScoreHistory(DexPoolScoreRecord);
+export const DexDeploymentScoreHistory = ScoreHistory(DexDeploymentScoreRecord);
+export const DexOverviewScoreHistory = ScoreHistory(DexOverviewScoreRecord);
 
 export type DexTokenInfo = Static<typeof DexToken>;
 export type HourlyVolumeEntry = Static<typeof HourlyVolume>;
@@ -166,3 +237,7 @@ export type AvailableDexEntry = Static<typeof AvailableDex>;
 export type AvailablePoolEntry = Static<typeof AvailablePool>;
 export type DexProtocolScoreEntry = Static<typeof DexProtocolScore>;
 export type DexScoreRecordEntry = Static<typeof DexScoreRecord>;
+export type DexPoolScoreRecordEntry = Static<typeof DexPoolScoreRecord>;
+export type DexDeploymentScoreRecordEntry = Static<typeof DexDeploymentScoreRecord>;
+export type DexOverviewScoreRecordEntry = Static<typeof DexOverviewScoreRecord>;
+export type PoolDepthEntry = Static<typeof PoolDepth>;

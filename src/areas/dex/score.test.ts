@@ -125,7 +125,7 @@ describe('scorePoolAt', () => {
   it('weights sum to 1 and the record is self-describing', () => {
     expect(Object.values(POOL_WEIGHTS).reduce((s, w) => s + w, 0)).toBeCloseTo(1, 12);
     const { record } = scorePoolAt(character('deep-busy', 1), ctx);
-    expect(record.methodology).toBe('dex.volume-continuity@1.0.0');
+    expect(record.methodology).toBe('dex.volume-continuity@1.1.0');
     expect(record.methodology).toBe(DEX_METHODOLOGY);
     expect(record.aggregation).toBe('weighted-geometric-mean');
     expect(record.timestamp).toBe(isoSeconds(T));
@@ -134,22 +134,6 @@ describe('scorePoolAt', () => {
       expect(c.value === null || (c.value >= 0 && c.value <= 1)).toBe(true);
       expect(Object.keys(c.inputs).length).toBeGreaterThan(0);
     }
-  });
-
-  it('an address holding the dollars but not the trades (an arbitrageur) does not make the pool single-trader', () => {
-    const swaps: ContinuitySwap[] = [];
-    for (let k = 0; k < 168; k++) {
-      for (let i = 0; i < 5; i++)
-        swaps.push({ timestamp: T - k * HOUR - i * 60, trader: addr(10 + ((k + i) % 20)), usd: 200 });
-      if (k % 3 === 0) swaps.push({ timestamp: T - k * HOUR - 1800, trader: addr(1), usd: 50_000 });
-    }
-    const result = scorePoolAt(swaps, ctx);
-    const top = component(result, 'top_trader_share');
-    expect(top.inputs.top_share_of_usd_volume).toBeGreaterThan(0.9);
-    expect(top.inputs.top_share_of_trades).toBeLessThan(0.1);
-    expect(top.value!).toBeGreaterThan(0.9);
-    expect(component(result, 'trade_size_consistency').value!).toBeLessThan(0.1);
-    expect(result.record.score!).toBeGreaterThan(0.8);
   });
 
   it('a pool without trades scores near zero; dust does not count as trades', () => {
@@ -193,6 +177,28 @@ describe('scorePoolAt', () => {
     expect(result.record.score).not.toBeNull();
   });
 
+  it('an address with most of the USD volume but few of the trades weighs on the score (1.1.0)', () => {
+    // 30 traders trade ~$500 every hour; one arbitrageur adds one $80k trade every other hour: ~4 % of the trades,
+    // ~90 % of the volume. 1.0.0 took the more favourable basis (trades) and graded such pools A (issue 13).
+    const swaps: ContinuitySwap[] = [];
+    for (let k = 0; k < 14 * 24; k++) {
+      for (let i = 0; i < 12; i++)
+        swaps.push({ timestamp: T - k * HOUR - i * 60, trader: addr(1 + ((k + i) % 30)), usd: 500 });
+      if (k % 2 === 0) swaps.push({ timestamp: T - k * HOUR - 1800, trader: addr(999), usd: 80_000 });
+    }
+    const result = scorePoolAt(swaps, ctx);
+    const top = component(result, 'top_trader_share');
+    expect(top.inputs.top_trader_by_usd_volume).toBe(addr(999));
+    expect(top.inputs.top_share_of_usd_volume).toBeGreaterThan(0.85);
+    expect(top.inputs.top_share_of_trades).toBeLessThan(0.05);
+    expect(top.value).toBeCloseTo(1 - (top.inputs.top_share_of_usd_volume as number), 4);
+    expect(component(result, 'trader_concentration').inputs.formula).toBe('1 - max(hhi_by_trades, hhi_by_usd_volume)');
+    expect(result.record.grade).not.toBe('A');
+    expect(result.record.score!).toBeLessThan(0.7);
+    // The protocol level sees it through the per-trader volumes.
+    expect(result.traderVolumeUsd.get(addr(999))).toBe(84 * 80_000);
+  });
+
   it('a window reaching before the data says so', () => {
     const result = scorePoolAt(character('deep-busy', 1), { ...ctx, dataStart: T - 3 * DAY });
     const coverage = component(result, 'window_coverage');
@@ -223,7 +229,13 @@ describe('scorePoolAt', () => {
 });
 
 describe('aggregateProtocolScore', () => {
-  const result = (score: number | null, volumeUsd: number, swapCount = 10): PoolScoreResult => ({
+  /** A pool's result; its volume is one trader's of its own (`trader`), unless `traders` says otherwise. */
+  const result = (
+    score: number | null,
+    volumeUsd: number,
+    swapCount = 10,
+    traders: Record<string, number> = { [`t${volumeUsd}-${swapCount}-${score}`]: volumeUsd },
+  ): PoolScoreResult => ({
     record: {
       score,
       grade: null,
@@ -238,6 +250,8 @@ describe('aggregateProtocolScore', () => {
     },
     volumeUsd,
     swapCount,
+    traderVolumeUsd: new Map(Object.entries(traders)),
+    traderSwaps: new Map(Object.keys(traders).map((k) => [k, swapCount])),
   });
 
   it.each<[[number | null, number][], number, number]>([
@@ -269,15 +283,20 @@ describe('aggregateProtocolScore', () => {
     ],
   ])('pools %j → volume-weighted %s, breadth %s', (pools, continuity, breadth) => {
     const record = aggregateProtocolScore(
-      pools.map(([score, volume], i) => ({ pool: addr(i), result: result(score, volume) })),
+      pools.map(([score, volume], i) => ({
+        pool: addr(i),
+        result: result(score, volume, 10, { [addr(50 + i)]: volume }),
+      })),
       T,
       true,
     );
+    // One distinct trader per pool: the trader concentration equals the pool breadth.
     expect(record.components.map((c) => [c.name, c.value])).toEqual([
       ['pool_continuity', continuity],
       ['pool_breadth', breadth],
+      ['trader_concentration', breadth],
     ]);
-    expect(record.score).toBeCloseTo(0.8 * continuity + 0.2 * breadth, 4);
+    expect(record.score).toBeCloseTo(0.7 * continuity + 0.15 * breadth + 0.15 * breadth, 4);
     expect(record.aggregation).toBe('weighted-mean');
   });
 
@@ -293,6 +312,37 @@ describe('aggregateProtocolScore', () => {
     expect(counts.components[0]).toMatchObject({ value: 0.75, inputs: { weighting: 'swap_count' } });
     const equal = aggregateProtocolScore([{ pool: addr(1), result: result(0.2, 0, 0) }], T, true);
     expect(equal.components[0]).toMatchObject({ value: 0.2, inputs: { weighting: 'equal' } });
+  });
+
+  it('sees one address making most of the volume across its pools (trader_concentration)', () => {
+    // Two pools of equal volume; one address makes 90 % of each (issue 13: the arbitrageur of the sandbox).
+    const concentrated = aggregateProtocolScore(
+      [
+        { pool: addr(1), result: result(0.9, 1000, 10, { [addr(7)]: 900, [addr(8)]: 100 }) },
+        { pool: addr(2), result: result(0.9, 1000, 10, { [addr(7)]: 900, [addr(9)]: 100 }) },
+      ],
+      T,
+      true,
+    );
+    const spread = aggregateProtocolScore(
+      [
+        { pool: addr(1), result: result(0.9, 1000, 10, { [addr(7)]: 500, [addr(8)]: 500 }) },
+        { pool: addr(2), result: result(0.9, 1000, 10, { [addr(10)]: 500, [addr(9)]: 500 }) },
+      ],
+      T,
+      true,
+    );
+    const tc = concentrated.components.find((c) => c.name === 'trader_concentration')!;
+    expect(tc.inputs).toMatchObject({
+      top_trader: addr(7),
+      top_trader_share: 0.9,
+      hhi_of_trader_volume: 0.815,
+      unique_traders: 3,
+      measure: 'usd_volume',
+    });
+    expect(tc.value).toBe(0.185);
+    expect(spread.components.find((c) => c.name === 'trader_concentration')!.value).toBe(0.75);
+    expect(spread.score! - concentrated.score!).toBeCloseTo(0.15 * (0.75 - 0.185), 4);
   });
 
   it('no pools, or none scored: null with a reason', () => {

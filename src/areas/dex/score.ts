@@ -1,5 +1,5 @@
 /**
- * The volume continuity score of DEX pools and protocols, `dex.volume-continuity@1.0.0`
+ * The volume continuity score of DEX pools and protocols, `dex.volume-continuity@1.1.0`
  * (docs/methodology/dex-volume-continuity.md): how likely a pool's trading volume — the fee income of its LPs — is
  * to continue. Pure: swaps and the evaluation time in, score records out.
  */
@@ -12,12 +12,17 @@ import {
   piecewiseLinear,
   roundTo,
   saturating,
+  scoreGapReason,
 } from '../../core/score.js';
 import { coefficientOfVariation, hhi, longestRun, mean, median, sum, topShare } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, HOUR, isoSeconds, utcDate } from '../../core/time.js';
 import type { DexScoreRecordEntry } from './schema.js';
 
-export const DEX_METHODOLOGY = methodologyId('dex', 'volume-continuity', '1.0.0');
+/**
+ * 1.1.0 (issue 13): concentration is measured on the less favourable of trades and USD volume (was the more
+ * favourable), and protocols score the concentration of their volume by trader (`trader_concentration`).
+ */
+export const DEX_METHODOLOGY = methodologyId('dex', 'volume-continuity', '1.1.0');
 
 /** Length of the window each score looks back over (API.md: 7 days). */
 export const SCORE_WINDOW = 7 * DAY;
@@ -83,11 +88,12 @@ export const POOL_WEIGHTS = {
 } as const;
 
 /**
- * Protocol model: the volume-weighted mean of its pools' scores (0.8), because LP capital and fees follow volume,
- * and the breadth of its volume across pools (0.2), because a protocol whose volume sits in one pool is exactly as
- * fragile as that pool.
+ * Protocol model: the volume-weighted mean of its pools' scores (0.7), because LP capital and fees follow volume;
+ * the breadth of its volume across pools (0.15), because a protocol whose volume sits in one pool is exactly as
+ * fragile as that pool; and the breadth of its volume across traders (0.15), because volume that one address makes
+ * across all of its pools ends with that address's one decision, however many pools it spreads over (issue 13).
  */
-export const PROTOCOL_WEIGHTS = { pool_continuity: 0.8, pool_breadth: 0.2 } as const;
+export const PROTOCOL_WEIGHTS = { pool_continuity: 0.7, pool_breadth: 0.15, trader_concentration: 0.15 } as const;
 
 /** One swap as the score sees it. `usd` is null when neither side had a price. */
 export interface ContinuitySwap {
@@ -110,6 +116,10 @@ export type DexScoreRecord = DexScoreRecordEntry;
 
 export interface PoolScoreResult {
   readonly record: DexScoreRecord;
+  /** USD volume of the window's qualifying priced swaps per trader (the protocol's trader concentration). */
+  readonly traderVolumeUsd: ReadonlyMap<string, number>;
+  /** Qualifying swaps of the window per trader (its basis when nothing is priced). */
+  readonly traderSwaps: ReadonlyMap<string, number>;
   /** USD volume of the window's priced swaps (dust included): the pool's weight in its protocol. */
   readonly volumeUsd: number;
   /** Swaps in the window (all): the weight when a protocol has no priced volume. */
@@ -146,6 +156,14 @@ function gapRecord(t: number, partial: boolean, reason: string, methodology: str
   };
 }
 
+const NO_TRADERS: ReadonlyMap<string, number> = new Map();
+
+function perTrader(swaps: readonly ContinuitySwap[], amount: (s: ContinuitySwap) => number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of swaps) out.set(s.trader, (out.get(s.trader) ?? 0) + amount(s));
+  return out;
+}
+
 /** The continuity score of one pool at instant `t`, from its swaps (any order; those outside the window are ignored). */
 export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreContext, partial = false): PoolScoreResult {
   const { t } = ctx;
@@ -153,7 +171,13 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
   const coverageStart = Math.max(windowStart, ctx.createdAt, ctx.dataStart);
   if (t <= coverageStart) {
     const reason = t <= ctx.createdAt ? 'pool_not_created' : 'no_data';
-    return { record: gapRecord(t, partial, reason, DEX_METHODOLOGY), volumeUsd: 0, swapCount: 0 };
+    return {
+      record: gapRecord(t, partial, reason, DEX_METHODOLOGY),
+      volumeUsd: 0,
+      swapCount: 0,
+      traderVolumeUsd: NO_TRADERS,
+      traderSwaps: NO_TRADERS,
+    };
   }
   const inWindow = swaps.filter((s) => s.timestamp > coverageStart && s.timestamp <= t);
   const volumeUsd = sum(inWindow.map((s) => s.usd ?? 0));
@@ -170,15 +194,16 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
   const coveredDays = Math.min(HISTORY_DAYS, Math.ceil(coveredSeconds / DAY));
   const coverage = coveredSeconds / SCORE_WINDOW;
 
-  // Concentration on two bases: trades (each swap is one decision to use the pool) and USD volume. An address makes
-  // the pool depend on it only when it dominates both: one that holds the dollars but not the trades (an
-  // arbitrageur keeping the price in line, an occasional whale) is replaceable flow, and trade_size_consistency
-  // already sees its lumpiness. Each component takes the more favourable basis; both are in the inputs.
+  // Concentration on two bases: trades (each swap is one decision to use the pool) and USD volume (the LPs' fee
+  // income). An address that dominates either makes the pool depend on it: one that holds the dollars but not the
+  // trades (an arbitrageur, a whale) still takes most of the fee income with it when it leaves or routes elsewhere.
+  // Each component takes the less favourable basis (1.1.0; 1.0.0 took the more favourable one and graded A pools
+  // where one address made 80-96 % of the volume); both are in the inputs.
   const traders = new Set(qualifying.map((s) => s.trader));
   const byTrades = concentrationOf(qualifying, () => 1);
   const byVolume = byUsd ? concentrationOf(priced, (s) => s.usd!) : null;
-  const hhiUsed = byVolume === null || byTrades.hhi === null ? byTrades.hhi : Math.min(byTrades.hhi, byVolume.hhi!);
-  const topUsed = byVolume === null || byTrades.top === null ? byTrades.top : Math.min(byTrades.top, byVolume.top!);
+  const hhiUsed = byVolume === null || byTrades.hhi === null ? byTrades.hhi : Math.max(byTrades.hhi, byVolume.hhi!);
+  const topUsed = byVolume === null || byTrades.top === null ? byTrades.top : Math.max(byTrades.top, byVolume.top!);
 
   // Time pattern, in blocks ending at t: hour k is (t − (k+1) h, t − k h], day j likewise.
   const activeHour = new Array<boolean>(coveredHours).fill(false);
@@ -232,7 +257,7 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
       inputs: {
         hhi_by_trades: r(byTrades.hhi),
         hhi_by_usd_volume: r(byVolume?.hhi ?? null),
-        formula: '1 - min(hhi_by_trades, hhi_by_usd_volume)',
+        formula: '1 - max(hhi_by_trades, hhi_by_usd_volume)',
       },
     },
     {
@@ -244,7 +269,7 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
         top_share_of_trades: r(byTrades.top),
         top_trader_by_usd_volume: byVolume?.trader ?? null,
         top_share_of_usd_volume: r(byVolume?.top ?? null),
-        formula: '1 - min(top_share_of_trades, top_share_of_usd_volume)',
+        formula: '1 - max(top_share_of_trades, top_share_of_usd_volume)',
       },
     },
     {
@@ -318,9 +343,11 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
     aggregation: 'weighted-geometric-mean',
   });
   return {
-    record: { ...record, date: utcDate(t), partial, gap_reason: null },
+    record: { ...record, date: utcDate(t), partial, gap_reason: scoreGapReason(record, 'no_data') },
     volumeUsd,
     swapCount: inWindow.length,
+    traderVolumeUsd: perTrader(priced, (s) => s.usd!),
+    traderSwaps: perTrader(qualifying, () => 1),
   };
 }
 
@@ -359,6 +386,17 @@ export function aggregateProtocolScore(pools: readonly PoolScoreRef[], t: number
     .map((p, i) => ({ pool: p.pool, score: p.result.record.score, weight: roundTo(weights[i]! / totalWeight, 4) }))
     .sort((a, b) => b.weight - a.weight || compareText(a.pool, b.pool))
     .slice(0, 10);
+  // The protocol's volume by trader, over all its scored pools (USD; swap counts when nothing is priced).
+  const byTrader = new Map<string, number>();
+  const traderBasis = weighting === 'usd_volume' ? 'usd_volume' : 'swap_count';
+  for (const p of scored) {
+    const amounts = traderBasis === 'usd_volume' ? p.result.traderVolumeUsd : p.result.traderSwaps;
+    for (const [trader, x] of amounts) byTrader.set(trader, (byTrader.get(trader) ?? 0) + x);
+  }
+  const traderAmounts = [...byTrader.values()];
+  const traderHhi = hhi(traderAmounts);
+  const topTrader = [...byTrader.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0];
+  const topTraderShare = topShare(traderAmounts);
   const components: ComponentInput[] = [
     {
       name: 'pool_continuity',
@@ -383,9 +421,22 @@ export function aggregateProtocolScore(pools: readonly PoolScoreRef[], t: number
         formula: '1 - hhi',
       },
     },
+    {
+      name: 'trader_concentration',
+      value: traderHhi === null ? null : 1 - traderHhi,
+      weight: PROTOCOL_WEIGHTS.trader_concentration,
+      inputs: {
+        hhi_of_trader_volume: traderHhi === null ? null : roundTo(traderHhi, 4),
+        top_trader: topTrader?.[0] ?? null,
+        top_trader_share: topTraderShare === null ? null : roundTo(topTraderShare, 4),
+        unique_traders: byTrader.size,
+        measure: traderBasis,
+        formula: '1 - hhi',
+      },
+    },
   ];
   const record = combineScore(components, { methodology: DEX_METHODOLOGY, at: t, aggregation: 'weighted-mean' });
-  return { ...record, date: utcDate(t), partial, gap_reason: null };
+  return { ...record, date: utcDate(t), partial, gap_reason: scoreGapReason(record, 'no_scored_pools') };
 }
 
 /** Protocol history from its pools' histories (each 7 results, newest first, at the same instants). */

@@ -11,9 +11,11 @@ import {
   tickFromPrice,
   tickRange,
   toRawAmount,
+  v2AmountOut,
   v2ArbitrageAmountIn,
   v3AmountsForValue,
   v3AmountToTarget,
+  v3SqrtAfterSwap,
 } from './amm.js';
 
 describe('AMM math', () => {
@@ -100,5 +102,20 @@ describe('arbitrage sizing', () => {
     // √P from 1 to 2 with L = 1e18 takes L·Δ√P = 1e18 of token1; from 2 to 1 takes L·(1/1 − 1/2) of token0.
     expect(v3AmountToTarget(10n ** 18n, q96, 2n * q96)).toBe(10n ** 18n);
     expect(v3AmountToTarget(10n ** 18n, 2n * q96, q96)).toBe(5n * 10n ** 17n);
+  });
+});
+
+describe('swap estimates', () => {
+  it('v2AmountOut is the pair’s constant product net of the fee', () => {
+    // 1,000 in against 1e6/2e6 at 0.3 %: 997 × 2e6 / (1e6 + 997).
+    expect(v2AmountOut(1000, 1e6, 2e6, 0.003)).toBeCloseTo((997 * 2e6) / (1e6 + 997), 6);
+    expect(v2AmountOut(0, 1e6, 2e6, 0.003)).toBe(0);
+  });
+
+  it('v3SqrtAfterSwap moves the price within the range as the pool does', () => {
+    // L = 1e6 at √p = 1 (x = y = 1e6 virtual): 1e4 of token1 (no fee) → √p = 1.01; 1e4 of token0 → √p = 1/1.01.
+    expect(v3SqrtAfterSwap(1, 1e6, false, 1e4, 0)).toBeCloseTo(1.01, 12);
+    expect(v3SqrtAfterSwap(1, 1e6, true, 1e4, 0)).toBeCloseTo(1 / 1.01, 12);
+    expect(v3SqrtAfterSwap(1, 0, true, 1e4, 0)).toBe(1);
   });
 });

@@ -100,3 +100,26 @@ export function v3AmountToTarget(liquidity: bigint, sqrtPrice: bigint, sqrtTarge
   if (sqrtTarget < sqrtPrice) return (liquidity * Q96 * (sqrtPrice - sqrtTarget)) / sqrtPrice / sqrtTarget;
   return (liquidity * (sqrtTarget - sqrtPrice)) / Q96;
 }
+
+/** Raw output of a V2 swap of `amountIn` against reserves (the pair's getAmountOut, in floats). */
+export function v2AmountOut(amountIn: number, reserveIn: number, reserveOut: number, fee: number): number {
+  const input = amountIn * (1 - fee);
+  return reserveIn + input > 0 ? (input * reserveOut) / (reserveIn + input) : 0;
+}
+
+/**
+ * The √price (raw token1 per raw token0, not scaled by 2^96) of a V3 pool after a swap of `amountIn` within
+ * in-range liquidity `liquidity` (no tick crossed): token0 in gives L·√p / (L + a·√p), token1 in gives √p + a / L,
+ * with a the input net of the fee. An estimate: crossing a tick changes the liquidity.
+ */
+export function v3SqrtAfterSwap(
+  sqrtPrice: number,
+  liquidity: number,
+  zeroForOne: boolean,
+  amountIn: number,
+  fee: number,
+): number {
+  if (!(liquidity > 0)) return sqrtPrice;
+  const a = amountIn * (1 - fee);
+  return zeroForOne ? (liquidity * sqrtPrice) / (liquidity + a * sqrtPrice) : sqrtPrice + a / liquidity;
+}

@@ -17,10 +17,14 @@ import type { SimulationState, WorldManifest } from './manifest.js';
 export const WORLD_FILE = 'world.json';
 export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
 /**
- * 2: price feeds sit behind proxies (`ManifestOracle.proxy`), as on mainnet. A saved world of an older format is
- * kept aside and a new one is created (world.ts), and ingestion follows the new chain as after a reorg.
+ * 2: price feeds sit behind proxies (`ManifestOracle.proxy`), as on mainnet.
+ * 3: the arbitrageur also closes each block (back-running its trades), arbitrages dormant pools and trades from a
+ * $1 profit: a world saved before would carry a history the same seed no longer makes (thin and dormant pools
+ * several percent off their feeds).
+ * A saved world of an older format is kept aside and a new one is created (world.ts), and ingestion follows the new
+ * chain as after a reorg.
  */
-export const WORLD_FORMAT = 2;
+export const WORLD_FORMAT = 3;
 
 export interface SavedWorld {
   readonly format: number;

@@ -1,8 +1,9 @@
-import { type Hex, toEventSelector } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, type Hex, toEventSelector } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useAnvils } from '../../../test/support/anvil.js';
 import type { RpcReceipt } from '../chain/receipts.js';
 import { RpcClient } from '../chain/rpc.js';
+import { feedAggregatorAbi } from '../protocols/feeds/feeds.js';
 import { readPoolPrices } from '../protocols/uniswap/dex.js';
 import { POOL_PLAN } from '../protocols/uniswap/plan.js';
 import { deployWorld } from './deploy.js';
@@ -175,14 +176,14 @@ describe('the sandbox world on anvil', () => {
     }
   });
 
-  it('dormant pools trade in their first awake hours only', () => {
+  it('dormant pools trade in their first awake hours only; asleep, only the arbitrageur keeps them at the market', () => {
+    const arbitrageur = stateA.agents.find((x) => x.role === 'arbitrageur')!.address.toLowerCase();
     for (const pool of poolsOf('dormant')) {
-      const counts = hourly(pool);
-      expect(
-        counts.slice(0, 8).reduce((x, y) => x + y, 0),
-        pool.address,
-      ).toBeGreaterThanOrEqual(5);
-      expect(counts.slice(8).every((c) => c === 0)).toBe(true);
+      const mine = swaps.filter((x) => x.pool === pool.address.toLowerCase());
+      const traders = mine.filter((x) => x.from !== arbitrageur);
+      expect(traders.filter((x) => x.hour < 8).length, pool.address).toBeGreaterThanOrEqual(5);
+      expect(traders.filter((x) => x.hour >= 8)).toEqual([]);
+      expect(mine.filter((x) => x.hour >= 8).length).toBeGreaterThan(0);
     }
   });
 
@@ -239,6 +240,75 @@ describe('the sandbox world on anvil', () => {
       const [medianBound, maxBound] = bounds[label.split(' ')[0] as keyof typeof bounds];
       expect(median(ds), label).toBeLessThan(medianBound);
       expect(Math.max(...ds), label).toBeLessThan(maxBound);
+    }
+  });
+
+  it('keeps every pool, thin and dormant ones included, near the feeds at the end of every hour (arbitrage)', async () => {
+    // The feeds' answers at each hourly block (a pool whose token has no feed is held to the reference path, the
+    // price the reporter would report); an hour whose heartbeat round has not landed in it (a late round: the newest
+    // answer is a heartbeat old or older) is skipped for the pools of that token: markets then arbitrage against a
+    // price the stale feed does not show yet.
+    const tokens = manifest.tokens.map((t) => ({
+      symbol: t.symbol,
+      volatility: t.volatility,
+      plan: TOKEN_PLAN.find((p) => p.symbol === t.symbol),
+    }));
+    const rng = Rng.fromSeed(SEED, 'prices');
+    const path = [Object.fromEntries(manifest.tokens.map((t) => [t.symbol, t.initialPriceUsd]))];
+    const genesis = manifest.genesisTimestamp;
+    for (let h = 0; h < 24; h++) {
+      const walked = advancePrices(path.at(-1)!, tokens, 3600, rng);
+      path.push(applyMarketEvents(walked, tokens, genesis, genesis + h * 3600, genesis + (h + 1) * 3600));
+    }
+    const feeds = [...(manifest.oracles ?? []), ...(manifest.lendingFeeds ?? [])];
+    const byToken = new Map(manifest.tokens.map((t) => [t.address, t]));
+    const worst = new Map<string, number>();
+    let checked = 0;
+    for (let block = 2; block <= 25; block++) {
+      const tag = `0x${block.toString(16)}`;
+      const [prices, rounds, head] = await Promise.all([
+        readPoolPrices(a.url, manifest, block),
+        a.rpc.batchResults<Hex>(
+          feeds.map((f) => ({
+            method: 'eth_call',
+            params: [
+              { to: f.proxy, data: encodeFunctionData({ abi: feedAggregatorAbi, functionName: 'latestRoundData' }) },
+              tag,
+            ],
+          })),
+        ),
+        a.rpc.request<{ timestamp: Hex }>('eth_getBlockByNumber', [tag, false]),
+      ]);
+      const now = Number(head.timestamp);
+      const feedUsd = new Map<string, number | null>();
+      feeds.forEach((f, i) => {
+        const [, answer, , updatedAt] = decodeFunctionResult({
+          abi: feedAggregatorAbi,
+          functionName: 'latestRoundData',
+          data: rounds[i]!,
+        }) as readonly [bigint, bigint, bigint, bigint, bigint];
+        const fresh = now - Number(updatedAt) < f.heartbeatSeconds;
+        feedUsd.set(f.token, fresh ? Number(answer) / 10 ** f.decimals : null);
+      });
+      const usd = (symbol: string) => (feedUsd.has(symbol) ? feedUsd.get(symbol)! : path[block - 1]![symbol]!);
+      for (const pool of manifest.pools) {
+        const t0 = byToken.get(pool.token0)!;
+        const t1 = byToken.get(pool.token1)!;
+        const [u0, u1] = [usd(t0.symbol), usd(t1.symbol)];
+        if (u0 === null || u1 === null) continue;
+        const expected = (u0 / u1) * 10 ** (t1.decimals - t0.decimals);
+        const label = `${pool.character} ${pool.protocol} ${pool.version} ${t0.symbol}/${t1.symbol} ${pool.fee}`;
+        const gap = Math.abs(prices.get(pool.address.toLowerCase())! / expected - 1);
+        worst.set(label, Math.max(worst.get(label) ?? 0, gap));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(manifest.pools.length * 20);
+    // Within 2 %, or the pool's fee plus 1 % where the fee tier is wider: arbitrage closes a gap once it exceeds
+    // the fee and pays for the gas.
+    for (const [label, gap] of worst) {
+      const fee = Number(label.split(' ').at(-1)) / 1e6;
+      expect(gap, label).toBeLessThanOrEqual(Math.max(0.02, fee + 0.01));
     }
   });
 

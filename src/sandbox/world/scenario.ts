@@ -5,11 +5,13 @@
  *      first in the block;
  *   3. reads every awake pool's state and the lending positions; the lending actors act right after the oracle
  *      rounds, liquidations first (protocols/aave, protocols/morpho);
- *   4. lets the arbitrageur trade each pool back to the new reference price when the gap exceeds the pool's fee and
- *      the profit covers its costs, then the liquidators sell what they seized (protocols/uniswap);
- *   5. draws the step's swaps per pool from the pool's character and the traders' habits, and the LPs' adds and
- *      removes, in a shuffled order (protocols/uniswap);
- *   6. mines everything as one block at the step's end and checks the receipts.
+ *   4. lets the arbitrageur trade each pool (dormant ones included) back to the new reference price when the gap
+ *      exceeds the pool's fee and the profit covers its costs, then the liquidators sell what they seized
+ *      (protocols/uniswap);
+ *   5. draws the step's swaps per awake pool from the pool's character and the traders' habits, and the LPs' adds
+ *      and removes, in a shuffled order (protocols/uniswap);
+ *   6. lets the arbitrageur close, last in the block, the gaps those trades opened (protocols/uniswap);
+ *   7. mines everything as one block at the step's end and checks the receipts.
  * Everything random comes from the seeded generators saved in the state: same seed and same calls, same chain.
  */
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
@@ -139,8 +141,10 @@ class SimulatedWorld {
 
     const awake = this.dex.awake(from, to);
     const live = this.dex.livePools(awake);
+    // Every pool is read and arbitraged, dormant ones included (arbitrage bots do not sleep); only awake pools trade.
+    const pools = this.dex.dex.pools;
     const [readings, lendingReading, morphoReading] = await Promise.all([
-      this.dex.read(live),
+      this.dex.read(pools),
       this.lending?.read(to),
       this.morpho?.read(to),
     ]);
@@ -149,9 +153,10 @@ class SimulatedWorld {
     if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
     if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
     // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
-    this.dex.arbitrage(live, readings);
+    this.dex.arbitrage(pools, readings);
     this.dex.sellSeized(live);
     this.dex.trade(from, to, awake);
+    this.dex.closeArbitrage(pools);
 
     const outcome = await this.session.mine(to);
     s.stats.blocks += 1;

@@ -1,7 +1,8 @@
 /**
- * The DEX's actors in each block, in their order: the arbitrageur first (it trades every awake pool back to the
- * reference price), then the liquidators' sales, then the traders' swaps and the LPs' events, drawn per pool and
- * shuffled. Their draws come from the agents' stream (`agents`); the liquid staking token's pools draw from their
+ * The DEX's actors in each block, in their order: the arbitrageur first (it trades every pool, dormant ones
+ * included, back to the reference price), then the liquidators' sales, then the traders' swaps and the LPs' events,
+ * drawn per pool and shuffled, and the arbitrageur last again (the closing arbitrage: it back-runs what the block's
+ * trades did to each pool). Their draws come from the agents' stream (`agents`); the liquid staking token's pools draw from their
  * own (`liquid-staking-pools`), after the other pools, so that adding them changed nothing the others draw.
  */
 import type { Agent } from '../../chain/agent.js';
@@ -9,7 +10,7 @@ import type { WorldManifest } from '../../world/manifest.js';
 import { Rng } from '../../world/random.js';
 import type { TokenView } from '../../world/tokens.js';
 import { arbitrage } from './arbitrage.js';
-import { Dex, type DexHost, type PoolReading, type PoolView } from './dex.js';
+import { Dex, type DexHost, estimateOf, type PoolReading, type PoolView, readingOf } from './dex.js';
 import { provideLiquidity } from './liquidity.js';
 import { CHARACTERS } from './plan.js';
 import { queueSale, sellSeized } from './sales.js';
@@ -65,12 +66,28 @@ export class DexActors {
     return this.dex.readPools(live);
   }
 
-  /** The arbitrageur's trades, first in the block; what they leave is what traders quote from. */
-  arbitrage(live: readonly PoolView[], readings: readonly PoolReading[]): void {
+  /**
+   * The arbitrageur's trades, first in the block, in every pool (`pools` with their `readings`): what they leave is
+   * what traders quote from, and where the block's estimates of the pools start.
+   */
+  arbitrage(pools: readonly PoolView[], readings: readonly PoolReading[]): void {
     this.dex.quotes.clear();
-    live.forEach((pool, i) => {
+    this.dex.estimates.clear();
+    pools.forEach((pool, i) => {
+      this.dex.estimates.set(pool.id, estimateOf(readings[i]!));
       this.dex.quotes.set(pool.id, arbitrage(this.dex, this.arbitrageur, pool, readings[i]!));
     });
+  }
+
+  /**
+   * The closing arbitrage, last in the block: every pool traded back to the reference price from the state the
+   * block's queued swaps leave (estimated), so that pools end each block near the market as searchers keep them.
+   */
+  closeArbitrage(pools: readonly PoolView[]): void {
+    for (const pool of pools) {
+      const estimate = this.dex.estimates.get(pool.id);
+      if (estimate) arbitrage(this.dex, this.arbitrageur, pool, readingOf(estimate), { closing: true });
+    }
   }
 
   /** The liquidators' sales of what they seized in earlier blocks (no random draws: nothing else changes). */

@@ -5,7 +5,7 @@
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { Agent } from '../../chain/agent.js';
-import { priceFromSqrtPriceX96, rawPrice, toRawAmount } from '../../chain/amm.js';
+import { priceFromSqrtPriceX96, rawPrice, toRawAmount, v2AmountOut, v3SqrtAfterSwap } from '../../chain/amm.js';
 import type { RpcReceipt } from '../../chain/receipts.js';
 import { RpcClient } from '../../chain/rpc.js';
 import type { ChainSession } from '../../chain/session.js';
@@ -40,6 +40,33 @@ export interface Quote {
   readonly reserves?: readonly [number, number];
 }
 
+/**
+ * A pool's state as the block's queued swaps leave it, estimated while the block is built (the closing arbitrage
+ * trades from it): V2 reserves (exact constant product, a swap below its minimum output left out as it reverts),
+ * V3 √price (raw, not scaled by 2^96) within the in-range liquidity (no tick crossing: an estimate, which is why
+ * V3 arbitrage carries its target as a price limit).
+ */
+export type PoolEstimate =
+  | { kind: 'V2'; reserve0: number; reserve1: number }
+  | { kind: 'V3'; sqrtPrice: number; liquidity: number };
+
+export function estimateOf(reading: PoolReading): PoolEstimate {
+  return reading.kind === 'V2'
+    ? { kind: 'V2', reserve0: Number(reading.reserve0), reserve1: Number(reading.reserve1) }
+    : { kind: 'V3', sqrtPrice: Number(reading.sqrtPriceX96) / 2 ** 96, liquidity: Number(reading.liquidity) };
+}
+
+/** The reading an estimate stands for (what the closing arbitrage sizes its trade from). */
+export function readingOf(estimate: PoolEstimate): PoolReading {
+  return estimate.kind === 'V2'
+    ? { kind: 'V2', reserve0: toRawAmount(estimate.reserve0), reserve1: toRawAmount(estimate.reserve1) }
+    : {
+        kind: 'V3',
+        sqrtPriceX96: BigInt(Math.round(estimate.sqrtPrice * 2 ** 96)),
+        liquidity: toRawAmount(estimate.liquidity),
+      };
+}
+
 /** Gas limits of the DEX's transactions (generous: a limit costs nothing unused, and no estimation is needed). */
 export const DEX_GAS = {
   createPool: 6_000_000n,
@@ -70,6 +97,8 @@ export class Dex {
   readonly pools: readonly PoolView[];
   /** What traders quote from in the block being built: each live pool's state after the queued arbitrage. */
   readonly quotes = new Map<string, Quote>();
+  /** Each pool's state as the swaps queued so far in the block leave it (set from the block's readings). */
+  readonly estimates = new Map<string, PoolEstimate>();
   /** Deadline of the block's transactions (an hour after it, as a wallet's default). */
   deadline = 0n;
 
@@ -161,6 +190,7 @@ export class Dex {
     after?: (ok: boolean, receipt: RpcReceipt) => void,
   ): void {
     const [tokenIn, tokenOut] = zeroForOne ? [pool.t0, pool.t1] : [pool.t1, pool.t0];
+    this.estimateSwap(pool, zeroForOne, amountIn, minOut, sqrtPriceLimitX96);
     this.host.spend(agent, tokenIn, amountIn);
     this.host.approve(agent, tokenIn.m.address, pool.dex.router);
     const data =
@@ -197,6 +227,35 @@ export class Dex {
         after?.(ok, receipt);
       },
     });
+  }
+
+  /** Updates the pool's estimate with a queued swap (see `PoolEstimate`). */
+  private estimateSwap(
+    pool: PoolView,
+    zeroForOne: boolean,
+    amountIn: bigint,
+    minOut: bigint,
+    sqrtPriceLimitX96: bigint,
+  ): void {
+    const e = this.estimates.get(pool.id);
+    if (!e) return;
+    const amount = Number(amountIn);
+    if (e.kind === 'V2') {
+      const [rIn, rOut] = zeroForOne ? [e.reserve0, e.reserve1] : [e.reserve1, e.reserve0];
+      const out = v2AmountOut(amount, rIn, rOut, pool.fee);
+      if (out < Number(minOut) || out >= rOut) return;
+      e.reserve0 = zeroForOne ? rIn + amount : rOut - out;
+      e.reserve1 = zeroForOne ? rOut - out : rIn + amount;
+      return;
+    }
+    let sqrt = v3SqrtAfterSwap(e.sqrtPrice, e.liquidity, zeroForOne, amount, pool.fee);
+    if (sqrtPriceLimitX96 > 0n) {
+      const limit = Number(sqrtPriceLimitX96) / 2 ** 96;
+      // A limit on the wrong side of the price reverts the swap (SPL): the pool stays where it is.
+      if (zeroForOne ? limit >= e.sqrtPrice : limit <= e.sqrtPrice) return;
+      sqrt = zeroForOne ? Math.max(sqrt, limit) : Math.min(sqrt, limit);
+    }
+    e.sqrtPrice = sqrt;
   }
 
   /** The raw output a wallet quotes for `amountIn` from the block's quote of the pool (V2: with price impact). */
