@@ -378,9 +378,11 @@ describe('lending markets end to end on the sandbox', () => {
   });
 
   it('every published lending figure keeps supply_rate ≤ borrow_rate × utilisation, and Morpho is priced and scored', async () => {
-    const markets = (await get<{ chain: string; protocol: string; version: string; base_asset_symbol: string }[]>(
-      '/data/liquidity/lending/available-markets',
-    )).data;
+    const markets = (
+      await get<{ chain: string; protocol: string; version: string; base_asset_symbol: string }[]>(
+        '/data/liquidity/lending/available-markets',
+      )
+    ).data;
     let checked = 0;
     for (const m of markets) {
       const path = `${m.chain}/${m.protocol}/${m.version}/${m.base_asset_symbol}`;
@@ -401,7 +403,10 @@ describe('lending markets end to end on the sandbox', () => {
       expect(analytics.data.total_supply_usd, path).not.toBeNull();
       expect(analytics.data.total_borrow_usd, path).not.toBeNull();
       if (analytics.data.assets.some((a) => BigInt(a.total_borrow_raw) > 0n)) {
-        expect(analytics.data.health_factor_distribution.reduce((s, b) => s + b.positions, 0), path).toBeGreaterThan(0);
+        expect(
+          analytics.data.health_factor_distribution.reduce((s, b) => s + b.positions, 0),
+          path,
+        ).toBeGreaterThan(0);
       }
       const scores = await get<(Score & { gap_reason: string | null; protocol: string })[]>(
         `/scores/liquidity/lending/protocol-score/${m.chain}/${m.protocol}/${m.version.toLowerCase()}/${m.base_asset_symbol.toLowerCase()}`,

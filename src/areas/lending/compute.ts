@@ -19,6 +19,7 @@ import type {
   MarketOverviewPayload,
 } from './schema.js';
 import {
+  accountTotals,
   type DepthUsd,
   gapScore,
   healthDistribution,
@@ -26,6 +27,7 @@ import {
   type PriceOf,
   type ScoreIdentity,
   scoreMarket,
+  stressTest,
   unpricedBorrowers,
   valuePositions,
 } from './score.js';
@@ -99,8 +101,9 @@ function assetAnalytics(
   source: LendingMarketTarget,
   snapshot: MarketSnapshot,
   r: ReserveSnapshot,
-  price: PolicyPrice | null,
+  priceOf: PriceOf,
 ): AssetAnalyticsPayload {
+  const price = priceOf(r.asset);
   const supply = toUnits(BigInt(r.totalSupplyRaw), r.decimals);
   const borrow = toUnits(BigInt(r.totalBorrowRaw), r.decimals);
   const suppliers = new Set<string>();
@@ -148,13 +151,13 @@ function assetAnalytics(
     borrowing_enabled: r.borrowingEnabled,
     collateral_enabled: r.collateralEnabled,
     oracle_price_usd: r.priceUsd,
-    market_oracle_price_usd:
-      morpho && morpho.oraclePrice !== null && r.asset !== snapshot.morphoMarkets?.[0]?.loanToken
-        ? (() => {
-            const loan = snapshot.reserves.find((x) => x.asset === morpho.loanToken);
-            return loan?.priceUsd != null ? morpho.oraclePrice * loan.priceUsd : null;
-          })()
-        : null,
+    // Morpho collateral: its market's oracle (collateral in loan token) × the loan token's policy price.
+    market_oracle_price_usd: (() => {
+      const loan = morpho ? priceOf(morpho.loanToken) : null;
+      return morpho && morpho.oraclePrice !== null && loan
+        ? Math.round(morpho.oraclePrice * loan.price_usd * 1e8) / 1e8
+        : null;
+    })(),
     ...priceFields(price),
     position_classes: positionClasses(snapshot, r),
     gap_reasons: gaps,
@@ -257,6 +260,87 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
         collateral_seized_usd: r.collateralUsd === null ? null : usd(r.collateralUsd),
       })),
   };
+}
+
+/** The price drops of the liquidations-at-risk table (issue 13: −5 … −50 %). */
+export const PRICE_DROPS = [0.05, 0.1, 0.2, 0.35, 0.5] as const;
+/** Accounts listed in the top suppliers and borrowers. */
+const TOP_ACCOUNTS = 10;
+
+/**
+ * Per collateral asset, what each price drop of that asset alone liquidates: the stress test's rules (each
+ * position's own thresholds, close factor, seizure capped by the collateral) at every drop of `PRICE_DROPS`.
+ */
+function priceDropScenarios(snapshot: MarketSnapshot, design: LendingMarketTarget['design'], priceOf: PriceOf) {
+  const byAsset = new Map<string, { drop: number; row: ReturnType<typeof stressTest>[number] }[]>();
+  for (const drop of PRICE_DROPS) {
+    for (const row of stressTest(snapshot, design, () => null, priceOf, drop)) {
+      const list = byAsset.get(row.asset) ?? [];
+      list.push({ drop, row });
+      byAsset.set(row.asset, list);
+    }
+  }
+  return [...byAsset.entries()].map(([asset, rows]) => ({
+    asset,
+    symbol: rows[0]!.row.symbol,
+    price_usd: rows[0]!.row.price_usd,
+    price_source: rows[0]!.row.price_source,
+    drops: rows.map(({ drop, row }) => ({
+      price_drop: drop,
+      positions_liquidated: row.positions_liquidated,
+      debt_repaid_usd: row.debt_repaid_usd === null ? null : usd(row.debt_repaid_usd),
+      collateral_to_sell_usd: row.collateral_to_sell_usd === null ? null : usd(row.collateral_to_sell_usd),
+      shortfall_usd: row.shortfall_usd === null ? null : usd(row.shortfall_usd),
+      positions_with_shortfall: row.positions_with_shortfall,
+      gap_reason: row.gap_reason,
+    })),
+  }));
+}
+
+/** The largest accounts of one side with their share of the side's USD total (null: a balance is unpriced). */
+function topAccounts(amounts: ReadonlyMap<string, number>, unpriced: boolean) {
+  if (unpriced) return null;
+  const total = [...amounts.values()].reduce((a, b) => a + b, 0);
+  return [...amounts.entries()]
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, TOP_ACCOUNTS)
+    .map(([account, v]) => ({ account, usd: usd(v), share: total > 0 ? roundTo(v / total, 4) : null }));
+}
+
+/** Morpho: each isolated market of the view (id, collateral, LLTV, oracle, IRM, totals, utilisation, rates). */
+function morphoMarketRows(snapshot: MarketSnapshot, priceOf: PriceOf) {
+  const decimalsOf = (token: string) => snapshot.reserves.find((r) => r.asset === token)?.decimals ?? 18;
+  return (snapshot.morphoMarkets ?? []).map((m) => {
+    const loan = decimalsOf(m.loanToken);
+    const supply = toUnits(BigInt(m.totalSupplyRaw), loan);
+    const borrow = toUnits(BigInt(m.totalBorrowRaw), loan);
+    const collateral = toUnits(BigInt(m.totalCollateralRaw), decimalsOf(m.collateralToken));
+    const loanPrice = priceOf(m.loanToken);
+    const collateralPrice = priceOf(m.collateralToken);
+    return {
+      market_id: m.id,
+      loan_token: m.loanToken,
+      collateral_token: m.collateralToken,
+      lltv: m.lltv,
+      oracle: m.oracle ?? null,
+      irm: m.irm ?? null,
+      fee: m.fee ?? null,
+      oracle_price: m.oraclePrice === null ? null : Number(m.oraclePrice.toPrecision(12)),
+      total_supply_token: supply,
+      total_borrow_token: borrow,
+      total_collateral_token: collateral,
+      total_supply_usd: loanPrice ? usd(supply * loanPrice.price_usd) : null,
+      total_borrow_usd: loanPrice ? usd(borrow * loanPrice.price_usd) : null,
+      total_collateral_usd: collateralPrice ? usd(collateral * collateralPrice.price_usd) : null,
+      utilisation: supply > 0 ? roundTo(borrow / supply, 6) : null,
+      supply_rate: m.supplyRate === null ? null : Math.floor(m.supplyRate * 1e9) / 1e9,
+      borrow_rate: m.borrowRate === null ? null : Math.ceil(m.borrowRate * 1e9) / 1e9,
+      borrowers: snapshot.positions.filter(
+        (p) => p.marketId === m.id && Object.values(p.borrowed).some((x) => BigInt(x) > 0n),
+      ).length,
+    };
+  });
 }
 
 /** What a market's figures at one snapshot are valued with: the policy prices and DEX depth known at its instant. */
@@ -438,7 +522,7 @@ export function computeLending(input: LendingInput): LendingOutput {
     if (m.latest && vals[0]) {
       const snapshot = m.latest;
       const v = vals[0];
-      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r, v.priceOf(r.asset)));
+      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r, v.priceOf));
       for (const a of assetRows) out.assets.push({ key, token: a.token_address, data: a });
       const sumOf = (rows: AssetAnalyticsPayload[], f: (a: AssetAnalyticsPayload) => number | null) =>
         rows.some((a) => f(a) === null) ? null : rows.reduce((t, a) => t + f(a)!, 0);
@@ -457,7 +541,12 @@ export function computeLending(input: LendingInput): LendingOutput {
       );
       const valued = valuePositions(snapshot, s.design, v.priceOf);
       const unpriced = unpricedBorrowers(snapshot, valued);
+      const totals = accountTotals(snapshot, v.priceOf);
       const gaps: Record<string, string> = {};
+      if (totals.unpriced) {
+        gaps.top_suppliers = 'no_price';
+        gaps.top_borrowers = 'no_price';
+      }
       if (supplyUsd === null) gaps.total_supply_usd = 'no_price';
       if (borrowUsd === null) gaps.total_borrow_usd = 'no_price';
       if (lendableUsd === null || borrowUsd === null) gaps.utilisation = 'no_price';
@@ -483,6 +572,10 @@ export function computeLending(input: LendingInput): LendingOutput {
           debt_usd: usd(b.debt_usd),
         })),
         unpriced_borrowers: unpriced,
+        liquidations_at_risk: priceDropScenarios(snapshot, s.design, v.priceOf),
+        top_suppliers: topAccounts(totals.supplied, totals.unpriced),
+        top_borrowers: topAccounts(totals.borrowed, totals.unpriced),
+        morpho_markets: morphoMarketRows(snapshot, v.priceOf),
         liquidations: liquidationSummary(m, snapshot, asOf),
         gap_reasons: gaps,
       };

@@ -584,5 +584,11 @@ export function morphoViewRates(
     }
     return den > 0 ? num / den : null;
   };
-  return { supplyRate: weighted((x) => x.supplyRate, 'supply'), borrowRate: weighted((x) => x.borrowRate, 'borrow') };
+  // To 9 decimals as Aave's ray rates, supply rounded down and borrow up: the rounding keeps the invariant.
+  const supply = weighted((x) => x.supplyRate, 'supply');
+  const borrow = weighted((x) => x.borrowRate, 'borrow');
+  return {
+    supplyRate: supply === null ? null : Math.floor(supply * 1e9) / 1e9,
+    borrowRate: borrow === null ? null : Math.ceil(borrow * 1e9) / 1e9,
+  };
 }

@@ -153,7 +153,8 @@ export function snapshotPrices(
     const own: OracleCandidate | null =
       loan && m.oraclePrice !== null && m.oraclePrice > 0
         ? {
-            priceUsd: m.oraclePrice * loan.price_usd,
+            // To 8 decimals, the precision of the USD feeds it stands in for (no float noise in published prices).
+            priceUsd: Math.round(m.oraclePrice * loan.price_usd * 1e8) / 1e8,
             updatedAt: t,
             heartbeat: null,
             ref: m.oracle ?? m.id,

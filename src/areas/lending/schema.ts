@@ -107,6 +107,33 @@ export const AssetAnalytics = Type.Object({
   timestamp: Iso('The block the state was read at'),
 });
 
+const TopAccount = Type.Object({
+  account: Type.String(),
+  usd: Type.Number({ minimum: 0 }),
+  share: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+});
+
+const MorphoMarketRow = Type.Object({
+  market_id: Type.String(),
+  loan_token: Type.String(),
+  collateral_token: Type.String(),
+  lltv: Type.Number(),
+  oracle: Nullable(Type.String()),
+  irm: Nullable(Type.String()),
+  fee: Nullable(Type.Number()),
+  oracle_price: Nullable(Type.Number({ description: 'Collateral in loan token (whole units), the market’s oracle' })),
+  total_supply_token: Type.Number({ minimum: 0 }),
+  total_borrow_token: Type.Number({ minimum: 0 }),
+  total_collateral_token: Type.Number({ minimum: 0 }),
+  total_supply_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_borrow_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_collateral_usd: Nullable(Type.Number({ minimum: 0 })),
+  utilisation: Fraction('Borrowed / supplied in the isolated market'),
+  supply_rate: Fraction('Yearly supply rate'),
+  borrow_rate: Fraction('Yearly borrow rate'),
+  borrowers: Count(),
+});
+
 /** One health-factor band of a market (lower bound inclusive). */
 export const HealthBand = Type.Object({
   band: Type.String(),
@@ -158,6 +185,33 @@ export const MarketAnalytics = Type.Object({
       'Borrowers’ debt in USD by health-factor band; health factors recomputed with each position’s own thresholds (E-mode, LLTV) at policy prices',
   }),
   unpriced_borrowers: Count('Borrowers left out of the distribution because a token of theirs has no price'),
+  liquidations_at_risk: Type.Array(
+    Type.Object({
+      asset: Type.String(),
+      symbol: Type.String(),
+      price_usd: Nullable(Type.Number({ minimum: 0 })),
+      price_source: PriceSourceField,
+      drops: Type.Array(
+        Type.Object({
+          price_drop: Type.Number({ description: 'The asset’s price drop (0.05 = −5 %), alone' }),
+          positions_liquidated: Count(),
+          debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+          collateral_to_sell_usd: Nullable(Type.Number({ minimum: 0 })),
+          shortfall_usd: Nullable(
+            Type.Number({ minimum: 0, description: 'Bad debt left by the liquidated positions' }),
+          ),
+          positions_with_shortfall: Count(),
+          gap_reason: Nullable(Type.String()),
+        }),
+      ),
+    }),
+    { description: 'Per collateral, what a price drop of 5, 10, 20, 35 and 50 % liquidates (stress-test rules)' },
+  ),
+  top_suppliers: Nullable(
+    Type.Array(TopAccount, { description: 'The 10 largest suppliers (USD over assets) and their share' }),
+  ),
+  top_borrowers: Nullable(Type.Array(TopAccount, { description: 'The 10 largest borrowers and their share' })),
+  morpho_markets: Type.Array(MorphoMarketRow, { description: 'Morpho: the isolated markets of the view' }),
   gap_reasons: GapReasons,
   liquidations: Type.Object({
     window_days: Count(),
@@ -211,10 +265,14 @@ export const LendingScoreRecord = Type.Composite([
 
 export const LendingScoreHistory = ScoreHistory(LendingScoreRecord);
 
-export const AllMarketsEntry = Type.Composite([
-  LendingScoreRecord,
-  Type.Object({ chain: Type.String(), protocol: Type.String(), version: Type.String(), base_asset: Type.String() }),
-]);
+/** A market's current score: the identifiers are required here (one object, no overlapping composition). */
+export const AllMarketsEntry = Type.Object({
+  ...LendingScoreRecord.properties,
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  base_asset: Type.String(),
+});
 
 export type AvailableMarketEntry = Static<typeof AvailableMarket>;
 export type AssetAnalyticsPayload = Static<typeof AssetAnalytics>;

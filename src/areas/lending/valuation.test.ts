@@ -555,3 +555,62 @@ describe('E-mode parameters (issue 13, item 7)', () => {
     ]);
   });
 });
+
+describe('risk tables (issue 13, additions)', () => {
+  const out = computeLending({
+    asOf: AS_OF,
+    markets: [market(aaveTarget, riskyAave), market(morphoTarget, (t) => morphoSnapshot(t))],
+  });
+  const aave = out.markets.find((m) => m.key.protocol === 'aave')!.data;
+  const morpho = out.markets.find((m) => m.key.protocol === 'morpho')!.data;
+
+  it('lists what a 5 … 50 % drop of each collateral liquidates, growing with the drop', () => {
+    const weth = aave.liquidations_at_risk.find((x) => x.asset === WETH)!;
+    expect(weth.drops.map((d) => d.price_drop)).toEqual([0.05, 0.1, 0.2, 0.35, 0.5]);
+    // 2 WETH at 2000 against 3100 USDC at a 0.825 threshold: HF 1.065, liquidated from a 10 % drop on.
+    expect(weth.drops.map((d) => d.positions_liquidated)).toEqual([0, 1, 1, 1, 1]);
+    const sells = weth.drops.map((d) => d.collateral_to_sell_usd!);
+    expect(sells[0]).toBe(0);
+    // −50 %: 2000 USD of collateral against 3100 of debt: 1100 of bad debt.
+    expect(weth.drops[4]!.shortfall_usd).toBe(1100);
+    expect(errors(MarketAnalytics, aave)).toEqual([]);
+    expect(errors(MarketAnalytics, morpho)).toEqual([]);
+  });
+
+  it('names the largest suppliers and borrowers with their shares', () => {
+    expect(aave.top_borrowers).toEqual([{ account: '0xa1', usd: 3100, share: 1 }]);
+    expect(aave.top_suppliers!.map((x) => x.account)).toEqual(['0xa2', '0xa1']);
+    expect(aave.top_suppliers!.reduce((s, x) => s + x.share!, 0)).toBeCloseTo(1, 4);
+  });
+
+  it('describes each Morpho isolated market: id, LLTV, oracle, IRM, utilisation', () => {
+    expect(morpho.morpho_markets.map((m) => [m.market_id, m.lltv, m.oracle, m.irm, m.utilisation])).toEqual([
+      [
+        '0x01',
+        0.86,
+        '0x00000000000000000000000000000000000000a0',
+        '0x00000000000000000000000000000000000000a9',
+        0.033333,
+      ],
+      ['0x02', 0.86, '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a9', 0.9],
+    ]);
+    expect(morpho.morpho_markets[1]).toMatchObject({
+      total_borrow_usd: 1800,
+      total_collateral_usd: 2400,
+      borrowers: 1,
+    });
+    expect(aave.morpho_markets).toEqual([]);
+  });
+});
+
+describe('Morpho collateral’s own oracle price', () => {
+  it('is published beside the policy price, through the loan token’s policy price', () => {
+    const out = computeLending({
+      asOf: AS_OF,
+      markets: [market(aaveTarget, (t) => aaveSnapshot(t)), market(morphoTarget, (t) => morphoSnapshot(t))],
+    });
+    const wsteth = out.assets.find((a) => a.key.protocol === 'morpho' && a.token === WSTETH)!.data;
+    expect(wsteth.market_oracle_price_usd).toBe(2400);
+    expect(wsteth.gap_reasons.oracle_price_usd).toBe('not_applicable');
+  });
+});
