@@ -93,7 +93,8 @@ function priceFields(price: PolicyPrice | null) {
     price_source_ref: price?.source_ref ?? null,
     price_confidence: price?.confidence ?? null,
     price_flagged: price?.flagged ?? false,
-    alternative_price_usd: price?.alternative_price_usd ?? null,
+    alternative_price_usd:
+      price?.alternative_price_usd == null ? null : Math.round(price.alternative_price_usd * 1e8) / 1e8,
   };
 }
 
@@ -121,7 +122,7 @@ function assetAnalytics(
   }
   if (r.priceUsd === null) gaps.oracle_price_usd = snapshot.morphoMarkets ? 'not_applicable' : 'no_price';
   const cap = (cap: number | null, used: number) => (cap === null || cap === 0 ? null : roundTo(used / cap, 6));
-  return {
+  const payload: AssetAnalyticsPayload = {
     chain: source.chain,
     protocol: source.protocol,
     version: source.version,
@@ -150,7 +151,7 @@ function assetAnalytics(
     borrow_cap_used: cap(r.borrowCap, borrow),
     borrowing_enabled: r.borrowingEnabled,
     collateral_enabled: r.collateralEnabled,
-    oracle_price_usd: r.priceUsd,
+    oracle_price_usd: r.priceUsd === null ? null : Math.round(r.priceUsd * 1e8) / 1e8,
     // Morpho collateral: its market's oracle (collateral in loan token) × the loan token's policy price.
     market_oracle_price_usd: (() => {
       const loan = morpho ? priceOf(morpho.loanToken) : null;
@@ -164,6 +165,11 @@ function assetAnalytics(
     block_number: snapshot.blockNumber,
     timestamp: isoSeconds(snapshot.timestamp),
   };
+  // Every other null figure is one the asset's design does not have (no cap, not borrowable, a Morpho loan token's
+  // collateral parameters, a market oracle of an Aave reserve): said, not silent.
+  for (const [field, value] of Object.entries(payload))
+    if (value === null && !gaps[field]) gaps[field] = 'not_applicable';
+  return payload;
 }
 
 /**

@@ -264,6 +264,8 @@ export interface StressAsset {
   covered: number | null;
   /** Why the row's figures are null (`no_price`: a token of the positions it shocks has no price). */
   gap_reason: string | null;
+  /** Why a single figure is null: `dex_depth_usd` `not_applicable` (nothing to sell) or `no_liquidity` (no pool). */
+  gap_reasons: Record<string, string>;
 }
 
 /**
@@ -343,6 +345,13 @@ export function stressTest(
       dex_depth_usd: toSell > 0 && premium > 0 ? depth : null,
       covered: unpriced ? null : toSell > 0 ? Math.min(1, (depth ?? 0) / toSell) : 1,
       gap_reason: unpriced ? 'no_price' : null,
+      gap_reasons: unpriced
+        ? {}
+        : toSell > 0 && premium > 0 && depth === null
+          ? { dex_depth_usd: 'no_liquidity' }
+          : depth === null
+            ? { dex_depth_usd: 'not_applicable' }
+            : {},
     });
   }
   return out;
