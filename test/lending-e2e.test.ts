@@ -132,9 +132,11 @@ describe('lending markets end to end on the sandbox', () => {
       const listed = res.data.find((x) => x.protocol === m.protocol && x.version === m.version)!;
       expect(listed, m.protocol).toMatchObject({
         chain: 'ethereum',
-        base_asset: m.base,
+        base_asset_symbol: m.base,
         pool_address: m.pool.toLowerCase(),
       });
+      // The legacy API's base asset object (reference/legacy-api.md), beside the symbol.
+      expect(listed.base_asset, m.protocol).toMatchObject({ token_symbol: m.base, token_index: expect.any(Number) });
     }
     for (const m of aave()) {
       const listed = res.data.find((x) => x.protocol === m.protocol)!;
@@ -373,6 +375,47 @@ describe('lending markets end to end on the sandbox', () => {
     expect(all.data.map((x) => x.protocol).sort()).toEqual(['aave', 'morpho', 'spark']);
     const overview = await get<Score[]>('/scores/liquidity/lending/market-overview/aave');
     expect(overview.data).toHaveLength(7);
+  });
+
+  it('every published lending figure keeps supply_rate ≤ borrow_rate × utilisation, and Morpho is priced and scored', async () => {
+    const markets = (
+      await get<{ chain: string; protocol: string; version: string; base_asset_symbol: string }[]>(
+        '/data/liquidity/lending/available-markets',
+      )
+    ).data;
+    let checked = 0;
+    for (const m of markets) {
+      const path = `${m.chain}/${m.protocol}/${m.version}/${m.base_asset_symbol}`;
+      const analytics = await get<
+        Market & { total_supply_usd: number | null; total_borrow_usd: number | null; gap_reasons: Row }
+      >(`/data/liquidity/lending/protocol-analytics/${path}`);
+      for (const a of analytics.data.assets) {
+        const asset = (await get<Asset>(`/data/liquidity/lending/asset-analytics/${path}/${a.token_address}`)).data;
+        const supplyRate = asset.supply_rate as number | null;
+        const borrowRate = asset.borrow_rate as number | null;
+        if (supplyRate === null || borrowRate === null) continue;
+        const supplied = Number(BigInt(asset.total_supply_raw));
+        const u = supplied > 0 ? Number(BigInt(asset.total_borrow_raw)) / supplied : 0;
+        expect(supplyRate, `${path} ${a.token_address}`).toBeLessThanOrEqual(borrowRate * u * (1 + 1e-9) + 1e-12);
+        checked++;
+      }
+      // Every market of the sandbox is priced: totals known, borrowers in the health bands, a score.
+      expect(analytics.data.total_supply_usd, path).not.toBeNull();
+      expect(analytics.data.total_borrow_usd, path).not.toBeNull();
+      if (analytics.data.assets.some((a) => BigInt(a.total_borrow_raw) > 0n)) {
+        expect(
+          analytics.data.health_factor_distribution.reduce((s, b) => s + b.positions, 0),
+          path,
+        ).toBeGreaterThan(0);
+      }
+      const scores = await get<(Score & { gap_reason: string | null; protocol: string })[]>(
+        `/scores/liquidity/lending/protocol-score/${m.chain}/${m.protocol}/${m.version.toLowerCase()}/${m.base_asset_symbol.toLowerCase()}`,
+      );
+      expect(scores.data[0]!.score, path).not.toBeNull();
+      expect(scores.data.every((r) => r.protocol === m.protocol)).toBe(true);
+      expect(scores.data.every((r) => r.score !== null || r.gap_reason !== null)).toBe(true);
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   // Last: it changes the chain (a price shock, then a liquidation by the test itself).

@@ -133,7 +133,6 @@ function input(over: Partial<MarketInput> = {}): MarketInput {
     daily: [1, 2, 3, 4, 5, 6].map((d) => (d === 6 ? undefined : snapshot(AS_OF - d * DAY, 1000 + d * 100))),
     liquidations: [liquidation],
     priceAt: (token) => (token === USDC ? 1 : 2000),
-    depthUsd: () => 1e9,
     ...over,
   };
 }

@@ -3,9 +3,11 @@
  * `LendingRepository.computeInput`); the payloads of the 7 lending paths out, in the shapes of schema.ts. Nothing
  * here reads a store or a chain.
  */
-import { gradeOf, roundTo } from '../../core/score.js';
+import type { PolicyPrice } from '../../core/price-policy.js';
+import { type ComponentInput, combineScore, roundShares, roundTo, scoreGapReason } from '../../core/score.js';
 import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
+import { type ChainDexFacts, depthUsdIn, poolStatesAt, snapshotPrices } from './prices.js';
 import type {
   AllMarketsScoreEntry,
   AssetAnalyticsPayload,
@@ -16,7 +18,19 @@ import type {
   MarketAnalyticsPayload,
   MarketOverviewPayload,
 } from './schema.js';
-import { gapScore, healthDistribution, LENDING_METHODOLOGY, scoreMarket } from './score.js';
+import {
+  accountTotals,
+  type DepthUsd,
+  gapScore,
+  healthDistribution,
+  LENDING_METHODOLOGY,
+  type PriceOf,
+  type ScoreIdentity,
+  scoreMarket,
+  stressTest,
+  unpricedBorrowers,
+  valuePositions,
+} from './score.js';
 import type { LendingMarketTarget } from './targets.js';
 import { toUnits } from './units.js';
 
@@ -30,14 +44,14 @@ export interface MarketInput {
   readonly liquidations: readonly LendingEventFact[];
   /** USD price of a whole token at an instant (hourly), for liquidation volumes; null when unknown. */
   readonly priceAt: (token: string, t: number) => number | null;
-  /** USD value of `asset` sellable on the indexed DEX pools within `maxImpact` (fraction) price impact. */
-  readonly depthUsd: (asset: string, maxImpact: number) => number | null;
 }
 
 export interface LendingInput {
   /** Unix seconds: the oldest of the markets' newest snapshots (every window ends here). */
   readonly asOf: number;
   readonly markets: readonly MarketInput[];
+  /** Per chain, the DEX area's facts up to `asOf` (pools, states, hourly prices): depth and prices per instant. */
+  readonly dex?: Readonly<Record<string, ChainDexFacts>>;
 }
 
 export interface MarketKey {
@@ -71,11 +85,26 @@ const keyOf = (s: LendingMarketTarget): MarketKey => ({
 
 const usd = (x: number) => roundTo(x, USD_DECIMALS);
 
+/** The published price of a figure: the policy price, its source and confidence (API.md: one price policy). */
+function priceFields(price: PolicyPrice | null) {
+  return {
+    price_usd: price?.price_usd ?? null,
+    price_source: price?.source ?? null,
+    price_source_ref: price?.source_ref ?? null,
+    price_confidence: price?.confidence ?? null,
+    price_flagged: price?.flagged ?? false,
+    alternative_price_usd:
+      price?.alternative_price_usd == null ? null : Math.round(price.alternative_price_usd * 1e8) / 1e8,
+  };
+}
+
 function assetAnalytics(
   source: LendingMarketTarget,
   snapshot: MarketSnapshot,
   r: ReserveSnapshot,
+  priceOf: PriceOf,
 ): AssetAnalyticsPayload {
+  const price = priceOf(r.asset);
   const supply = toUnits(BigInt(r.totalSupplyRaw), r.decimals);
   const borrow = toUnits(BigInt(r.totalBorrowRaw), r.decimals);
   const suppliers = new Set<string>();
@@ -84,7 +113,16 @@ function assetAnalytics(
     if (BigInt(p.supplied[r.asset] ?? '0') > 0n) suppliers.add(p.account);
     if (BigInt(p.borrowed[r.asset] ?? '0') > 0n) borrowers.add(p.account);
   }
-  return {
+  const morpho = snapshot.morphoMarkets?.find((m) => m.collateralToken === r.asset);
+  const gaps: Record<string, string> = {};
+  if (!price) {
+    gaps.total_supply_usd = 'no_price';
+    gaps.total_borrow_usd = 'no_price';
+    gaps.price_usd = 'no_price';
+  }
+  if (r.priceUsd === null) gaps.oracle_price_usd = snapshot.morphoMarkets ? 'not_applicable' : 'no_price';
+  const cap = (cap: number | null, used: number) => (cap === null || cap === 0 ? null : roundTo(used / cap, 6));
+  const payload: AssetAnalyticsPayload = {
     chain: source.chain,
     protocol: source.protocol,
     version: source.version,
@@ -93,9 +131,9 @@ function assetAnalytics(
     symbol: r.symbol,
     decimals: r.decimals,
     total_supply_token: supply,
-    total_supply_usd: r.priceUsd === null ? null : usd(supply * r.priceUsd),
+    total_supply_usd: price === null ? null : usd(supply * price.price_usd),
     total_borrow_token: borrow,
-    total_borrow_usd: r.priceUsd === null ? null : usd(borrow * r.priceUsd),
+    total_borrow_usd: price === null ? null : usd(borrow * price.price_usd),
     total_supply_raw: r.totalSupplyRaw,
     total_borrow_raw: r.totalBorrowRaw,
     num_unique_wallets_supply: suppliers.size,
@@ -109,12 +147,71 @@ function assetAnalytics(
     reserve_factor: r.reserveFactor,
     supply_cap_token: r.supplyCap,
     borrow_cap_token: r.borrowCap,
+    supply_cap_used: cap(r.supplyCap, supply),
+    borrow_cap_used: cap(r.borrowCap, borrow),
     borrowing_enabled: r.borrowingEnabled,
     collateral_enabled: r.collateralEnabled,
-    oracle_price_usd: r.priceUsd,
+    oracle_price_usd: r.priceUsd === null ? null : Math.round(r.priceUsd * 1e8) / 1e8,
+    // Morpho collateral: its market's oracle (collateral in loan token) × the loan token's policy price.
+    market_oracle_price_usd: (() => {
+      const loan = morpho ? priceOf(morpho.loanToken) : null;
+      return morpho && morpho.oraclePrice !== null && loan
+        ? Math.round(morpho.oraclePrice * loan.price_usd * 1e8) / 1e8
+        : null;
+    })(),
+    ...priceFields(price),
+    position_classes: positionClasses(snapshot, r),
+    gap_reasons: gaps,
     block_number: snapshot.blockNumber,
     timestamp: isoSeconds(snapshot.timestamp),
   };
+  // Every other null figure is one the asset's design does not have (no cap, not borrowable, a Morpho loan token's
+  // collateral parameters, a market oracle of an Aave reserve): said, not silent.
+  for (const [field, value] of Object.entries(payload))
+    if (value === null && !gaps[field]) gaps[field] = 'not_applicable';
+  return payload;
+}
+
+/**
+ * The parameters each class of position borrows under against this asset: `normal` (the reserve's configuration;
+ * Morpho: each isolated market's LLTV) and every E-mode category the asset belongs to. The health distribution and
+ * the stress test apply exactly these (a position in an E-mode category uses the category's).
+ */
+function positionClasses(snapshot: MarketSnapshot, r: ReserveSnapshot) {
+  if (snapshot.morphoMarkets) {
+    return snapshot.morphoMarkets
+      .filter((m) => m.collateralToken === r.asset)
+      .map((m) => ({
+        class: `morpho_market:${m.id}`,
+        ltv: m.lltv,
+        liquidation_threshold: m.lltv,
+        liquidation_bonus: r.liquidationBonus === null ? null : roundTo(r.liquidationBonus, 6),
+        positions: snapshot.positions.filter((p) => p.marketId === m.id && p.collateral.includes(r.asset)).length,
+      }));
+  }
+  if (!r.collateralEnabled) return [];
+  return [
+    {
+      class: 'normal',
+      ltv: r.ltv,
+      liquidation_threshold: r.liquidationThreshold,
+      liquidation_bonus: r.liquidationBonus === null ? null : roundTo(r.liquidationBonus, 6),
+      positions: snapshot.positions.filter(
+        (p) =>
+          p.collateral.includes(r.asset) &&
+          !(snapshot.eModeCategories ?? []).some((c) => c.id === p.eMode && c.assets.includes(r.asset)),
+      ).length,
+    },
+    ...(snapshot.eModeCategories ?? [])
+      .filter((c) => c.assets.includes(r.asset))
+      .map((c) => ({
+        class: `emode:${c.id}${c.label ? `:${c.label}` : ''}`,
+        ltv: c.ltv,
+        liquidation_threshold: c.liquidationThreshold,
+        liquidation_bonus: roundTo(c.liquidationBonus, 6),
+        positions: snapshot.positions.filter((p) => p.eMode === c.id && p.collateral.includes(r.asset)).length,
+      })),
+  ];
 }
 
 function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: number): LiquidationSummary {
@@ -171,51 +268,185 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
   };
 }
 
-function scoreHistory(m: MarketInput, asOf: number): LendingScoreEntry[] {
-  const instants = dailyHistoryInstants(asOf);
-  return instants.map((t, d) => {
-    const snapshot = d === 0 ? m.latest : m.daily[d - 1];
-    if (!snapshot) return gapScore(t, d === 0, 'no_snapshot');
-    return scoreMarket(snapshot, m.source.design, m.depthUsd, t, d === 0);
+/** The price drops of the liquidations-at-risk table (issue 13: −5 … −50 %). */
+export const PRICE_DROPS = [0.05, 0.1, 0.2, 0.35, 0.5] as const;
+/** Accounts listed in the top suppliers and borrowers. */
+const TOP_ACCOUNTS = 10;
+
+/**
+ * Per collateral asset, what each price drop of that asset alone liquidates: the stress test's rules (each
+ * position's own thresholds, close factor, seizure capped by the collateral) at every drop of `PRICE_DROPS`.
+ */
+function priceDropScenarios(snapshot: MarketSnapshot, design: LendingMarketTarget['design'], priceOf: PriceOf) {
+  const byAsset = new Map<string, { drop: number; row: ReturnType<typeof stressTest>[number] }[]>();
+  for (const drop of PRICE_DROPS) {
+    for (const row of stressTest(snapshot, design, () => null, priceOf, drop)) {
+      const list = byAsset.get(row.asset) ?? [];
+      list.push({ drop, row });
+      byAsset.set(row.asset, list);
+    }
+  }
+  return [...byAsset.entries()].map(([asset, rows]) => ({
+    asset,
+    symbol: rows[0]!.row.symbol,
+    price_usd: rows[0]!.row.price_usd,
+    price_source: rows[0]!.row.price_source,
+    drops: rows.map(({ drop, row }) => ({
+      price_drop: drop,
+      positions_liquidated: row.positions_liquidated,
+      debt_repaid_usd: row.debt_repaid_usd === null ? null : usd(row.debt_repaid_usd),
+      collateral_to_sell_usd: row.collateral_to_sell_usd === null ? null : usd(row.collateral_to_sell_usd),
+      shortfall_usd: row.shortfall_usd === null ? null : usd(row.shortfall_usd),
+      positions_with_shortfall: row.positions_with_shortfall,
+      gap_reason: row.gap_reason,
+    })),
+  }));
+}
+
+/** The largest accounts of one side with their share of the side's USD total (null: a balance is unpriced). */
+function topAccounts(amounts: ReadonlyMap<string, number>, unpriced: boolean) {
+  if (unpriced) return null;
+  const total = [...amounts.values()].reduce((a, b) => a + b, 0);
+  return [...amounts.entries()]
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, TOP_ACCOUNTS)
+    .map(([account, v]) => ({ account, usd: usd(v), share: total > 0 ? roundTo(v / total, 4) : null }));
+}
+
+/** Morpho: each isolated market of the view (id, collateral, LLTV, oracle, IRM, totals, utilisation, rates). */
+function morphoMarketRows(snapshot: MarketSnapshot, priceOf: PriceOf) {
+  const decimalsOf = (token: string) => snapshot.reserves.find((r) => r.asset === token)?.decimals ?? 18;
+  return (snapshot.morphoMarkets ?? []).map((m) => {
+    const loan = decimalsOf(m.loanToken);
+    const supply = toUnits(BigInt(m.totalSupplyRaw), loan);
+    const borrow = toUnits(BigInt(m.totalBorrowRaw), loan);
+    const collateral = toUnits(BigInt(m.totalCollateralRaw), decimalsOf(m.collateralToken));
+    const loanPrice = priceOf(m.loanToken);
+    const collateralPrice = priceOf(m.collateralToken);
+    return {
+      market_id: m.id,
+      loan_token: m.loanToken,
+      collateral_token: m.collateralToken,
+      lltv: m.lltv,
+      oracle: m.oracle ?? null,
+      irm: m.irm ?? null,
+      fee: m.fee ?? null,
+      oracle_price: m.oraclePrice === null ? null : Number(m.oraclePrice.toPrecision(12)),
+      total_supply_token: supply,
+      total_borrow_token: borrow,
+      total_collateral_token: collateral,
+      total_supply_usd: loanPrice ? usd(supply * loanPrice.price_usd) : null,
+      total_borrow_usd: loanPrice ? usd(borrow * loanPrice.price_usd) : null,
+      total_collateral_usd: collateralPrice ? usd(collateral * collateralPrice.price_usd) : null,
+      utilisation: supply > 0 ? roundTo(borrow / supply, 6) : null,
+      supply_rate: m.supplyRate === null ? null : Math.floor(m.supplyRate * 1e9) / 1e9,
+      borrow_rate: m.borrowRate === null ? null : Math.ceil(m.borrowRate * 1e9) / 1e9,
+      borrowers: snapshot.positions.filter(
+        (p) => p.marketId === m.id && Object.values(p.borrowed).some((x) => BigInt(x) > 0n),
+      ).length,
+    };
   });
 }
 
-/** Debt-weighted mean of market scores (markets without a score are left out). */
-function aggregateScores(
-  parts: readonly { name: string; record: LendingScoreEntry; debtUsd: number }[],
+/** What a market's figures at one snapshot are valued with: the policy prices and DEX depth known at its instant. */
+interface Valuation {
+  readonly priceOf: PriceOf;
+  readonly prices: ReadonlyMap<string, PolicyPrice | null>;
+  readonly depthUsd: DepthUsd;
+}
+
+function valuation(
+  snapshot: MarketSnapshot,
+  peers: readonly (MarketSnapshot | undefined)[],
+  dex: ChainDexFacts | undefined,
+): Valuation {
+  const prices = snapshotPrices(snapshot, peers, dex);
+  const states = poolStatesAt(dex, snapshot.timestamp);
+  return {
+    prices,
+    priceOf: (asset) => prices.get(asset) ?? null,
+    depthUsd: (asset, impact, price) => depthUsdIn(states, asset, impact, price),
+  };
+}
+
+const identityOf = (s: LendingMarketTarget): ScoreIdentity => ({
+  chain: s.chain,
+  protocol: s.protocol,
+  version: s.version,
+  base_asset: s.baseAsset,
+});
+
+/** The snapshot standing for history day `d` (0: the newest). */
+const snapshotOf = (m: MarketInput, d: number) => (d === 0 ? m.latest : m.daily[d - 1]);
+
+/** USD debt of a snapshot's positions at its policy prices (null when a borrower's debt has no price). */
+function debtUsdOf(snapshot: MarketSnapshot, design: LendingMarketTarget['design'], v: Valuation): number | null {
+  const valued = valuePositions(snapshot, design, v.priceOf);
+  if (valued.some((p) => p.debtUsd === null)) return null;
+  return valued.reduce((s, p) => s + (p.debtUsd ?? 0), 0);
+}
+
+/** A market's component in its protocol's score: its own score, weighted by its debt. */
+interface MarketPart {
+  readonly name: string;
+  readonly record: LendingScoreEntry;
+  /** Null: the market's debt has no price (its weight is then unknown). */
+  readonly debtUsd: number | null;
+}
+
+/**
+ * The protocol's score over its markets (core/score `combineScore`, weighted mean): each market's score weighted by
+ * its share of the protocol's debt (USD), weights rounded to 4 decimals summing to 1, evidence the share of the
+ * markets' weight with a score. A market with no debt weighs nothing and is listed in the inputs; a market whose
+ * debt is unpriced weighs the mean of the others (its size unknown) with a null value, lowering the evidence.
+ * Below `MIN_EVIDENCE` the protocol has no score (`insufficient_evidence`).
+ */
+export function aggregateScores(
+  parts: readonly MarketPart[],
   t: number,
   partial: boolean,
+  protocol: string,
 ): LendingScoreEntry {
-  const scored = parts.filter((p) => p.record.score !== null);
-  if (!scored.length) return gapScore(t, partial, parts.length ? 'no_scored_markets' : 'no_markets');
-  const weights = scored.map((p) => Math.max(p.debtUsd, 0));
-  const total = weights.reduce((s, w) => s + w, 0);
-  const w = total > 0 ? weights.map((x) => x / total) : scored.map(() => 1 / scored.length);
-  const score = roundTo(
-    scored.reduce((s, p, i) => s + p.record.score! * w[i]!, 0),
-    4,
+  if (!parts.length) return gapScore(t, partial, 'no_markets', { protocol });
+  const known = parts.filter((p) => p.debtUsd !== null && p.debtUsd > 0).map((p) => p.debtUsd!);
+  const meanKnown = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
+  const weighed = parts.flatMap((p): ComponentInput[] => {
+    const weight = p.debtUsd === null ? meanKnown : p.debtUsd > 0 ? p.debtUsd : known.length ? 0 : 1;
+    if (!(weight > 0)) return [];
+    return [
+      {
+        name: p.name,
+        value: p.record.score,
+        weight,
+        inputs: {
+          debt_usd: p.debtUsd === null ? null : roundTo(p.debtUsd, 2),
+          gap_reason:
+            p.record.score === null ? (p.record.gap_reason ?? 'no_data') : p.debtUsd === null ? 'no_price' : null,
+        },
+      },
+    ];
+  });
+  // Nominal weights as shares rounded to 4 decimals (no float noise in what the evidence is computed from).
+  const total = weighed.reduce((s, c) => s + c.weight, 0);
+  const shares = roundShares(
+    weighed.map((c) => c.weight / total),
+    6,
   );
+  const components = weighed.map((c, i) => ({ ...c, weight: shares[i]! })).filter((c) => c.weight > 0);
+  const record = combineScore(components, { methodology: LENDING_METHODOLOGY, at: t, aggregation: 'weighted-mean' });
+  const withoutDebt = parts.filter((p) => p.debtUsd !== null && !(p.debtUsd > 0)).map((p) => p.name);
   return {
-    score,
-    grade: gradeOf(score),
-    components: scored.map((p, i) => ({
-      name: p.name,
-      value: p.record.score,
-      weight: w[i]!,
-      inputs: { debt_usd: p.debtUsd },
-    })),
-    methodology: LENDING_METHODOLOGY,
-    timestamp: isoSeconds(t),
-    aggregation: 'weighted-mean',
-    evidence: roundTo(
-      parts.reduce((s, p) => s + Math.max(p.debtUsd, 0), 0) > 0
-        ? total / parts.reduce((s, p) => s + Math.max(p.debtUsd, 0), 0)
-        : scored.length / parts.length,
-      4,
+    protocol,
+    ...record,
+    components: record.components.map((c) =>
+      c === record.components[0] && withoutDebt.length
+        ? { ...c, inputs: { ...c.inputs, markets_without_debt: withoutDebt } }
+        : c,
     ),
     date: utcDate(t),
     partial,
-    gap_reason: null,
+    gap_reason: scoreGapReason(record, 'no_scored_markets'),
   };
 }
 
@@ -230,6 +461,22 @@ export function computeLending(input: LendingInput): LendingOutput {
     overviewScores: [],
     all: [],
   };
+  const instants = dailyHistoryInstants(asOf);
+  // Per market and history day, its valuation: peers are the same chain's other markets on the same day.
+  const valuations = new Map<MarketInput, (Valuation | undefined)[]>();
+  for (const m of input.markets) {
+    valuations.set(
+      m,
+      instants.map((_, d) => {
+        const snapshot = snapshotOf(m, d);
+        if (!snapshot) return undefined;
+        const peers = input.markets
+          .filter((x) => x !== m && x.source.chain === m.source.chain)
+          .map((x) => snapshotOf(x, d));
+        return valuation(snapshot, peers, input.dex?.[m.source.chain]);
+      }),
+    );
+  }
   const byProtocol = new Map<
     string,
     { m: MarketInput; analytics?: MarketAnalyticsPayload; history: LendingScoreEntry[] }[]
@@ -237,6 +484,7 @@ export function computeLending(input: LendingInput): LendingOutput {
   for (const m of input.markets) {
     const s = m.source;
     const key = keyOf(s);
+    const identity = identityOf(s);
     const base = s.assets.find((a) => a.symbol.toUpperCase() === s.baseAsset.toUpperCase());
     const assetsFromSnapshot = m.latest?.reserves.map((r) => ({
       token_address: r.asset,
@@ -245,11 +493,22 @@ export function computeLending(input: LendingInput): LendingOutput {
     }));
     const assets =
       assetsFromSnapshot ?? s.assets.map((a) => ({ token_address: a.address, symbol: a.symbol, decimals: a.decimals }));
+    const baseIndex = base ? assets.findIndex((a) => a.token_address === base.address) : -1;
     out.available.push({
       chain: s.chain,
       protocol: s.protocol,
       version: s.version,
-      base_asset: s.baseAsset,
+      // The legacy API's object (reference/legacy-api.md), and the symbol the other lending paths take beside it.
+      base_asset: base
+        ? {
+            token_index: Math.max(0, baseIndex),
+            token_address: base.address,
+            token_name: '',
+            token_symbol: base.symbol,
+            token_decimal: base.decimals,
+          }
+        : null,
+      base_asset_symbol: s.baseAsset,
       market_name: s.marketName,
       design: s.design,
       pool_address: s.pool,
@@ -257,24 +516,47 @@ export function computeLending(input: LendingInput): LendingOutput {
       assets,
       number_of_assets: assets.length,
     });
-    const history = scoreHistory(m, asOf);
+    const vals = valuations.get(m)!;
+    const history = instants.map((t, d) => {
+      const snapshot = snapshotOf(m, d);
+      const v = vals[d];
+      if (!snapshot || !v) return gapScore(t, d === 0, 'no_snapshot', identity);
+      return scoreMarket(snapshot, s.design, v.depthUsd, t, d === 0, v.priceOf, identity);
+    });
     out.scores.push({ key, data: history });
     const entry: { m: MarketInput; analytics?: MarketAnalyticsPayload; history: LendingScoreEntry[] } = { m, history };
-    if (m.latest) {
+    if (m.latest && vals[0]) {
       const snapshot = m.latest;
-      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r));
+      const v = vals[0];
+      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r, v.priceOf));
       for (const a of assetRows) out.assets.push({ key, token: a.token_address, data: a });
-      const supplyUsd = assetRows.reduce((t, a) => t + (a.total_supply_usd ?? 0), 0);
+      const sumOf = (rows: AssetAnalyticsPayload[], f: (a: AssetAnalyticsPayload) => number | null) =>
+        rows.some((a) => f(a) === null) ? null : rows.reduce((t, a) => t + f(a)!, 0);
+      const supplyUsd = sumOf(assetRows, (a) => a.total_supply_usd);
       // Morpho's collateral is not lent out: utilisation compares borrows with the lendable (loan token) supply.
-      const lendable = assetRows.filter((a) => a.borrowing_enabled);
-      const lendableUsd = lendable.reduce((t, a) => t + (a.total_supply_usd ?? 0), 0);
-      const borrowUsd = assetRows.reduce((t, a) => t + (a.total_borrow_usd ?? 0), 0);
+      const lendableUsd = sumOf(
+        assetRows.filter((a) => a.borrowing_enabled),
+        (a) => a.total_supply_usd,
+      );
+      const borrowUsd = sumOf(assetRows, (a) => a.total_borrow_usd);
       const suppliers = new Set(
         snapshot.positions.filter((p) => Object.values(p.supplied).some((x) => BigInt(x) > 0n)).map((p) => p.account),
       );
       const borrowers = new Set(
         snapshot.positions.filter((p) => Object.values(p.borrowed).some((x) => BigInt(x) > 0n)).map((p) => p.account),
       );
+      const valued = valuePositions(snapshot, s.design, v.priceOf);
+      const unpriced = unpricedBorrowers(snapshot, valued);
+      const totals = accountTotals(snapshot, v.priceOf);
+      const gaps: Record<string, string> = {};
+      if (totals.unpriced) {
+        gaps.top_suppliers = 'no_price';
+        gaps.top_borrowers = 'no_price';
+      }
+      if (supplyUsd === null) gaps.total_supply_usd = 'no_price';
+      if (borrowUsd === null) gaps.total_borrow_usd = 'no_price';
+      if (lendableUsd === null || borrowUsd === null) gaps.utilisation = 'no_price';
+      if (unpriced) gaps.health_factor_distribution = 'no_price';
       const analytics: MarketAnalyticsPayload = {
         chain: s.chain,
         protocol: s.protocol,
@@ -284,26 +566,35 @@ export function computeLending(input: LendingInput): LendingOutput {
         pool_address: s.pool,
         block_number: snapshot.blockNumber,
         timestamp: isoSeconds(snapshot.timestamp),
-        total_supply_usd: usd(supplyUsd),
-        total_borrow_usd: usd(borrowUsd),
-        utilisation: lendableUsd > 0 ? roundTo(borrowUsd / lendableUsd, 6) : null,
+        total_supply_usd: supplyUsd === null ? null : usd(supplyUsd),
+        total_borrow_usd: borrowUsd === null ? null : usd(borrowUsd),
+        utilisation:
+          lendableUsd !== null && borrowUsd !== null && lendableUsd > 0 ? roundTo(borrowUsd / lendableUsd, 6) : null,
         num_unique_wallets_supply: suppliers.size,
         num_unique_wallets_borrow: borrowers.size,
         assets: assetRows,
-        health_factor_distribution: healthDistribution(snapshot.positions).map((b) => ({
+        health_factor_distribution: healthDistribution(valued).map((b) => ({
           ...b,
           debt_usd: usd(b.debt_usd),
         })),
+        unpriced_borrowers: unpriced,
+        liquidations_at_risk: priceDropScenarios(snapshot, s.design, v.priceOf),
+        top_suppliers: topAccounts(totals.supplied, totals.unpriced),
+        top_borrowers: topAccounts(totals.borrowed, totals.unpriced),
+        morpho_markets: morphoMarketRows(snapshot, v.priceOf),
         liquidations: liquidationSummary(m, snapshot, asOf),
+        gap_reasons: gaps,
       };
       entry.analytics = analytics;
       out.markets.push({ key, data: analytics });
     }
-    out.all.push({ chain: s.chain, protocol: s.protocol, version: s.version, base_asset: s.baseAsset, ...history[0]! });
+    out.all.push({ ...history[0]!, ...identity });
     const list = byProtocol.get(s.protocol) ?? [];
     list.push(entry);
     byProtocol.set(s.protocol, list);
   }
+  // Healthiest first; markets without a score (no evidence) after every scored one, never ranked healthiest.
+  out.all.sort((a, b) => (a.score === null ? (b.score === null ? 0 : 1) : b.score === null ? -1 : b.score - a.score));
 
   for (const [protocol, entries] of byProtocol) {
     const markets = entries
@@ -323,34 +614,46 @@ export function computeLending(input: LendingInput): LendingOutput {
           liquidations_7d: a.liquidations.count,
           score: e.history[0]!.score,
           grade: e.history[0]!.grade,
+          gap_reasons: a.gap_reasons,
           timestamp: a.timestamp,
         };
       });
-    const supply = markets.reduce((s, x) => s + x.total_supply_usd, 0);
-    const borrow = markets.reduce((s, x) => s + x.total_borrow_usd, 0);
+    const total = (f: (x: (typeof markets)[number]) => number | null) =>
+      markets.some((x) => f(x) === null) ? null : markets.reduce((t, x) => t + f(x)!, 0);
+    const supply = total((x) => x.total_supply_usd);
+    const borrow = total((x) => x.total_borrow_usd);
+    const gaps: Record<string, string> = {};
+    if (supply === null) gaps.total_supply_usd = 'no_price';
+    if (borrow === null) gaps.total_borrow_usd = 'no_price';
+    if (supply === null || borrow === null) gaps.utilisation = 'no_price';
     out.overviews.push({
       protocol,
       data: {
         protocol,
         markets,
-        total_supply_usd: usd(supply),
-        total_borrow_usd: usd(borrow),
-        utilisation: supply > 0 ? roundTo(borrow / supply, 6) : null,
+        total_supply_usd: supply === null ? null : usd(supply),
+        total_borrow_usd: borrow === null ? null : usd(borrow),
+        utilisation: supply !== null && borrow !== null && supply > 0 ? roundTo(borrow / supply, 6) : null,
+        gap_reasons: gaps,
       },
     });
-    const instants = dailyHistoryInstants(asOf);
     out.overviewScores.push({
       protocol,
       data: instants.map((t, d) =>
         aggregateScores(
           entries.map((e) => {
-            const snapshot = d === 0 ? e.m.latest : e.m.daily[d - 1];
-            const debtUsd = snapshot ? snapshot.positions.reduce((s, p) => s + p.debtUsd, 0) : 0;
-            const { chain, version, baseAsset } = e.m.source;
-            return { name: `${chain}/${version}/${baseAsset}`, record: e.history[d]!, debtUsd };
+            const snapshot = snapshotOf(e.m, d);
+            const v = valuations.get(e.m)![d];
+            const { chain, version, baseAsset, design } = e.m.source;
+            return {
+              name: `${chain}/${version}/${baseAsset}`,
+              record: e.history[d]!,
+              debtUsd: snapshot && v ? debtUsdOf(snapshot, design, v) : 0,
+            };
           }),
           t,
           d === 0,
+          protocol,
         ),
       ),
     });

@@ -108,12 +108,29 @@ export interface PositionSnapshot {
   readonly healthFactor: number | null;
 }
 
+/** An Aave E-mode category: its parameters apply to the positions in it, for the reserves of the category. */
+export interface EModeCategorySnapshot {
+  readonly id: number;
+  readonly label: string;
+  readonly ltv: number;
+  readonly liquidationThreshold: number;
+  /** Premium (0.01 = 1 %). */
+  readonly liquidationBonus: number;
+  /** Lowercase reserves whose configuration names this category. */
+  readonly assets: readonly string[];
+}
+
 /** Morpho Blue isolated market state at a block (per market id), for the Morpho view. */
 export interface MorphoMarketSnapshot {
   readonly id: string;
   readonly loanToken: string;
   readonly collateralToken: string;
   readonly lltv: number;
+  /** The market's oracle and interest rate model (absent in snapshots taken before lending.liquidity-health@1.2.0). */
+  readonly oracle?: string;
+  readonly irm?: string;
+  /** The protocol fee (share of interest) as a fraction. */
+  readonly fee?: number;
   /** Collateral priced in loan token (whole units), from the market's oracle. */
   readonly oraclePrice: number | null;
   readonly totalSupplyRaw: string;
@@ -130,6 +147,10 @@ export interface MarketSnapshot {
   readonly timestamp: number;
   readonly reserves: readonly ReserveSnapshot[];
   readonly positions: readonly PositionSnapshot[];
+  /** Aave design: the market's price oracle (AaveOracle) the reserves' `priceUsd` were read from. */
+  readonly oracle?: string;
+  /** Aave design: the E-mode categories in use by a position (their parameters replace the reserves' for it). */
+  readonly eModeCategories?: readonly EModeCategorySnapshot[];
   /** Morpho only. */
   readonly morphoMarkets?: readonly MorphoMarketSnapshot[];
 }

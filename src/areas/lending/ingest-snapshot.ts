@@ -24,6 +24,7 @@ import {
   RATE_STRATEGY_ABI,
 } from './events.js';
 import type {
+  EModeCategorySnapshot,
   MarketSnapshot,
   MorphoMarketParams,
   MorphoMarketSnapshot,
@@ -230,6 +231,23 @@ export async function readAaveSnapshot(
     ),
     block.number,
   );
+  const configsOf = assets.map((_, i) => decodeReserveConfiguration(data[i]!.configuration.data));
+  const eModeCategories: EModeCategorySnapshot[] = categories.flatMap((id, i) => {
+    const c = categoryData[i] as
+      | { ltv: number; liquidationThreshold: number; liquidationBonus: number; label: string }
+      | undefined;
+    if (!c) return [];
+    return [
+      {
+        id,
+        label: c.label,
+        ltv: c.ltv / 10_000,
+        liquidationThreshold: c.liquidationThreshold / 10_000,
+        liquidationBonus: c.liquidationBonus > 0 ? (c.liquidationBonus - 10_000) / 10_000 : 0,
+        assets: assets.filter((_, j) => configsOf[j]!.eModeCategory === id),
+      },
+    ];
+  });
   const eModes = new Map(
     categories.map((id, i) => {
       const c = categoryData[i] as { liquidationThreshold: number; liquidationBonus: number } | undefined;
@@ -244,7 +262,7 @@ export async function readAaveSnapshot(
       ];
     }),
   );
-  const configs = assets.map((_, i) => decodeReserveConfiguration(data[i]!.configuration.data));
+  const configs = configsOf;
   const positions: PositionSnapshot[] = [];
   for (const p of plan) {
     const accountData = results[p.at] as readonly bigint[] | undefined;
@@ -287,7 +305,16 @@ export async function readAaveSnapshot(
       healthFactor: debtBase === 0n ? null : Number((hf! * 10n ** 9n) / WAD) / 1e9,
     });
   }
-  return { chain: market.chain, pool, blockNumber: block.number, timestamp: block.timestamp, reserves, positions };
+  return {
+    chain: market.chain,
+    pool,
+    blockNumber: block.number,
+    timestamp: block.timestamp,
+    reserves,
+    positions,
+    oracle: typeof oracle === 'string' ? oracle.toLowerCase() : undefined,
+    eModeCategories,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -451,6 +478,9 @@ export async function readMorphoSnapshot(
       loanToken: m.loanToken,
       collateralToken: m.collateralToken,
       lltv: Number(BigInt(m.lltv)) / 1e18,
+      oracle: m.oracle.toLowerCase(),
+      irm: m.irm.toLowerCase(),
+      fee: Number(state.fee) / 1e18,
       // Raw loan per raw collateral · 1e36 → whole loan tokens per whole collateral token.
       oraclePrice: price === undefined ? null : (Number(price) / 1e36) * 10 ** (collateralDecimals - loanDecimals),
       totalSupplyRaw: state.totalSupplyAssets.toString(),
@@ -467,19 +497,6 @@ export async function readMorphoSnapshot(
   const sum = (xs: readonly string[]) => xs.reduce((s, x) => s + BigInt(x), 0n);
   const totalSupplied = sum(morphoMarkets.map((x) => x.totalSupplyRaw));
   const totalBorrowed = sum(morphoMarkets.map((x) => x.totalBorrowRaw));
-  const weighted = (f: (x: MorphoMarketSnapshot) => number | null) => {
-    let num = 0;
-    let den = 0;
-    for (const x of morphoMarkets) {
-      const v = f(x);
-      const w = Number(BigInt(x.totalBorrowRaw));
-      if (v !== null && w > 0) {
-        num += v * w;
-        den += w;
-      }
-    }
-    return den > 0 ? num / den : null;
-  };
   const none = {
     ltv: null,
     liquidationThreshold: null,
@@ -502,8 +519,7 @@ export async function readMorphoSnapshot(
       totalSupplyRaw: totalSupplied.toString(),
       totalBorrowRaw: totalBorrowed.toString(),
       priceUsd: loanUsd,
-      supplyRate: weighted((x) => x.supplyRate),
-      borrowRate: weighted((x) => x.borrowRate),
+      ...morphoViewRates(morphoMarkets),
       borrowingEnabled: true,
       collateralEnabled: false,
       optimalUtilisation: MORPHO_TARGET_UTILISATION,
@@ -546,4 +562,33 @@ export const MORPHO_TARGET_UTILISATION = 0.9;
 /** Morpho Blue's liquidation incentive factor: min(1.15, 1 / (1 − 0.3·(1 − lltv))) − 1 (ConstantsLib / Morpho.sol). */
 export function morphoLiquidationIncentive(lltv: number): number {
   return Math.min(1.15, 1 / (1 - 0.3 * (1 - lltv))) - 1;
+}
+
+/**
+ * The rates of a Morpho view's loan token over its isolated markets: the supply rate weighted by each market's
+ * supply, the borrow rate by its borrows. With utilisation = Σ borrow / Σ supply this keeps
+ * supply_rate ≤ borrow_rate × utilisation, as each market does (Σ Sᵢ·bᵢ·uᵢ·(1 − feeᵢ) ≤ Σ Bᵢ·bᵢ); weighting the
+ * supply rate by borrows (lending.liquidity-health before 1.2.0) broke it.
+ */
+export function morphoViewRates(
+  markets: readonly Pick<MorphoMarketSnapshot, 'totalSupplyRaw' | 'totalBorrowRaw' | 'supplyRate' | 'borrowRate'>[],
+): { supplyRate: number | null; borrowRate: number | null } {
+  const weighted = (f: (x: (typeof markets)[number]) => number | null, by: 'supply' | 'borrow') => {
+    let num = 0;
+    let den = 0;
+    for (const x of markets) {
+      const w = Number(BigInt(by === 'supply' ? x.totalSupplyRaw : x.totalBorrowRaw));
+      den += w;
+      const v = f(x);
+      if (v !== null) num += v * w;
+    }
+    return den > 0 ? num / den : null;
+  };
+  // To 9 decimals as Aave's ray rates, supply rounded down and borrow up: the rounding keeps the invariant.
+  const supply = weighted((x) => x.supplyRate, 'supply');
+  const borrow = weighted((x) => x.borrowRate, 'borrow');
+  return {
+    supplyRate: supply === null ? null : Math.floor(supply * 1e9) / 1e9,
+    borrowRate: borrow === null ? null : Math.ceil(borrow * 1e9) / 1e9,
+  };
 }

@@ -114,8 +114,8 @@ describe.each(dialects)('the lending repository on %s', (dialect) => {
     expect(aave!.priceAt(USDC, HEAD - 2 * DAY)).toBe(1);
     expect(aave!.priceAt(WETH, HEAD - DAY)).toBe(2000);
     expect(aave!.priceAt('0xother', HEAD - DAY)).toBeNull();
-    // No DEX pool indexed: no depth.
-    expect(aave!.depthUsd(WETH, 0.05)).toBeNull();
+    // No DEX pool indexed: no pools in the DEX facts the computation rebuilds depth from.
+    expect(input.dex?.ethereum?.pools).toEqual([]);
     expect(morpho!.latest?.blockNumber).toBe(95);
     expect(morpho!.liquidations).toEqual([]);
     expect((await repo.usdPrices('ethereum', HEAD - DAY + 60)).get(USDC)).toBe(0.99);

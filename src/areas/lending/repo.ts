@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { Database } from '../../store/schema.js';
-import { DexRepository, dexDepthUsd } from '../dex/public.js';
+import { DexRepository } from '../dex/public.js';
 import type { LendingInput, MarketInput } from './compute.js';
 import type { LendingEventFact, LendingEventKind, MarketSnapshot, MorphoMarketParams, Participants } from './facts.js';
+import type { ChainDexFacts } from './prices.js';
 import type { LendingTables } from './tables.js';
 import type { LendingMarketTarget } from './targets.js';
 
@@ -226,19 +227,15 @@ export class LendingRepository {
     const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
     if (!taken.length) return undefined;
     const asOf = Math.min(...taken.map((s) => s.timestamp));
-    const depthByChain = new Map<string, MarketInput['depthUsd']>();
     const pricesByChain = new Map<string, Map<string, number>>();
+    const dexFacts: Record<string, ChainDexFacts> = {};
     const markets: MarketInput[] = [];
     for (const m of targets) {
       const snapshot = latest.get(m);
-      let depth = depthByChain.get(m.chain);
-      if (!depth) {
-        depth = await dexDepthUsd(dex, m.chain, asOf);
-        depthByChain.set(m.chain, depth);
-      }
+      if (!dexFacts[m.chain]) dexFacts[m.chain] = await this.dexFacts(dex, m.chain, asOf);
       let prices = pricesByChain.get(m.chain);
       if (!prices) {
-        const hourly = await dex.prices(m.chain, Math.floor((asOf - 8 * DAY) / HOUR) * HOUR, asOf);
+        const hourly = dexFacts[m.chain]!.prices;
         prices = new Map(hourly.map((p) => [`${p.token}:${p.hour}`, p.priceUsd]));
         pricesByChain.set(m.chain, prices);
       }
@@ -251,9 +248,26 @@ export class LendingRepository {
         liquidations: await this.events(m.chain, m.pool, ['liquidation'], asOf - 7 * DAY, asOf),
         priceAt: (token, t) =>
           priceMap.get(`${token}:${Math.floor(t / HOUR) * HOUR}`) ?? oraclePrice.get(token) ?? null,
-        depthUsd: depth,
       });
     }
-    return { asOf, markets };
+    return { asOf, markets, dex: dexFacts };
+  }
+
+  /**
+   * The DEX area's facts of a chain up to `asOf` that the computation rebuilds each day's prices and pool states
+   * from: pools, tokens, the newest snapshots at or before asOf, the history's swaps and syncs, hourly prices.
+   */
+  private async dexFacts(dex: DexRepository, chain: string, asOf: number): Promise<ChainDexFacts> {
+    const from = Math.floor((asOf - 8 * DAY) / HOUR) * HOUR;
+    const head = await dex.latestSnapshotBlock(chain);
+    const [pools, tokens, snapshots, swaps, syncs, prices] = await Promise.all([
+      dex.pools(chain),
+      dex.tokens(chain),
+      head && head.timestamp <= asOf ? dex.snapshots(chain, head.blockNumber) : Promise.resolve([]),
+      dex.swaps(chain, from, asOf),
+      dex.syncs(chain, from, asOf),
+      dex.prices(chain, from, asOf),
+    ]);
+    return { pools, tokens, snapshots, swaps, syncs, prices };
   }
 }

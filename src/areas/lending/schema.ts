@@ -11,11 +11,32 @@ const Token = Type.Object({
   decimals: Type.Integer({ minimum: 0 }),
 });
 
+/** The legacy API's base asset object (reference/legacy-api.md, available-markets). */
+const LegacyBaseAsset = Type.Object({
+  token_index: Type.Integer({ minimum: 0, description: 'Position in the market’s asset list' }),
+  token_address: Type.String(),
+  token_name: Type.String(),
+  token_symbol: Type.String(),
+  token_decimal: Type.Integer({ minimum: 0 }),
+});
+
+/** Why figures of a partly known record are null, by field (`no_price`, `not_applicable`, …). */
+const GapReasons = Type.Record(Type.String(), Type.String(), {
+  description: 'Per null figure, why it is null (no_price, not_applicable, no_data, …)',
+});
+
+const PriceSourceField = Nullable(
+  Type.Union([Type.Literal('oracle'), Type.Literal('dex'), Type.Literal('market_oracle')], {
+    description: 'Which source the price policy chose (docs/methodology/prices.md "Policy across areas")',
+  }),
+);
+
 export const AvailableMarket = Type.Object({
   chain: Type.String(),
   protocol: Type.String(),
   version: Type.String(),
-  base_asset: Type.String({ description: 'The market’s base asset symbol, as the other lending paths take it' }),
+  base_asset: Nullable(LegacyBaseAsset),
+  base_asset_symbol: Type.String({ description: 'The market’s base asset symbol, as the other lending paths take it' }),
   market_name: Type.String(),
   design: Type.String({ description: 'aave-v3 (pooled reserves) or morpho-blue (isolated pairs)' }),
   pool_address: Type.String({ description: 'The market’s contract: Aave Pool, Morpho singleton' }),
@@ -52,11 +73,65 @@ export const AssetAnalytics = Type.Object({
   reserve_factor: Fraction('Share of interest kept by the protocol'),
   supply_cap_token: Nullable(Type.Number({ minimum: 0, description: '0: no cap' })),
   borrow_cap_token: Nullable(Type.Number({ minimum: 0, description: '0: no cap' })),
+  supply_cap_used: Nullable(Type.Number({ minimum: 0, description: 'Supplied / supply cap (null: no cap)' })),
+  borrow_cap_used: Nullable(Type.Number({ minimum: 0, description: 'Borrowed / borrow cap (null: no cap)' })),
   borrowing_enabled: Type.Boolean(),
   collateral_enabled: Type.Boolean(),
-  oracle_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The market’s own oracle price' })),
+  oracle_price_usd: Nullable(
+    Type.Number({ minimum: 0, description: 'The market’s own oracle price (Aave design: AaveOracle)' }),
+  ),
+  market_oracle_price_usd: Nullable(
+    Type.Number({
+      minimum: 0,
+      description: 'Morpho collateral: its market’s oracle (collateral in loan token) × the loan token’s oracle price',
+    }),
+  ),
+  price_usd: Nullable(Type.Number({ minimum: 0, description: 'The policy price every USD figure here uses' })),
+  price_source: PriceSourceField,
+  price_source_ref: Nullable(Type.String({ description: 'What was read: the oracle or the DEX price’s pools' })),
+  price_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  price_flagged: Type.Boolean({ description: 'The oracle and DEX prices differ by more than 2 %' }),
+  alternative_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The other source’s price, if any' })),
+  position_classes: Type.Array(
+    Type.Object({
+      class: Type.String({ description: 'normal, emode:<id>[:<label>] (Aave), morpho_market:<id> (Morpho)' }),
+      ltv: Nullable(Type.Number()),
+      liquidation_threshold: Nullable(Type.Number()),
+      liquidation_bonus: Nullable(Type.Number()),
+      positions: Count('Positions of the class posting this asset as collateral'),
+    }),
+    { description: 'The parameters each class of position borrows under against this asset' },
+  ),
+  gap_reasons: GapReasons,
   block_number: Count(),
   timestamp: Iso('The block the state was read at'),
+});
+
+const TopAccount = Type.Object({
+  account: Type.String(),
+  usd: Type.Number({ minimum: 0 }),
+  share: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+});
+
+const MorphoMarketRow = Type.Object({
+  market_id: Type.String(),
+  loan_token: Type.String(),
+  collateral_token: Type.String(),
+  lltv: Type.Number(),
+  oracle: Nullable(Type.String()),
+  irm: Nullable(Type.String()),
+  fee: Nullable(Type.Number()),
+  oracle_price: Nullable(Type.Number({ description: 'Collateral in loan token (whole units), the market’s oracle' })),
+  total_supply_token: Type.Number({ minimum: 0 }),
+  total_borrow_token: Type.Number({ minimum: 0 }),
+  total_collateral_token: Type.Number({ minimum: 0 }),
+  total_supply_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_borrow_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_collateral_usd: Nullable(Type.Number({ minimum: 0 })),
+  utilisation: Fraction('Borrowed / supplied in the isolated market'),
+  supply_rate: Fraction('Yearly supply rate'),
+  borrow_rate: Fraction('Yearly borrow rate'),
+  borrowers: Count(),
 });
 
 /** One health-factor band of a market (lower bound inclusive). */
@@ -99,13 +174,45 @@ export const MarketAnalytics = Type.Object({
   pool_address: Type.String(),
   block_number: Count(),
   timestamp: Iso('The block the state was read at'),
-  total_supply_usd: Type.Number({ minimum: 0 }),
-  total_borrow_usd: Type.Number({ minimum: 0 }),
+  total_supply_usd: Nullable(Type.Number({ minimum: 0, description: 'Null when an asset is unpriced' })),
+  total_borrow_usd: Nullable(Type.Number({ minimum: 0, description: 'Null when an asset is unpriced' })),
   utilisation: Fraction('Borrowed / lendable supply in USD'),
   num_unique_wallets_supply: Count(),
   num_unique_wallets_borrow: Count(),
   assets: Type.Array(AssetAnalytics),
-  health_factor_distribution: Type.Array(HealthBand, { description: 'Borrowers’ debt in USD by health-factor band' }),
+  health_factor_distribution: Type.Array(HealthBand, {
+    description:
+      'Borrowers’ debt in USD by health-factor band; health factors recomputed with each position’s own thresholds (E-mode, LLTV) at policy prices',
+  }),
+  unpriced_borrowers: Count('Borrowers left out of the distribution because a token of theirs has no price'),
+  liquidations_at_risk: Type.Array(
+    Type.Object({
+      asset: Type.String(),
+      symbol: Type.String(),
+      price_usd: Nullable(Type.Number({ minimum: 0 })),
+      price_source: PriceSourceField,
+      drops: Type.Array(
+        Type.Object({
+          price_drop: Type.Number({ description: 'The asset’s price drop (0.05 = −5 %), alone' }),
+          positions_liquidated: Count(),
+          debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+          collateral_to_sell_usd: Nullable(Type.Number({ minimum: 0 })),
+          shortfall_usd: Nullable(
+            Type.Number({ minimum: 0, description: 'Bad debt left by the liquidated positions' }),
+          ),
+          positions_with_shortfall: Count(),
+          gap_reason: Nullable(Type.String()),
+        }),
+      ),
+    }),
+    { description: 'Per collateral, what a price drop of 5, 10, 20, 35 and 50 % liquidates (stress-test rules)' },
+  ),
+  top_suppliers: Nullable(
+    Type.Array(TopAccount, { description: 'The 10 largest suppliers (USD over assets) and their share' }),
+  ),
+  top_borrowers: Nullable(Type.Array(TopAccount, { description: 'The 10 largest borrowers and their share' })),
+  morpho_markets: Type.Array(MorphoMarketRow, { description: 'Morpho: the isolated markets of the view' }),
+  gap_reasons: GapReasons,
   liquidations: Type.Object({
     window_days: Count(),
     count: Count(),
@@ -123,35 +230,49 @@ export const MarketOverviewEntry = Type.Object({
   base_asset: Type.String(),
   market_name: Type.String(),
   pool_address: Type.String(),
-  total_supply_usd: Type.Number({ minimum: 0 }),
-  total_borrow_usd: Type.Number({ minimum: 0 }),
+  total_supply_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_borrow_usd: Nullable(Type.Number({ minimum: 0 })),
   utilisation: Fraction('Borrowed / supplied in USD'),
   borrowers: Count(),
   liquidations_7d: Count(),
   score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   grade: Nullable(Grade),
+  gap_reasons: GapReasons,
   timestamp: Iso('The block the state was read at'),
 });
 
 export const MarketOverview = Type.Object({
   protocol: Type.String(),
   markets: Type.Array(MarketOverviewEntry),
-  total_supply_usd: Type.Number({ minimum: 0 }),
-  total_borrow_usd: Type.Number({ minimum: 0 }),
+  total_supply_usd: Nullable(Type.Number({ minimum: 0 })),
+  total_borrow_usd: Nullable(Type.Number({ minimum: 0 })),
   utilisation: Fraction('Borrowed / supplied in USD over the markets'),
+  gap_reasons: GapReasons,
 });
 
-export const LendingScoreRecord = DailyScoreRecord({
-  timestamp: 'The instant scored: the snapshot time for the running day, else the last second of the UTC day',
-  gapReasons: 'no_snapshot, no_positions, …',
-});
+export const LendingScoreRecord = Type.Composite([
+  Type.Object({
+    chain: Type.Optional(Type.String()),
+    protocol: Type.Optional(Type.String({ description: 'Every record of the lending score paths names its entity' })),
+    version: Type.Optional(Type.String()),
+    base_asset: Type.Optional(Type.String({ description: 'A market’s record: its base asset symbol' })),
+  }),
+  DailyScoreRecord({
+    timestamp: 'The instant scored: the snapshot time for the running day, else the last second of the UTC day',
+    gapReasons: 'no_snapshot, no_positions, insufficient_evidence, no_scored_markets, no_markets',
+  }),
+]);
 
 export const LendingScoreHistory = ScoreHistory(LendingScoreRecord);
 
-export const AllMarketsEntry = Type.Composite([
-  Type.Object({ chain: Type.String(), protocol: Type.String(), version: Type.String(), base_asset: Type.String() }),
-  LendingScoreRecord,
-]);
+/** A market's current score: the identifiers are required here (one object, no overlapping composition). */
+export const AllMarketsEntry = Type.Object({
+  ...LendingScoreRecord.properties,
+  chain: Type.String(),
+  protocol: Type.String(),
+  version: Type.String(),
+  base_asset: Type.String(),
+});
 
 export type AvailableMarketEntry = Static<typeof AvailableMarket>;
 export type AssetAnalyticsPayload = Static<typeof AssetAnalytics>;

@@ -145,7 +145,7 @@ describe('stress test shortfall', () => {
     expect(weth!.shortfall_usd).toBeCloseTo(200, 6);
     expect(weth!.positions_with_shortfall).toBe(1);
     // Collateral value + shortfall = the debt: nothing is capped away unseen.
-    expect(weth!.collateral_to_sell_usd + weth!.shortfall_usd).toBeCloseTo(1900, 6);
+    expect(weth!.collateral_to_sell_usd! + weth!.shortfall_usd!).toBeCloseTo(1900, 6);
   });
 
   it('is zero when the collateral still covers the debt, and the score inputs carry it per asset and in total', () => {
