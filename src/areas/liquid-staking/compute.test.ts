@@ -284,7 +284,7 @@ describe('computeLiquidStaking', () => {
         `/scores/liquidity/liquid-staking/dex-pool-scores/${POOL}`,
       ].sort(),
     );
-    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.0.0');
+    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.1.0');
   });
 
   it('is deterministic', () => {
