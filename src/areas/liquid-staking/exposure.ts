@@ -188,7 +188,7 @@ export function marketPriceBook(
   dex: (asset: string) => DexCandidate | null = () => null,
 ): PriceBook {
   const cache = new Map<string, PolicyPrice | null>();
-  const own = (asset: string, priceUsd: number | null | undefined, ref: string): OracleCandidate | null =>
+  const own = (priceUsd: number | null | undefined, ref: string): OracleCandidate | null =>
     priceUsd === null || priceUsd === undefined
       ? null
       : { priceUsd, updatedAt: snapshot.timestamp, heartbeat: null, ref, kind: 'market_oracle' };
@@ -199,13 +199,13 @@ export function marketPriceBook(
     if (cache.has(a)) return cache.get(a)!;
     cache.set(a, null); // no cycle through a market whose loan token is its own collateral
     const reserve = snapshot.reserves.find((r) => r.asset === a);
-    let oracle = own(a, reserve?.priceUsd, market.pool);
+    let oracle = own(reserve?.priceUsd, market.pool);
     if (!oracle && market.design === 'morpho-blue') {
       const m = (snapshot.morphoMarkets ?? []).find(
         (x) => x.collateralToken.toLowerCase() === a && x.oraclePrice !== null && inView(x.id),
       );
       const loan = m ? book(m.loanToken.toLowerCase()) : null;
-      if (m && loan) oracle = own(a, m.oraclePrice! * loan.price_usd, `morpho-market:${m.id.toLowerCase()}`);
+      if (m && loan) oracle = own(m.oraclePrice! * loan.price_usd, `morpho-market:${m.id.toLowerCase()}`);
     }
     const chosen = choosePrice(snapshot.timestamp, oracle, dex(a));
     cache.set(a, chosen);
@@ -253,7 +253,7 @@ function decimalsOf(snapshot: MarketSnapshot, asset: string, lst: LstRef): numbe
 }
 
 /** USD of raw balances at the book's prices; null when one asset is unpriced. */
-function valueOf(
+function balancesUsd(
   balances: Readonly<Record<string, string>>,
   assets: readonly string[],
   snapshot: MarketSnapshot,
@@ -286,8 +286,8 @@ function positionUsd(
 ): { collateralUsd: number | null; debtUsd: number | null } {
   if (market.design !== 'morpho-blue') return { collateralUsd: p.collateralUsd, debtUsd: p.debtUsd };
   return {
-    collateralUsd: valueOf(p.supplied, p.collateral, snapshot, lst, book),
-    debtUsd: valueOf(p.borrowed, Object.keys(p.borrowed), snapshot, lst, book),
+    collateralUsd: balancesUsd(p.supplied, p.collateral, snapshot, lst, book),
+    debtUsd: balancesUsd(p.borrowed, Object.keys(p.borrowed), snapshot, lst, book),
   };
 }
 
