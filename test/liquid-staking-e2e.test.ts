@@ -320,6 +320,26 @@ describe('liquid staking end to end on the sandbox', () => {
       expect(all.data.lst_collateral_token as number).toBeCloseTo(Number(collateral) / 1e18, 6);
       expect(all.data.position_count).toBe(positions);
       expect(all.data.liquidation_threshold as number).toBeCloseTo(Number(markets[0]!.lltv) / 1e18, 9);
+      // Issue 13, item 1: Morpho's LST collateral has a USD value (never 0 for want of a price), priced by the one
+      // policy (the market's oracle × the loan token's price, else DEX), and the score is not a default 1.0.
+      const price = all.data.lst_price as Row | null;
+      expect(price, JSON.stringify(all.data.gap_reasons)).not.toBeNull();
+      expect(all.data.lst_collateral_usd as number).toBeCloseTo(
+        (all.data.lst_collateral_token as number) * (price!.price_usd as number),
+        2,
+      );
+      const scores = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/exposure-in-lending/${base}/false`);
+      for (const r of scores.data) {
+        expect(r).toMatchObject({ chain: 'ethereum', protocol: v.protocol, base_asset: v.baseAsset });
+        if (r.score === null) expect(r.gap_reason).toBeTruthy();
+      }
+      expect(scores.data[0]!.timestamp).toBe(scores.meta.as_of);
+      console.log(
+        `[lst-e2e] ${base}: lst_collateral_token=${all.data.lst_collateral_token} lst_collateral_usd=${all.data.lst_collateral_usd} ` +
+          `price=${JSON.stringify(price)} debt_usd=${all.data.debt_usd} scores=${scores.data
+            .map((r) => `${r.score}/${r.grade}/${r.gap_reason ?? ''}`)
+            .join(' ')}`,
+      );
       checked++;
     }
     expect(checked).toBeGreaterThan(0);
@@ -336,12 +356,12 @@ describe('liquid staking end to end on the sandbox', () => {
       expect(res.data[0]!.score).not.toBeNull();
       expect(res.data[0]!.score!).toBeGreaterThanOrEqual(0);
       expect(res.data[0]!.score!).toBeLessThanOrEqual(1);
-      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.1.0');
+      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.2.0');
     }
     const pool = lst.pools[0]!.toLowerCase();
     const res = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/dex-pool-scores/${pool}`);
     expect(res.data).toHaveLength(7);
-    expect(res.meta.methodology).toBe('liquid-staking.dex-pool@1.0.0');
+    expect(res.meta.methodology).toBe('liquid-staking.dex-pool@1.1.0');
     expect(res.data[0]!.score).not.toBeNull();
   });
 

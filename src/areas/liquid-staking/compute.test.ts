@@ -284,10 +284,64 @@ describe('computeLiquidStaking', () => {
         `/scores/liquidity/liquid-staking/dex-pool-scores/${POOL}`,
       ].sort(),
     );
-    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.0.0');
+    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.1.0');
   });
 
   it('is deterministic', () => {
     expect(JSON.stringify(computeLiquidStaking(input('all')).lending)).toBe(JSON.stringify(out.lending));
+  });
+
+  it('issue 13, item 6: record 0 is stamped with its payload’s as_of', () => {
+    const all = out.lending.find((l) => !l.flag)!;
+    expect(all.scores[0]!.timestamp).toBe(all.analytics.as_of);
+    expect(all.scores[0]!.timestamp).toBe(new Date((T - 60) * 1000).toISOString().replace('.000Z', 'Z'));
+    const pool = out.poolScores.get(POOL)!;
+    expect(pool.data[0]!.timestamp).toBe(out.poolAnalytics.get(POOL)!.data.as_of);
+  });
+
+  it('one price of the LST in every ratio; exposure summed across markets; peg history in the daily records', () => {
+    const a = out.poolAnalytics.get(POOL)!.data;
+    // The market oracle's price (2360) prices the depth and the collateral alike, not the DEX price (2356).
+    expect(a.lst_price).toMatchObject({ price_usd: 2360, source: 'market_oracle', alternative_price_usd: 2356 });
+    expect(a.lst_price_usd).toBe(2360);
+    expect(a.lst_collateral_in_lending_token).toBe(110);
+    const coverage = out.poolScores.get(POOL)!.data[0]!.components.find((c) => c.name === 'depth_coverage')!;
+    expect(coverage.inputs).toMatchObject({ lst_price_usd: 2360, price_source: 'market_oracle' });
+    const all = out.lending.find((l) => !l.flag)!;
+    expect(all.analytics.all_markets).toMatchObject({ markets: 1, lst_collateral_token: 110, gap_reason: null });
+    const peg = out.poolScores.get(POOL)!.data.map((r) => r.peg_history);
+    // The dip to 1.10 (6.78 % below 1.18) three days ago is in the 7-day max of every record that sees it.
+    expect(peg[0]!.discount_max_pct_7d).toBeCloseTo((1 - 1.1 / 1.18) * 100, 2);
+    expect(peg[0]!.discount_max_pct_day).toBeCloseTo((1 - 1.178 / 1.18) * 100, 2);
+    expect(peg[0]!.swaps_day).toBeGreaterThan(0);
+  });
+
+  it('issue 13, item 2: a past day recomputed from the facts up to that day only is the same record', () => {
+    const full = input('all');
+    const instants = historyInstants(T);
+    const fullSnapshots = full.lendingSnapshots.get(marketKey(market))!;
+    for (let d = 1; d < 6; d++) {
+      const t = instants[d]!;
+      const known = <X extends { timestamp: number }>(xs: readonly X[]) => xs.filter((x) => x.timestamp <= t);
+      const past: LiquidStakingInput = {
+        ...full,
+        asOf: { blockNumber: 1000 - d * 24, timestamp: t },
+        // The pool snapshot of as_of is not known then; past states come from the swaps.
+        snapshots: [],
+        swaps: known(swaps),
+        prices: prices.filter((p) => p.hour <= t),
+        lendingSnapshots: new Map([[marketKey(market), historyInstants(t).map((_, k) => fullSnapshots[d + k])]]),
+      };
+      const o = computeLiquidStaking(past);
+      const strip = ({ partial: _p, timestamp: _t, ...r }: Record<string, unknown>) => r;
+      expect(strip(o.poolScores.get(POOL)!.data[0]!), `pool, day ${d}`).toEqual(
+        strip(out.poolScores.get(POOL)!.data[d]!),
+      );
+      for (const flag of [true, false]) {
+        const now = o.lending.find((l) => l.flag === flag)!.scores[0]!;
+        const then = out.lending.find((l) => l.flag === flag)!.scores[d]!;
+        expect(strip(now), `exposure ${flag}, day ${d}`).toEqual(strip(then));
+      }
+    }
   });
 });

@@ -4,11 +4,13 @@
  */
 import { toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, pairSellDepthUsd, sellDepth } from '../../core/depth.js';
+import { choosePrice, type DexCandidate, type PolicyPrice } from '../../core/price-policy.js';
+import { roundTo } from '../../core/score.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
 import { scorePoolAt } from '../dex/public.js';
 import type { LendingMarketTarget, MarketSnapshot } from '../lending/public.js';
-import { type LendingMarketRef, type LstRef, lendingExposure, lstInfo } from './exposure.js';
+import { type LendingMarketRef, type LstRef, lendingExposure, lstInfo, marketPriceBook } from './exposure.js';
 import {
   exchangeRateOf,
   lstPoolAnalytics,
@@ -16,6 +18,7 @@ import {
   type PoolStateAt,
   type PriceLookup,
   pegFigures,
+  pegHistory,
   poolStateAt,
   swapUsd,
 } from './pool.js';
@@ -162,6 +165,8 @@ interface PoolContext {
   readonly snapshot: PoolSnapshotFact | undefined;
   /** State at each history instant (index 0: the snapshot). */
   readonly states: (PoolStateAt | undefined)[];
+  /** State at any instant (what was known of the pool then). */
+  readonly stateAt: (t: number) => PoolStateAt | undefined;
 }
 
 function poolContexts(input: Omit<LiquidStakingInput, 'exchangeRates'>): PoolContext[] {
@@ -184,10 +189,11 @@ function poolContexts(input: Omit<LiquidStakingInput, 'exchangeRates'>): PoolCon
       const token1 = tokens.get(`${pool.chain}/${pool.token1}`);
       if (!token0 || !token1 || (pool.token0 !== lst.token && pool.token1 !== lst.token)) continue;
       const snapshot = snapshots.get(`${pool.chain}/${pool.address}`);
-      const states = instants.map((t) =>
-        poolStateAt(pool, token0.decimals, token1.decimals, snapshot, input.swaps, input.syncs, t),
-      );
-      out.push({ pool, token0, token1, lst, snapshot, states });
+      const stateAt = (t: number) =>
+        poolStateAt(pool, token0.decimals, token1.decimals, snapshot, input.swaps, input.syncs, t);
+      // Record 0 is the pool's own as_of (its snapshot), as the payload's.
+      const states = instants.map((t, d) => stateAt(d === 0 && snapshot ? snapshot.timestamp : t));
+      out.push({ pool, token0, token1, lst, snapshot, states, stateAt });
     }
   }
   return out.sort((a, b) => compareText(a.pool.address, b.pool.address));
@@ -198,17 +204,25 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
   const asOf = input.asOf.timestamp;
   const instants = historyInstants(asOf);
   const tokens = new Map(input.tokens.map((t) => [`${t.chain}/${t.address}`, t]));
-  const priceMap = new Map(input.prices.map((p) => [`${p.chain}/${p.token}/${p.hour}`, p.priceUsd]));
+  const priceFacts = new Map(input.prices.map((p) => [`${p.chain}/${p.token}/${p.hour}`, p]));
   const pricesOn =
     (chain: string): PriceLookup =>
     (token, hour) =>
-      priceMap.get(`${chain}/${token}/${hour}`);
+      priceFacts.get(`${chain}/${token}/${hour}`)?.priceUsd;
+  /** The DEX price of the hour of `at` (the DEX area's, docs/methodology/prices.md) as a policy candidate. */
+  const dexCandidate = (chain: string, token: string, at: number): DexCandidate | null => {
+    const f = priceFacts.get(`${chain}/${token}/${hourOf(at)}`);
+    return f ? { priceUsd: f.priceUsd, confidence: f.confidence, ref: f.source } : null;
+  };
   const rateAt = (chain: string, token: string, block: number) => input.exchangeRates.get(rateKey(chain, token, block));
   const contexts = poolContexts(input);
 
   // Lending exposure first: the DEX pool model measures depth against the LST collateral in lending.
   const lending: LiquidStakingOutput['lending'][number][] = [];
+  /** Per LST and instant: LST collateral (tokens) over every market, null when one market is unknown then. */
   const collateralByLst = new Map<string, (number | null)[]>();
+  /** Per LST and instant: its policy price (the markets' oracle where one prices it, else the DEX price). */
+  const lstPriceByLst = new Map<string, (PolicyPrice | null)[]>();
   const exposures: {
     lst: LiquidStakingToken;
     ref: LstRef;
@@ -218,8 +232,10 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
   }[] = [];
   for (const lst of input.liquidStaking) {
     const ref = lstRefOf(lst, tokens, input.lending);
-    const collateral: (number | null)[] = instants.map(() => null);
-    for (const market of marketsOf(lst, input.lending)) {
+    const lstMarkets = marketsOf(lst, input.lending);
+    const collateral: (number | null)[] = instants.map(() => (lstMarkets.length ? 0 : null));
+    const lstPrices: (PolicyPrice | null)[] = instants.map(() => null);
+    for (const market of lstMarkets) {
       const snapshots = input.lendingSnapshots.get(marketKey(market)) ?? [];
       const perFlag = new Map<boolean, (LendingExposurePayload | undefined)[]>();
       for (const flag of [true, false]) {
@@ -229,17 +245,55 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
             const s = snapshots[d];
             if (!s) return undefined;
             const raw = rateAt(lst.chain, lst.token, s.blockNumber);
-            return lendingExposure(s, marketRef(market), ref, flag, raw === undefined ? null : exchangeRateOf(raw))
-              .payload;
+            const mref = marketRef(market);
+            const book = marketPriceBook(s, mref, (a) => dexCandidate(lst.chain, a, s.timestamp));
+            return lendingExposure(s, mref, ref, flag, raw === undefined ? null : exchangeRateOf(raw), book).payload;
           }),
         );
       }
       perFlag.get(false)!.forEach((e, d) => {
-        if (e) collateral[d] = (collateral[d] ?? 0) + e.lst_collateral_usd;
+        // A total over the markets is unknown when one market is (no snapshot at that instant).
+        collateral[d] = e && collateral[d] !== null ? collateral[d]! + e.lst_collateral_token : null;
+        // The LST's price at the instant: a market oracle's (the first market that prices it), else DEX.
+        const p = e?.lst_price ?? null;
+        if (p && (!lstPrices[d] || (lstPrices[d]!.source === 'dex' && p.source !== 'dex'))) lstPrices[d] = p;
       });
       exposures.push({ lst, ref, market, perFlag, snapshots });
     }
     collateralByLst.set(`${lst.chain}/${lst.token}`, collateral);
+    lstPriceByLst.set(
+      `${lst.chain}/${lst.token}`,
+      lstPrices.map((p, d) => p ?? choosePrice(instants[d]!, null, dexCandidate(lst.chain, lst.token, instants[d]!))),
+    );
+  }
+  // Exposure summed across markets (flag false: every position posting the LST), on each market's analytics.
+  for (const lst of input.liquidStaking) {
+    const own = exposures.filter((x) => x.lst === lst);
+    const latest = own.map((x) => x.perFlag.get(false)![0]);
+    const known = latest.every((e) => e !== undefined);
+    const price = lstPriceByLst.get(`${lst.chain}/${lst.token}`)![0] ?? null;
+    const tokensAll = known ? latest.reduce((s, e) => s + e!.lst_collateral_token, 0) : null;
+    const debts = latest.map((e) => e?.debt_usd ?? null);
+    const total = {
+      markets: own.length,
+      lst_collateral_token: tokensAll === null ? null : roundTo(tokensAll, 9),
+      lst_collateral_usd: tokensAll === null || !price ? null : roundTo(tokensAll * price.price_usd, 6),
+      debt_usd:
+        known && debts.every((x) => x !== null)
+          ? roundTo(
+              debts.reduce((a, b) => a + b!, 0),
+              6,
+            )
+          : null,
+      position_count: known ? latest.reduce((s, e) => s + e!.position_count, 0) : null,
+      lst_price_source: price?.source ?? null,
+      gap_reason: !known ? 'no_data' : !price ? 'no_price' : null,
+    };
+    for (const x of own)
+      for (const flag of [true, false]) {
+        const e = x.perFlag.get(flag)![0];
+        if (e) x.perFlag.get(flag)![0] = { ...e, all_markets: total };
+      }
   }
 
   // DEX pools of each LST.
@@ -267,7 +321,8 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
           exchangeRateRaw: currentRate,
           swaps,
           prices,
-          lstCollateralUsd: collateral[0] ?? null,
+          lstCollateralToken: collateral[0] ?? null,
+          lstPrice: lstPriceByLst.get(`${lst.chain}/${lst.token}`)?.[0] ?? null,
         }),
       });
     }
@@ -278,7 +333,17 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
       trader: s.trader,
       usd: swapUsd(s, token0, token1, prices),
     }));
-    const scores = instants.map((t, d) => {
+    const identity = {
+      chain: pool.chain,
+      protocol: pool.protocol,
+      version: pool.version,
+      pool_address: pool.address,
+      token_address: lst.token,
+    };
+    const lstPrices = lstPriceByLst.get(`${lst.chain}/${lst.token}`) ?? instants.map(() => null);
+    const scores = instants.map((t0, d) => {
+      // Record 0 is stamped with the payload's as_of (the pool snapshot's time).
+      const t = d === 0 && snapshot ? snapshot.timestamp : t0;
       const at = ctx.states[d];
       const raw = at ? rateAt(pool.chain, lst.token, at.blockNumber) : undefined;
       const rate = raw === undefined ? null : exchangeRateOf(raw);
@@ -294,7 +359,10 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
           : null;
       const peg = at && rate !== null ? pegFigures(at.state, side, rate, balances) : null;
       const depth = at ? sellDepth(at.state, side, DEPTH_MOVE) : null;
-      const lstPrice = prices(lstToken.address, hourOf(t)) ?? null;
+      // One price for both sides of the coverage ratio (depth and collateral are amounts of one token).
+      const policy = lstPrices[d] ?? null;
+      const lstPrice = policy?.price_usd ?? null;
+      const collateralTokens = collateral[d] ?? null;
       const continuity = scorePoolAt(
         continuitySwaps,
         { t, createdAt: pool.createdAt, dataStart: asOf - SWAP_HISTORY },
@@ -306,8 +374,12 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
         discount: peg?.discount ?? null,
         imbalance: peg?.imbalance ?? null,
         depthUsd: depth && lstPrice !== null ? toFloat(depth.amountIn, lstToken.decimals) * lstPrice : null,
+        lstPriceUsd: lstPrice,
+        priceSource: policy?.source ?? null,
         depthReachable: depth?.reachable ?? false,
-        lstCollateralUsd: collateral[d] ?? null,
+        lstCollateralUsd: collateralTokens === null || lstPrice === null ? null : collateralTokens * lstPrice,
+        identity,
+        pegHistory: pegHistory(pool, token0.decimals, token1.decimals, side, swaps, input.syncs, rate, t),
         continuity,
         blockNumber: at?.blockNumber ?? null,
         exchangeRate: rate,
@@ -324,9 +396,23 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     const own = contexts.filter((c) => c.lst.token === x.lst.token && c.lst.chain === x.lst.chain);
     for (const flag of [true, false]) {
       const history = x.perFlag.get(flag)!;
-      const scores = instants.map((t, d) => {
+      const identity = {
+        chain: x.market.chain,
+        protocol: x.market.protocol,
+        version: x.market.version,
+        base_asset: x.market.baseAsset,
+        pool_address: x.market.pool,
+        token_address: x.lst.token,
+        looped_only: flag,
+      };
+      const scores = instants.map((t0, d) => {
         const e = history[d];
-        const states: DepthPoolState[] = own.flatMap((c) => (c.states[d] ? [c.states[d]!.state] : []));
+        // Record 0 is stamped with the payload's as_of (the lending snapshot's time), and sees the pools then.
+        const t = d === 0 ? latest.timestamp : t0;
+        const states: DepthPoolState[] = own.flatMap((c) => {
+          const st = d === 0 ? c.stateAt(t) : c.states[d];
+          return st ? [st.state] : [];
+        });
         // A liquidator of the 10 % depeg must sell the seized LST within the bonus those positions pay (E-mode
         // positions pay their category's, usually far below the reserve's).
         const bonus = e?.depeg_scenarios[3]?.lst_liquidation_bonus ?? e?.liquidation_bonus ?? null;
@@ -340,6 +426,7 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
           exposure: e,
           dexDepthUsd: depth?.usd ?? null,
           dexPools: states.length,
+          identity,
         });
       });
       lending.push({

@@ -7,8 +7,10 @@ import {
   type LstRef,
   lendingExposure,
   lstPositions,
+  marketPriceBook,
   morphoIncentive,
 } from './exposure.js';
+import { scoreExposure } from './score.js';
 
 const WSTETH = '0x00000000000000000000000000000000000057e7';
 const WETH = '0x000000000000000000000000000000000000e7e7';
@@ -342,8 +344,15 @@ describe('lendingExposure', () => {
       false,
       null,
     );
-    expect(e).toMatchObject({ lst_listed: false, position_count: 0, lst_collateral_usd: 0, oracle_price_vs_peg: null });
-    expect(e.share_of_market_collateral).toBe(0);
+    // Unlisted: no market price of the token, so its USD figures are null with a reason (never 0).
+    expect(e).toMatchObject({
+      lst_listed: false,
+      position_count: 0,
+      lst_collateral_usd: null,
+      oracle_price_vs_peg: null,
+    });
+    expect(e.gap_reasons).toMatchObject({ lst_price_usd: 'no_price', lst_collateral_usd: 'no_price' });
+    expect(e.share_of_market_collateral).toBeNull();
     expect(e.looped_share).toBeNull();
   });
 
@@ -394,5 +403,102 @@ describe('lendingExposure', () => {
     // Morpho liquidates the whole debt: seized = min(collateral left, debt × (1 + bonus)).
     expect(d2.collateral_liquidated_usd).toBeCloseTo(Math.min(23_600 * 0.98, 22_000 * (1 + bonus)), 4);
     expect(d2.debt_repaid_usd).toBeCloseTo(22_000, 4);
+  });
+
+  it('issue 13: Morpho with an unpriced loan token: null figures with reasons (never 0), then priced by the policy', () => {
+    const lltv = 0.945;
+    // As lending ingests it when the loan token has no price: reserve prices null, position USD figures 0.
+    const morpho: MarketSnapshot = {
+      chain: 'ethereum',
+      pool: '0xmorpho',
+      blockNumber: 99,
+      timestamp: 1_800_000_000,
+      reserves: [
+        { ...aave.reserves[1]!, priceUsd: null },
+        { ...aave.reserves[2]!, priceUsd: null, liquidationThreshold: lltv, liquidationBonus: null },
+      ],
+      positions: [
+        position('0xm', { [WSTETH]: 10n * E18 }, { [WETH]: 11n * E18 }, [WSTETH], 0, 0, 1.0138, '0xm1'),
+        position('0xn', { [WSTETH]: 5n * E18 }, { [WETH]: 1n * E18 }, [WSTETH], 0, 0, 5.57, '0xm1'),
+      ],
+      morphoMarkets: [
+        {
+          id: '0xm1',
+          loanToken: WETH,
+          collateralToken: WSTETH,
+          lltv,
+          oraclePrice: 1.18,
+          totalSupplyRaw: '0',
+          totalBorrowRaw: '0',
+          totalCollateralRaw: '0',
+          borrowRate: null,
+          supplyRate: null,
+        },
+      ],
+    };
+    const market: LendingMarketRef = {
+      ...aaveMarket,
+      protocol: 'morpho',
+      version: 'V1',
+      baseAsset: 'WETH',
+      design: 'morpho-blue',
+      pool: '0xmorpho',
+      morphoMarketIds: ['0xm1'],
+    };
+    const id = {
+      chain: 'ethereum',
+      protocol: 'morpho',
+      version: 'V1',
+      pool_address: '0xmorpho',
+      token_address: WSTETH,
+    };
+    const score = (e: typeof unpriced) =>
+      scoreExposure({ t: morpho.timestamp, partial: true, exposure: e, dexDepthUsd: 1e9, dexPools: 1, identity: id });
+
+    // The old code: lst_collateral_usd 0, debt 0, score 1.0 / A.
+    const { payload: unpriced } = lendingExposure(morpho, market, lst, false, 1.18);
+    expect(unpriced).toMatchObject({
+      lst_collateral_token: 15,
+      lst_collateral_usd: null,
+      debt_usd: null,
+      market_collateral_usd: null,
+      lst_price_usd: null,
+      depeg_scenarios: [],
+      borrowing_position_count: 2,
+    });
+    expect(unpriced.gap_reasons).toMatchObject({
+      lst_collateral_usd: 'no_price',
+      debt_usd: 'no_price',
+      depeg_scenarios: 'no_price',
+    });
+    // Health factors do not need a price: both borrowers are in their bands (they were left out with debt 0).
+    expect(unpriced.health_factor_distribution.reduce((n, b) => n + b.position_count, 0)).toBe(2);
+    expect(score(unpriced)).toMatchObject({ score: null, grade: null, gap_reason: 'insufficient_evidence' });
+
+    // The policy: WETH at its DEX price (the market has none), wstETH at the market's oracle × that price.
+    const dex = { [WETH]: 2000, [WSTETH]: 2400 } as Record<string, number>;
+    const book = marketPriceBook(morpho, market, (a) =>
+      dex[a] === undefined ? null : { priceUsd: dex[a]!, confidence: 0.9, ref: `pools:${a}` },
+    );
+    const { payload: priced } = lendingExposure(morpho, market, lst, false, 1.18, book);
+    expect(priced.lst_price).toMatchObject({
+      price_usd: 2360,
+      source: 'market_oracle',
+      source_ref: 'morpho-market:0xm1',
+      alternative_price_usd: 2400,
+      flagged: false,
+    });
+    expect(priced.underlying_price).toMatchObject({ price_usd: 2000, source: 'dex' });
+    expect(priced).toMatchObject({
+      lst_collateral_usd: 15 * 2360,
+      debt_usd: 12 * 2000,
+      market_collateral_usd: 15 * 2360,
+    });
+    expect(priced.depeg_scenarios).toHaveLength(4);
+    expect(priced.gap_reasons).toEqual({});
+    const s = score(priced);
+    expect(s.score).not.toBeNull();
+    // The 11-WETH borrower at HF 1.01 is liquidated at a 5 % depeg: far from a perfect score.
+    expect(s.score!).toBeLessThan(0.8);
   });
 });

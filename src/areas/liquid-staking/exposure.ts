@@ -9,6 +9,7 @@
  */
 
 import { toFloat } from '../../core/decimal.js';
+import { choosePrice, type DexCandidate, type OracleCandidate, type PolicyPrice } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { isoSeconds } from '../../core/time.js';
 import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/public.js';
@@ -86,11 +87,14 @@ export interface LstPosition {
   readonly account: string;
   readonly marketId: string;
   readonly lstToken: number;
-  readonly lstUsd: number;
+  /** Null: a price the figure needs is unknown (never 0). */
+  readonly lstUsd: number | null;
   readonly looped: boolean;
-  readonly collateralUsd: number;
-  readonly debtUsd: number;
-  readonly underlyingDebtUsd: number;
+  readonly collateralUsd: number | null;
+  readonly debtUsd: number | null;
+  readonly underlyingDebtUsd: number | null;
+  /** Raw debt exists (whatever its price): a position with debt but no price is not a position without debt. */
+  readonly hasDebt: boolean;
   readonly healthFactor: number | null;
   /** The liquidation threshold applied to the LST collateral of this position. */
   readonly lstThreshold: number;
@@ -114,8 +118,19 @@ export interface DepegOutcome {
  * the debt (Aave: 50 %, all below 0.95; Morpho: all) and seizes repaid × (1 + bonus), capped by the collateral
  * left; the LST is seized first (it is the collateral the scenario devalues and the one the bonus is set for).
  */
+/** A position whose figures are all priced (the depeg scenarios need every one). */
+export type PricedPosition = LstPosition & {
+  readonly lstUsd: number;
+  readonly collateralUsd: number;
+  readonly debtUsd: number;
+};
+
+export const isPriced = (p: LstPosition): p is PricedPosition =>
+  p.lstUsd !== null && p.collateralUsd !== null && p.debtUsd !== null;
+
 export function applyDepeg(p: LstPosition, d: number, design: LendingMarketRef['design']): DepegOutcome {
-  if (p.healthFactor === null || p.debtUsd <= 0) {
+  // Unpriced positions are never passed by `depegScenarios` (it publishes nothing then); here they change nothing.
+  if (!isPriced(p) || p.healthFactor === null || p.debtUsd <= 0) {
     return {
       healthFactor: null,
       liquidatable: false,
@@ -157,14 +172,73 @@ export interface LendingExposureResult {
   readonly positions: readonly LstPosition[];
 }
 
+/** The price of each asset of a market snapshot, by the one policy (core/price-policy); null: unpriced. */
+export type PriceBook = (asset: string) => PolicyPrice | null;
+
+/**
+ * The prices of a market snapshot's assets by `choosePrice` at the snapshot's instant: the market's own oracle
+ * (Aave: its reserve price from AaveOracle; Morpho: each isolated market's oracle, collateral in loan token, times
+ * the loan token's policy price) is the feed the market values and liquidates at, fresh at the snapshot's block;
+ * the DEX price of the hour (`dex`) prices what the market leaves unpriced and is published beside it, with the
+ * disagreement flagged above 2 %.
+ */
+export function marketPriceBook(
+  snapshot: MarketSnapshot,
+  market: Pick<LendingMarketRef, 'design' | 'pool' | 'morphoMarketIds'>,
+  dex: (asset: string) => DexCandidate | null = () => null,
+): PriceBook {
+  const cache = new Map<string, PolicyPrice | null>();
+  const own = (priceUsd: number | null | undefined, ref: string): OracleCandidate | null =>
+    priceUsd === null || priceUsd === undefined
+      ? null
+      : { priceUsd, updatedAt: snapshot.timestamp, heartbeat: null, ref, kind: 'market_oracle' };
+  const inView = (id: string) =>
+    !market.morphoMarketIds || market.morphoMarketIds.some((x) => x.toLowerCase() === id.toLowerCase());
+  const book: PriceBook = (asset) => {
+    const a = asset.toLowerCase();
+    if (cache.has(a)) return cache.get(a)!;
+    cache.set(a, null); // no cycle through a market whose loan token is its own collateral
+    const reserve = snapshot.reserves.find((r) => r.asset === a);
+    let oracle = own(reserve?.priceUsd, market.pool);
+    if (!oracle && market.design === 'morpho-blue') {
+      const m = (snapshot.morphoMarkets ?? []).find(
+        (x) => x.collateralToken.toLowerCase() === a && x.oraclePrice !== null && inView(x.id),
+      );
+      const loan = m ? book(m.loanToken.toLowerCase()) : null;
+      if (m && loan) oracle = own(m.oraclePrice! * loan.price_usd, `morpho-market:${m.id.toLowerCase()}`);
+    }
+    const chosen = choosePrice(snapshot.timestamp, oracle, dex(a));
+    cache.set(a, chosen);
+    return chosen;
+  };
+  return book;
+}
+
+/** The market's own prices only (no DEX fallback): what the snapshot carries. */
+export const snapshotPriceBook = (snapshot: MarketSnapshot, market: LendingMarketRef): PriceBook =>
+  marketPriceBook(snapshot, market);
+
 const rawOf = (balances: Readonly<Record<string, string>>, asset: string): bigint => {
   const v = balances[asset] ?? balances[asset.toLowerCase()];
   return v === undefined ? 0n : BigInt(v);
 };
 
 const usd6 = (x: number) => roundTo(x, 6);
+const usdOrNull = (x: number | null) => (x === null ? null : roundTo(x, 6));
 const round6 = (x: number | null) => (x === null ? null : roundTo(x, 6));
-const ratio = (num: number, den: number) => (den > 0 ? roundTo(num / den, 6) : null);
+/** A ratio of two known figures; 0/0 and anything over an unknown figure is null (never 0 or 1). */
+const ratio = (num: number | null, den: number | null) =>
+  num === null || den === null || !(den > 0) ? null : roundTo(num / den, 6);
+/** A sum over parts of which any is unknown is unknown. */
+function sumKnown<T>(xs: readonly T[], f: (x: T) => number | null): number | null {
+  let s = 0;
+  for (const x of xs) {
+    const v = f(x);
+    if (v === null) return null;
+    s += v;
+  }
+  return s;
+}
 
 /** The positions of the market view (Morpho: only those of the view's isolated markets). */
 export function viewPositions(snapshot: MarketSnapshot, market: LendingMarketRef): readonly PositionSnapshot[] {
@@ -173,20 +247,70 @@ export function viewPositions(snapshot: MarketSnapshot, market: LendingMarketRef
   return snapshot.positions.filter((p) => ids.has(p.marketId.toLowerCase()));
 }
 
+function decimalsOf(snapshot: MarketSnapshot, asset: string, lst: LstRef): number | null {
+  if (asset === lst.token) return lst.decimals;
+  return snapshot.reserves.find((r) => r.asset === asset)?.decimals ?? null;
+}
+
+/** USD of raw balances at the book's prices; null when one asset is unpriced. */
+function balancesUsd(
+  balances: Readonly<Record<string, string>>,
+  assets: readonly string[],
+  snapshot: MarketSnapshot,
+  lst: LstRef,
+  book: PriceBook,
+): number | null {
+  let s = 0;
+  for (const a of assets) {
+    const raw = rawOf(balances, a);
+    if (raw === 0n) continue;
+    const price = book(a.toLowerCase());
+    const decimals = decimalsOf(snapshot, a.toLowerCase(), lst);
+    if (!price || decimals === null) return null;
+    s += toFloat(raw, decimals) * price.price_usd;
+  }
+  return s;
+}
+
+/**
+ * A position's collateral and debt in USD. Aave: the protocol's own figures (getUserAccountData, at AaveOracle's
+ * prices, which are the market-oracle prices the book chooses). Morpho: its balances at the book's prices (the
+ * snapshot's USD figures are 0 where the loan token had no price; a missing price is never a zero).
+ */
+function positionUsd(
+  p: PositionSnapshot,
+  snapshot: MarketSnapshot,
+  market: LendingMarketRef,
+  lst: LstRef,
+  book: PriceBook,
+): { collateralUsd: number | null; debtUsd: number | null } {
+  if (market.design !== 'morpho-blue') return { collateralUsd: p.collateralUsd, debtUsd: p.debtUsd };
+  return {
+    collateralUsd: balancesUsd(p.supplied, p.collateral, snapshot, lst, book),
+    debtUsd: balancesUsd(p.borrowed, Object.keys(p.borrowed), snapshot, lst, book),
+  };
+}
+
 /** Every position posting the LST as collateral, with the figures the model needs. */
-export function lstPositions(snapshot: MarketSnapshot, market: LendingMarketRef, lst: LstRef): LstPosition[] {
+export function lstPositions(
+  snapshot: MarketSnapshot,
+  market: LendingMarketRef,
+  lst: LstRef,
+  book: PriceBook = snapshotPriceBook(snapshot, market),
+): LstPosition[] {
   const reserve = snapshot.reserves.find((r) => r.asset === lst.token);
   const underlying = snapshot.reserves.find((r) => r.asset === lst.underlying);
-  const lstPrice = reserve?.priceUsd ?? 0;
-  const underlyingPrice = underlying?.priceUsd ?? 0;
+  const lstPrice = book(lst.token)?.price_usd ?? null;
+  const underlyingPrice = book(lst.underlying)?.price_usd ?? null;
   const morpho = new Map((snapshot.morphoMarkets ?? []).map((m) => [m.id.toLowerCase(), m]));
   const out: LstPosition[] = [];
   for (const p of viewPositions(snapshot, market)) {
     const raw = rawOf(p.supplied, lst.token);
     if (raw <= 0n || !p.collateral.some((a) => a.toLowerCase() === lst.token)) continue;
     const lstToken = toFloat(raw, lst.decimals);
-    const lstUsd = lstToken * lstPrice;
     const underlyingDebtRaw = rawOf(p.borrowed, lst.underlying);
+    const hasDebt = Object.values(p.borrowed).some((v) => BigInt(v) > 0n);
+    const { collateralUsd, debtUsd } = positionUsd(p, snapshot, market, lst, book);
     // The position's own threshold and bonus for the LST (E-mode category or Morpho LLTV/incentive) when the
     // snapshot carries them; snapshots written before they existed fall back to the market's figures.
     let threshold = p.thresholds?.[lst.token];
@@ -213,12 +337,18 @@ export function lstPositions(snapshot: MarketSnapshot, market: LendingMarketRef,
       account: p.account,
       marketId: p.marketId,
       lstToken,
-      lstUsd,
+      lstUsd: lstPrice === null ? null : lstToken * lstPrice,
       looped: underlyingDebtRaw > 0n,
-      collateralUsd: p.collateralUsd,
-      debtUsd: p.debtUsd,
-      underlyingDebtUsd: toFloat(underlyingDebtRaw, underlying?.decimals ?? 18) * underlyingPrice,
-      healthFactor: p.debtUsd > 0 ? p.healthFactor : null,
+      collateralUsd,
+      debtUsd,
+      hasDebt,
+      underlyingDebtUsd:
+        underlyingDebtRaw === 0n
+          ? 0
+          : underlyingPrice === null
+            ? null
+            : toFloat(underlyingDebtRaw, underlying?.decimals ?? 18) * underlyingPrice,
+      healthFactor: hasDebt ? p.healthFactor : null,
       lstThreshold: threshold,
       lstBonus: bonus,
     });
@@ -238,18 +368,24 @@ export function healthBands(positions: readonly LstPosition[]): HealthBandEntry[
     return {
       band,
       position_count: members.length,
-      debt_usd: usd6(members.reduce((s, p) => s + p.debtUsd, 0)),
-      lst_collateral_usd: usd6(members.reduce((s, p) => s + p.lstUsd, 0)),
+      debt_usd: usdOrNull(sumKnown(members, (p) => p.debtUsd)),
+      lst_collateral_usd: usdOrNull(sumKnown(members, (p) => p.lstUsd)),
     };
   });
 }
 
+/**
+ * The depeg scenarios. Every figure needs every position priced: when one is not, the scenarios are not published
+ * (the caller publishes the gap reason) rather than computed over the priced part.
+ */
 export function depegScenarios(
   positions: readonly LstPosition[],
   design: LendingMarketRef['design'],
-  lstPriceUsd: number,
+  lstPriceUsd: number | null,
 ): DepegScenarioEntry[] {
-  const debt = positions.reduce((s, p) => s + p.debtUsd, 0);
+  if (lstPriceUsd === null || !positions.every(isPriced)) return [];
+  const priced = positions as readonly PricedPosition[];
+  const debt = priced.reduce((s, p) => s + p.debtUsd, 0);
   return DEPEGS.map((d) => {
     let count = 0;
     let atRisk = 0;
@@ -259,7 +395,7 @@ export function depegScenarios(
     let bonusWeighted = 0;
     let shortfall = 0;
     let withShortfall = 0;
-    for (const p of positions) {
+    for (const p of priced) {
       const o = applyDepeg(p, d, design);
       if (!o.liquidatable) continue;
       count++;
@@ -288,9 +424,12 @@ export function depegScenarios(
   });
 }
 
+/** A policy price as the payloads publish it (4-decimal confidence and gap are already rounded by the policy). */
+const published = (p: PolicyPrice | null) => (p === null ? null : { ...p, price_usd: roundTo(p.price_usd, 8) });
+
 /**
  * LST analytics in a lending market at the snapshot's block. `exchangeRate`: underlying per LST at that block
- * (null when it could not be read).
+ * (null when it could not be read). `book`: the policy prices of the snapshot's assets (default: the market's own).
  */
 export function lendingExposure(
   snapshot: MarketSnapshot,
@@ -298,19 +437,21 @@ export function lendingExposure(
   lst: LstRef,
   loopedOnly: boolean,
   exchangeRate: number | null,
+  book: PriceBook = snapshotPriceBook(snapshot, market),
 ): LendingExposureResult {
   const reserve: ReserveSnapshot | undefined = snapshot.reserves.find((r) => r.asset === lst.token);
-  const underlying = snapshot.reserves.find((r) => r.asset === lst.underlying);
-  const all = lstPositions(snapshot, market, lst);
+  const all = lstPositions(snapshot, market, lst, book);
   const scope = loopedOnly ? all.filter((p) => p.looped) : all;
   const looped = all.filter((p) => p.looped);
-  const sum = (xs: readonly LstPosition[], f: (p: LstPosition) => number) => xs.reduce((s, p) => s + f(p), 0);
-  const marketCollateral = viewPositions(snapshot, market).reduce((s, p) => s + p.collateralUsd, 0);
-  const lstCollateralUsd = sum(scope, (p) => p.lstUsd);
-  const allLstUsd = sum(all, (p) => p.lstUsd);
-  const loopedUsd = sum(looped, (p) => p.lstUsd);
-  const lstPrice = reserve?.priceUsd ?? null;
-  const underlyingPrice = underlying?.priceUsd ?? null;
+  const tokens = (xs: readonly LstPosition[]) => xs.reduce((s, p) => s + p.lstToken, 0);
+  const lstPolicy = book(lst.token);
+  const underlyingPolicy = book(lst.underlying);
+  const lstPrice = lstPolicy?.price_usd ?? null;
+  const underlyingPrice = underlyingPolicy?.price_usd ?? null;
+  const viewAll = viewPositions(snapshot, market);
+  const marketCollateral = sumKnown(viewAll, (p) => positionUsd(p, snapshot, market, lst, book).collateralUsd);
+  const lstCollateralToken = tokens(scope);
+  const lstCollateralUsd = lstPrice === null ? null : lstCollateralToken * lstPrice;
   const morphoLltv = (snapshot.morphoMarkets ?? []).find(
     (m) =>
       m.collateralToken.toLowerCase() === lst.token &&
@@ -324,6 +465,37 @@ export function lendingExposure(
         : roundTo(morphoIncentive(morphoLltv), 6)
       : (reserve?.liquidationBonus ?? null);
   const totalSupplied = reserve ? toFloat(BigInt(reserve.totalSupplyRaw), reserve.decimals) : null;
+  const debtUsd = sumKnown(scope, (p) => p.debtUsd);
+  const underlyingDebtUsd = sumKnown(scope, (p) => p.underlyingDebtUsd);
+  const loopedUsd = lstPrice === null ? null : tokens(looped) * lstPrice;
+  const scenarios = depegScenarios(scope, market.design, lstPrice);
+  const gaps: Record<string, string> = {};
+  const noPrice = (field: string, v: unknown) => {
+    if (v === null) gaps[field] = 'no_price';
+  };
+  if (!reserve) {
+    for (const f of ['lst_price_usd', 'total_lst_supplied_token', 'total_lst_supplied_usd']) gaps[f] = 'not_listed';
+  }
+  noPrice('lst_price_usd', lstPrice);
+  noPrice('underlying_price_usd', underlyingPrice);
+  if (exchangeRate === null) gaps.exchange_rate = 'no_data';
+  const pegView =
+    lstPrice !== null && underlyingPrice && exchangeRate ? lstPrice / (underlyingPrice * exchangeRate) : null;
+  if (pegView === null) gaps.oracle_price_vs_peg = gaps.exchange_rate ?? 'no_price';
+  const totalSuppliedUsd = totalSupplied !== null && lstPrice !== null ? usd6(totalSupplied * lstPrice) : null;
+  if (reserve) noPrice('total_lst_supplied_usd', totalSuppliedUsd);
+  noPrice('lst_collateral_usd', lstCollateralUsd);
+  noPrice('market_collateral_usd', marketCollateral);
+  const share = ratio(lstCollateralUsd, marketCollateral);
+  if (share === null)
+    gaps.share_of_market_collateral = gaps.lst_collateral_usd ?? gaps.market_collateral_usd ?? 'no_positions';
+  noPrice('looped_collateral_usd', loopedUsd);
+  // The loop share is a share of one token's amounts: no price needed (one figure, one price: here none).
+  const loopedShare = ratio(tokens(looped), tokens(all));
+  if (loopedShare === null) gaps.looped_share = 'no_positions';
+  noPrice('debt_usd', debtUsd);
+  noPrice('underlying_debt_usd', underlyingDebtUsd);
+  if (scope.length && !scenarios.length) gaps.depeg_scenarios = 'no_price';
   const payload: LendingExposurePayload = {
     chain: market.chain,
     protocol: market.protocol,
@@ -336,33 +508,30 @@ export function lendingExposure(
     snapshot_block: snapshot.blockNumber,
     lst_listed: reserve !== undefined,
     exchange_rate: exchangeRate,
-    lst_price_usd: lstPrice,
-    underlying_price_usd: underlyingPrice,
-    oracle_price_vs_peg:
-      lstPrice !== null && underlyingPrice && exchangeRate
-        ? roundTo(lstPrice / (underlyingPrice * exchangeRate), 6)
-        : null,
+    lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
+    lst_price: published(lstPolicy),
+    underlying_price_usd: underlyingPrice === null ? null : roundTo(underlyingPrice, 8),
+    underlying_price: published(underlyingPolicy),
+    oracle_price_vs_peg: pegView === null ? null : roundTo(pegView, 6),
     ltv: round6(market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null)),
     liquidation_threshold: round6(threshold),
     liquidation_bonus: round6(bonus),
     total_lst_supplied_token: totalSupplied,
-    total_lst_supplied_usd: totalSupplied !== null && lstPrice !== null ? usd6(totalSupplied * lstPrice) : null,
-    lst_collateral_token: roundTo(
-      sum(scope, (p) => p.lstToken),
-      9,
-    ),
-    lst_collateral_usd: usd6(lstCollateralUsd),
-    market_collateral_usd: usd6(marketCollateral),
-    share_of_market_collateral: ratio(lstCollateralUsd, marketCollateral),
-    looped_collateral_usd: usd6(loopedUsd),
-    looped_share: ratio(loopedUsd, allLstUsd),
+    total_lst_supplied_usd: totalSuppliedUsd,
+    lst_collateral_token: roundTo(lstCollateralToken, 9),
+    lst_collateral_usd: usdOrNull(lstCollateralUsd),
+    market_collateral_usd: usdOrNull(marketCollateral),
+    share_of_market_collateral: share,
+    looped_collateral_usd: usdOrNull(loopedUsd),
+    looped_share: loopedShare,
     position_count: scope.length,
-    borrowing_position_count: scope.filter((p) => p.debtUsd > 0).length,
+    borrowing_position_count: scope.filter((p) => p.hasDebt).length,
     looped_position_count: looped.length,
-    debt_usd: usd6(sum(scope, (p) => p.debtUsd)),
-    underlying_debt_usd: usd6(sum(scope, (p) => p.underlyingDebtUsd)),
+    debt_usd: usdOrNull(debtUsd),
+    underlying_debt_usd: usdOrNull(underlyingDebtUsd),
     health_factor_distribution: healthBands(scope),
-    depeg_scenarios: depegScenarios(scope, market.design, lstPrice ?? 0),
+    depeg_scenarios: scenarios,
+    gap_reasons: gaps,
     as_of: isoSeconds(snapshot.timestamp),
   };
   return { payload, positions: scope };

@@ -79,7 +79,8 @@ describe('lstPoolAnalytics', () => {
     exchangeRateRaw: 1_180_000_000_000_000_000n,
     swaps,
     prices,
-    lstCollateralUsd: 5_000_000,
+    lstCollateralToken: 2000,
+    lstPrice: null,
   });
 
   it('balances, value and imbalance at the exchange rate', () => {
@@ -129,7 +130,8 @@ describe('lstPoolAnalytics', () => {
       volume_24h_lst: 10,
       volume_7d_lst: 15,
       unpriced_swap_count_7d: 0,
-      lst_collateral_in_lending_usd: 5_000_000,
+      lst_collateral_in_lending_token: 2000,
+      lst_collateral_in_lending_usd: 2000 * 2340,
     });
   });
 });

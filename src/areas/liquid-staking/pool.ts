@@ -5,11 +5,12 @@
  */
 import { absBig, formatUnits, toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, poolDepthState, poolPrice, sellDepth } from '../../core/depth.js';
+import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
 import { type LstRef, lstInfo } from './exposure.js';
-import type { DepthEntryPayload, LstPoolAnalyticsPayload } from './schema.js';
+import type { DepthEntryPayload, LstPoolAnalyticsPayload, PegHistoryEntry } from './schema.js';
 
 /** Price moves of the depth table (issue 4: 1, 2 and 5 %). */
 export const DEPTH_MOVES = [0.01, 0.02, 0.05] as const;
@@ -35,8 +36,10 @@ export interface LstPoolInput {
   /** This pool's swaps with timestamp in (asOf − 14 d, asOf]. */
   readonly swaps: readonly SwapFact[];
   readonly prices: PriceLookup;
-  /** LST collateral in the tracked lending markets (USD), latest snapshots; null when unknown. */
-  readonly lstCollateralUsd: number | null;
+  /** LST collateral in the tracked lending markets (tokens), latest snapshots; null when unknown. */
+  readonly lstCollateralToken: number | null;
+  /** The LST's policy price (core/price-policy) at as_of; null: the DEX price of the hour, if any. */
+  readonly lstPrice: PolicyPrice | null;
 }
 
 const hourOf = (t: number) => Math.floor(t / HOUR) * HOUR;
@@ -152,7 +155,14 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
   const underlyingBalance = toFloat(underlyingRaw, underlyingToken.decimals);
   const rate = exchangeRateOf(input.exchangeRateRaw);
   const hour = hourOf(asOf);
-  const lstPrice = input.prices(lstToken.address, hour) ?? null;
+  // One price of the LST for every figure here (balances, depth, collateral): the policy's.
+  const lstPolicy =
+    input.lstPrice ??
+    (() => {
+      const p = input.prices(lstToken.address, hour);
+      return p === undefined ? null : choosePrice(asOf, null, { priceUsd: p, confidence: 1, ref: 'dex' });
+    })();
+  const lstPrice = lstPolicy?.price_usd ?? null;
   const underlyingPrice = input.prices(underlyingToken.address, hour) ?? null;
   const peg = pegFigures(state, side, rate, { lst: lstBalance, underlying: underlyingBalance });
 
@@ -204,7 +214,10 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     swap_count_24h: day.length,
     swap_count_7d: swaps.length,
     unpriced_swap_count_7d: valued(swaps).filter((v) => v === null).length,
-    lst_collateral_in_lending_usd: input.lstCollateralUsd === null ? null : usd6(input.lstCollateralUsd),
+    lst_collateral_in_lending_token: input.lstCollateralToken === null ? null : roundTo(input.lstCollateralToken, 9),
+    lst_collateral_in_lending_usd:
+      input.lstCollateralToken === null || lstPrice === null ? null : usd6(input.lstCollateralToken * lstPrice),
+    lst_price: lstPolicy,
     as_of: isoSeconds(asOf),
   };
 }
@@ -284,5 +297,71 @@ export function poolStateAt(
       decimals1,
     ),
     balancesKnown: true,
+  };
+}
+
+/**
+ * Peg history of a pool at instant `t`: the least and greatest discount (percent; positive below the exchange
+ * rate) at which it traded over the UTC day of t (up to t) and over the 7 days ending at t, from the price after
+ * each swap (V3: its sqrtPriceX96) or sync (V2: its reserves) at or before t. One exchange rate, the record's (the
+ * rate drifts by the staking yield, ~0.06 % a week, far below the discounts of interest). Null without a rate.
+ */
+export function pegHistory(
+  pool: PoolFact,
+  decimals0: number,
+  decimals1: number,
+  side: 0 | 1,
+  swaps: readonly SwapFact[],
+  syncs: readonly SyncFact[],
+  rate: number | null,
+  t: number,
+): PegHistoryEntry | null {
+  if (rate === null || !(rate > 0)) return null;
+  const dayStart = Math.floor(t / DAY) * DAY;
+  const weekStart = t - 7 * DAY;
+  const unbounded = 2n ** 200n;
+  const points: { timestamp: number; discount: number }[] = [];
+  const add = (timestamp: number, state: DepthPoolState) => {
+    const price = lstPoolPrice(state, side);
+    if (price !== null) points.push({ timestamp, discount: (1 - price / rate) * 100 });
+  };
+  if (pool.design === 'uniswap-v3') {
+    for (const s of swaps) {
+      if (s.pool !== pool.address || s.timestamp <= weekStart || s.timestamp > t) continue;
+      if (s.sqrtPriceX96 === null || s.liquidity === null) continue;
+      add(
+        s.timestamp,
+        poolDepthState(
+          pool,
+          { reserve0: unbounded, reserve1: unbounded, sqrtPriceX96: s.sqrtPriceX96, liquidity: s.liquidity },
+          decimals0,
+          decimals1,
+        ),
+      );
+    }
+  } else {
+    for (const y of syncs) {
+      if (y.pool !== pool.address || y.timestamp <= weekStart || y.timestamp > t) continue;
+      add(
+        y.timestamp,
+        poolDepthState(
+          pool,
+          { reserve0: y.reserve0, reserve1: y.reserve1, sqrtPriceX96: null, liquidity: null },
+          decimals0,
+          decimals1,
+        ),
+      );
+    }
+  }
+  const day = points.filter((p) => p.timestamp >= dayStart).map((p) => p.discount);
+  const week = points.map((p) => p.discount);
+  const r = (xs: number[], f: (...v: number[]) => number) => (xs.length ? roundTo(f(...xs), 4) : null);
+  return {
+    discount_min_pct_day: r(day, Math.min),
+    discount_max_pct_day: r(day, Math.max),
+    discount_min_pct_7d: r(week, Math.min),
+    discount_max_pct_7d: r(week, Math.max),
+    swaps_day: day.length,
+    swaps_7d: week.length,
   };
 }

@@ -8,6 +8,28 @@ import { Count, DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/sch
 const Num = (description: string) => Type.Number({ description });
 const NullableNum = (description: string) => Nullable(Type.Number({ description }));
 
+/** A price chosen by the one policy (core/price-policy `choosePrice`), published beside the figures it prices. */
+export const PolicyPriceSchema = Type.Object({
+  price_usd: Num('USD price of one whole token'),
+  source: Type.Union([Type.Literal('oracle'), Type.Literal('dex'), Type.Literal('market_oracle')], {
+    description:
+      'oracle: a fresh price feed; market_oracle: the lending market’s own oracle (Aave: AaveOracle; Morpho: the isolated market’s oracle × the loan token’s price); dex: the DEX price of the hour',
+  }),
+  source_ref: Type.String({
+    description: 'What was read: the market (Aave pool, `morpho-market:<id>`) or the DEX price’s pools',
+  }),
+  confidence: Num('In (0, 1]: halved when the two sources disagree by more than 2 %; 0.2375 for a stale feed'),
+  alternative_price_usd: NullableNum('The other source’s price, when there is one'),
+  disagreement: NullableNum('|chosen / alternative − 1|, when both exist'),
+  flagged: Type.Boolean({ description: 'True when the two sources differ by more than 2 %' }),
+});
+
+/** Per-field reasons of the null figures of a partly known record (`no_price`, `no_data`, `not_listed`, `no_positions`). */
+export const GapReasons = Type.Record(Type.String(), Type.String(), {
+  description:
+    'Why each null figure of the record is null (field → reason): no_price, no_data, not_listed, no_positions',
+});
+
 export const LstToken = Type.Object({
   token_address: Type.String({ description: 'Lowercase 0x address' }),
   symbol: Type.String(),
@@ -90,7 +112,9 @@ export const LstPoolAnalytics = Type.Object({
   pool_price: NullableNum('Underlying per liquid staking token in the pool (V3: sqrtPriceX96; V2: reserves)'),
   price_vs_peg: NullableNum('pool_price / exchange_rate (1 = at peg)'),
   discount_pct: NullableNum('(1 − price_vs_peg) × 100: positive when the token trades below its exchange rate'),
-  lst_price_usd: NullableNum('USD price of the liquid staking token, hour of as_of (DEX area prices)'),
+  lst_price_usd: NullableNum(
+    'USD price of the liquid staking token by the one price policy (lst_price: a lending market’s oracle, else the DEX price of the hour)',
+  ),
   underlying_price_usd: NullableNum('USD price of the underlying, hour of as_of'),
   depth: Type.Array(DepthEntry, {
     description:
@@ -103,17 +127,21 @@ export const LstPoolAnalytics = Type.Object({
   swap_count_24h: Count(),
   swap_count_7d: Count(),
   unpriced_swap_count_7d: Count('Swaps without a price on either side (not in USD volume)'),
-  lst_collateral_in_lending_usd: NullableNum(
-    'LST posted as collateral in the tracked lending markets (the latest snapshots), USD: what liquidations could sell',
+  lst_collateral_in_lending_token: NullableNum(
+    'LST posted as collateral in all the tracked lending markets (the latest snapshots), tokens; null when one market is unknown',
   ),
+  lst_collateral_in_lending_usd: NullableNum(
+    'lst_collateral_in_lending_token × lst_price_usd: what liquidations could sell',
+  ),
+  lst_price: Nullable(PolicyPriceSchema),
   as_of: Iso('Block time of snapshot_block: the end of the volume windows'),
 });
 
 export const HealthBand = Type.Object({
   band: Type.String({ description: 'Health-factor band: <1.0, 1.0-1.05, 1.05-1.1, 1.1-1.25, 1.25-1.5, 1.5-2, >2' }),
   position_count: Count(),
-  debt_usd: Num('Debt of the positions in the band'),
-  lst_collateral_usd: Num('LST collateral of the positions in the band'),
+  debt_usd: NullableNum('Debt of the positions in the band; null when one of them is unpriced'),
+  lst_collateral_usd: NullableNum('LST collateral of the positions in the band; null without the LST price'),
 });
 
 export const DepegScenario = Type.Object({
@@ -150,8 +178,12 @@ export const LendingExposureAnalytics = Type.Object({
   snapshot_block: Type.Integer(),
   lst_listed: Type.Boolean({ description: 'Whether the market lists the token' }),
   exchange_rate: NullableNum('Underlying per LST at snapshot_block (stEthPerToken() / 1e18)'),
-  lst_price_usd: NullableNum('The market oracle price of the LST'),
-  underlying_price_usd: NullableNum('The market oracle price of the underlying'),
+  lst_price_usd: NullableNum(
+    'USD price of the LST by the one price policy (lst_price): the market’s own oracle, else the DEX price; every USD figure of the LST here uses it',
+  ),
+  lst_price: Nullable(PolicyPriceSchema),
+  underlying_price_usd: NullableNum('USD price of the underlying by the one price policy (underlying_price)'),
+  underlying_price: Nullable(PolicyPriceSchema),
   oracle_price_vs_peg: NullableNum(
     'lst_price_usd / (underlying_price_usd × exchange_rate): the market’s view of the peg',
   ),
@@ -161,23 +193,71 @@ export const LendingExposureAnalytics = Type.Object({
   total_lst_supplied_token: NullableNum('Everything supplied in the LST reserve, collateral or not'),
   total_lst_supplied_usd: NullableNum('total_lst_supplied_token × lst_price_usd'),
   lst_collateral_token: Num('LST posted as collateral by the positions in scope'),
-  lst_collateral_usd: Num('lst_collateral_token × lst_price_usd'),
-  market_collateral_usd: Num('Collateral of every position of the market (the protocol’s own figure)'),
+  lst_collateral_usd: NullableNum('lst_collateral_token × lst_price_usd; null (never 0) without a price'),
+  market_collateral_usd: NullableNum(
+    'Collateral of every position of the market (Aave: the protocol’s own figure; Morpho: balances at the policy prices); null when one is unpriced',
+  ),
   share_of_market_collateral: NullableNum('lst_collateral_usd / market_collateral_usd'),
-  looped_collateral_usd: Num('LST collateral of looped positions (whatever the flag)'),
-  looped_share: NullableNum('looped LST collateral / all LST collateral (whatever the flag)'),
+  looped_collateral_usd: NullableNum('LST collateral of looped positions (whatever the flag)'),
+  looped_share: NullableNum('looped LST collateral / all LST collateral, in tokens (whatever the flag)'),
   position_count: Count('Positions in scope'),
   borrowing_position_count: Count('Positions in scope with debt'),
   looped_position_count: Count('Looped positions (whatever the flag)'),
-  debt_usd: Num('Debt of the positions in scope'),
-  underlying_debt_usd: Num('The part of debt_usd borrowed in the underlying'),
+  debt_usd: NullableNum('Debt of the positions in scope; null when one debt is unpriced'),
+  underlying_debt_usd: NullableNum('The part of debt_usd borrowed in the underlying'),
   health_factor_distribution: Type.Array(HealthBand),
-  depeg_scenarios: Type.Array(DepegScenario, { description: 'Depegs of 1, 2, 5 and 10 %' }),
+  depeg_scenarios: Type.Array(DepegScenario, {
+    description: 'Depegs of 1, 2, 5 and 10 %; empty (gap_reasons.depeg_scenarios) when a position is unpriced',
+  }),
+  gap_reasons: GapReasons,
+  all_markets: Type.Optional(
+    Type.Object(
+      {
+        markets: Count('Tracked lending markets listing the token'),
+        lst_collateral_token: NullableNum(
+          'LST posted as collateral over all of them (every position, whatever the flag)',
+        ),
+        lst_collateral_usd: NullableNum('lst_collateral_token × the LST policy price'),
+        debt_usd: NullableNum('Debt of those positions'),
+        position_count: Nullable(Count()),
+        lst_price_source: Nullable(Type.String()),
+        gap_reason: Nullable(Type.String({ description: 'no_data (a market without a snapshot), no_price' })),
+      },
+      { description: 'The token’s exposure summed across the tracked lending markets (their latest snapshots)' },
+    ),
+  ),
   as_of: Iso('Block time of snapshot_block'),
 });
 
+/** Min/max discount (percent, positive below the exchange rate) of a pool's swaps over the day and the week. */
+export const PegHistory = Type.Object({
+  discount_min_pct_day: NullableNum('Least discount of the swaps of the UTC day up to the record instant'),
+  discount_max_pct_day: NullableNum('Greatest discount of those swaps'),
+  discount_min_pct_7d: NullableNum('Least discount of the swaps of the 7 days ending at the record instant'),
+  discount_max_pct_7d: NullableNum('Greatest discount of those swaps'),
+  swaps_day: Count('Swaps of the day with a price and a rate'),
+  swaps_7d: Count('Swaps of the 7 days with a price and a rate'),
+});
+
+/** The entity a score record describes (every record of a score path carries it). */
+export const LstScoreIdentity = Type.Object({
+  chain: Type.String(),
+  protocol: Type.String({ description: 'The lending protocol or the exchange' }),
+  version: Type.String(),
+  pool_address: Type.String({ description: 'The DEX pool, or the lending market contract' }),
+  token_address: Type.String({ description: 'The liquid staking token' }),
+  base_asset: Type.Optional(Type.String({ description: 'Lending: the market base asset symbol' })),
+  looped_only: Type.Optional(Type.Boolean({ description: 'Lending: `<flag>`' })),
+});
+
 /** A score record of the liquid staking history endpoints (as the DEX area's): the day it describes. */
-export const LstScoreRecord = DailyScoreRecord({ gapReasons: 'no_data, not_listed, …' });
+export const LstScoreRecord = Type.Composite([
+  DailyScoreRecord({ gapReasons: 'no_data, not_listed, no_positions, insufficient_evidence' }),
+  LstScoreIdentity,
+  Type.Object({
+    peg_history: Type.Optional(Nullable(PegHistory)),
+  }),
+]);
 
 export const LstScoreHistory = ScoreHistory(LstScoreRecord);
 
@@ -190,3 +270,5 @@ export type HealthBandEntry = Static<typeof HealthBand>;
 export type DepegScenarioEntry = Static<typeof DepegScenario>;
 export type LendingExposurePayload = Static<typeof LendingExposureAnalytics>;
 export type LstScoreRecordEntry = Static<typeof LstScoreRecord>;
+export type LstScoreIdentity = Static<typeof LstScoreIdentity>;
+export type PegHistoryEntry = Static<typeof PegHistory>;

@@ -10,14 +10,26 @@ const pool = (over: Partial<DexPoolScoreInput>): DexPoolScoreInput => ({
   discount: 0.002,
   imbalance: 0.1,
   depthUsd: 1_000_000,
+  lstPriceUsd: 2000,
+  priceSource: 'market_oracle',
   depthReachable: true,
   lstCollateralUsd: 5_000_000,
   continuity: 0.9,
   blockNumber: 1,
   exchangeRate: 1.18,
   poolPrice: 1.177,
+  identity: { chain: 'ethereum', protocol: 'uniswap', version: 'V3', pool_address: '0xp', token_address: '0xl' },
   ...over,
 });
+const ID = {
+  chain: 'ethereum',
+  protocol: 'aave',
+  version: 'V3',
+  base_asset: 'USDC',
+  pool_address: '0xpool',
+  token_address: '0xl',
+  looped_only: false,
+};
 
 describe('liquid-staking.dex-pool', () => {
   it('weights sum to 1', () => {
@@ -49,7 +61,7 @@ describe('liquid-staking.dex-pool', () => {
       );
       expect(value('balance')).toBeCloseTo(row.balance, 4);
       expect(r.aggregation).toBe('weighted-geometric-mean');
-      expect(r.methodology).toBe('liquid-staking.dex-pool@1.0.0');
+      expect(r.methodology).toBe('liquid-staking.dex-pool@1.1.0');
       expect(r.gap_reason).toBeNull();
     });
   }
@@ -112,8 +124,11 @@ function exposure(
     lst_listed: true,
     exchange_rate: 1.18,
     lst_price_usd: 2360,
+    lst_price: null,
     underlying_price_usd: 2000,
+    underlying_price: null,
     oracle_price_vs_peg: 1,
+    gap_reasons: {},
     ltv: 0.69,
     liquidation_threshold: 0.795,
     liquidation_bonus: 0.07,
@@ -157,6 +172,7 @@ describe('liquid-staking.lending-exposure', () => {
       exposure: exposure({}, 20_000, 40_000, 30_000),
       dexDepthUsd: 15_000,
       dexPools: 1,
+      identity: ID,
     });
     const value = (n: string) => r.components.find((c) => c.name === n)!.value;
     expect(value('depeg_5pct')).toBeCloseTo(0.8, 6);
@@ -166,7 +182,7 @@ describe('liquid-staking.lending-exposure', () => {
     expect(value('looped_share')).toBeCloseTo(0.75, 6);
     const expected = 0.25 * 0.8 + 0.2 * 0.6 + 0.3 * 0.5 + 0.15 * 0.9 + 0.1 * 0.75;
     expect(r.score).toBeCloseTo(expected, 4);
-    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.1.0');
+    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.2.0');
   });
 
   it('nothing liquidated: full absorption even without pools; looped scope drops the loop share', () => {
@@ -176,6 +192,7 @@ describe('liquid-staking.lending-exposure', () => {
       exposure: exposure({ looped_only: true }),
       dexDepthUsd: null,
       dexPools: 0,
+      identity: ID,
     });
     const c = (n: string) => r.components.find((x) => x.name === n)!;
     expect(c('dex_absorption').value).toBe(1);
@@ -184,17 +201,67 @@ describe('liquid-staking.lending-exposure', () => {
 
   it('more debt at risk, lower score', () => {
     const s = (d5: number, d10: number) =>
-      scoreExposure({ t: T, partial: true, exposure: exposure({}, d5, d10, d10), dexDepthUsd: 50_000, dexPools: 1 })
-        .score!;
+      scoreExposure({
+        t: T,
+        partial: true,
+        exposure: exposure({}, d5, d10, d10),
+        dexDepthUsd: 50_000,
+        dexPools: 1,
+        identity: ID,
+      }).score!;
     expect(s(0, 0)).toBeGreaterThan(s(0, 30_000));
     expect(s(0, 30_000)).toBeGreaterThan(s(30_000, 60_000));
   });
 
   it('gaps: no snapshot, token not listed, no positions', () => {
     const g = (e: LendingExposurePayload | undefined) =>
-      scoreExposure({ t: T, partial: false, exposure: e, dexDepthUsd: null, dexPools: 0 }).gap_reason;
+      scoreExposure({ t: T, partial: false, exposure: e, dexDepthUsd: null, dexPools: 0, identity: ID }).gap_reason;
     expect(g(undefined)).toBe('no_data');
     expect(g(exposure({ lst_listed: false }))).toBe('not_listed');
     expect(g(exposure({ position_count: 0 }))).toBe('no_positions');
+  });
+
+  it('issue 13: an unpriced exposure (Morpho: debt and collateral 0 for want of a price) is no evidence, not a perfect score', () => {
+    // What the old model did with Morpho: debt 0, nothing at risk → depeg 1 and absorption 1, health null → 1.0 / A.
+    const unpriced = exposure({ debt_usd: 0, lst_collateral_usd: 0 }, 0, 0, 0);
+    const r = scoreExposure({
+      t: T,
+      partial: true,
+      exposure: unpriced,
+      dexDepthUsd: 50_000,
+      dexPools: 1,
+      identity: ID,
+    });
+    const v = (n: string) => r.components.find((c) => c.name === n)!.value;
+    // 0/0 is null in every component (it was 1 in depeg_* and dex_absorption, null in health_distribution).
+    expect([v('depeg_5pct'), v('depeg_10pct'), v('dex_absorption'), v('health_distribution')]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(r).toMatchObject({ score: null, grade: null, gap_reason: 'insufficient_evidence', evidence: 0.1 });
+    // Unknown figures (null, with the reasons the analytics publish) likewise.
+    const missing = exposure(
+      { debt_usd: null, lst_collateral_usd: null, depeg_scenarios: [], gap_reasons: { debt_usd: 'no_price' } },
+      0,
+      0,
+      0,
+    );
+    const m = scoreExposure({ t: T, partial: true, exposure: missing, dexDepthUsd: 1, dexPools: 1, identity: ID });
+    expect(m).toMatchObject({ score: null, gap_reason: 'insufficient_evidence' });
+  });
+
+  it('score records carry their entity and a gap reason', () => {
+    const r = scoreExposure({
+      t: T,
+      partial: false,
+      exposure: undefined,
+      dexDepthUsd: null,
+      dexPools: 0,
+      identity: ID,
+    });
+    expect(r).toMatchObject({ ...ID, gap_reason: 'no_data', evidence: 0 });
+    expect(scoreDexPool(pool({ discount: null }))).toMatchObject({ chain: 'ethereum', pool_address: '0xp' });
   });
 });

@@ -1,19 +1,26 @@
 /**
  * The two liquid staking score models (docs/methodology/liquid-staking-*.md). Pure: figures in, score records out.
  *
- * - `liquid-staking.dex-pool@1.0.0`: how well a DEX pool of a liquid staking token (LST) against its underlying
+ * - `liquid-staking.dex-pool@1.1.0`: how well a DEX pool of a liquid staking token (LST) against its underlying
  *   serves as the exit for that token: price held at the exchange rate, depth against what lending liquidations
  *   would sell, balanced holdings, continuing volume.
- * - `liquid-staking.lending-exposure@1.1.0`: how safely a lending market carries LST collateral through a depeg:
+ * - `liquid-staking.lending-exposure@1.2.0`: how safely a lending market carries LST collateral through a depeg:
  *   debt liquidated at 5 and 10 % depegs, health factors close to 1, loop concentration, and whether the DEX pools
  *   absorb the LST that liquidations would sell within the liquidation bonus.
  */
-import { type ComponentInput, combineScore, methodologyId, piecewiseLinear, roundTo } from '../../core/score.js';
+import {
+  type ComponentInput,
+  combineScore,
+  methodologyId,
+  piecewiseLinear,
+  roundTo,
+  scoreGapReason,
+} from '../../core/score.js';
 import { utcDate } from '../../core/time.js';
-import type { LendingExposurePayload, LstScoreRecordEntry } from './schema.js';
+import type { LendingExposurePayload, LstScoreIdentity, LstScoreRecordEntry, PegHistoryEntry } from './schema.js';
 
-export const DEX_POOL_METHODOLOGY = methodologyId('liquid-staking', 'dex-pool', '1.0.0');
-export const EXPOSURE_METHODOLOGY = methodologyId('liquid-staking', 'lending-exposure', '1.1.0');
+export const DEX_POOL_METHODOLOGY = methodologyId('liquid-staking', 'dex-pool', '1.1.0');
+export const EXPOSURE_METHODOLOGY = methodologyId('liquid-staking', 'lending-exposure', '1.2.0');
 
 /**
  * Peg deviation |1 − pool price / exchange rate| → value: ≤ 0.5 % is 1 (stETH/ETH's ordinary range on Curve and
@@ -63,6 +70,10 @@ export interface DexPoolScoreInput {
   readonly imbalance: number | null;
   /** USD of LST sold to move the price down DEPTH_MOVE; null without a price. */
   readonly depthUsd: number | null;
+  /** The one policy price both depth_usd and lst_collateral_usd are valued at (one figure, one price). */
+  readonly lstPriceUsd: number | null;
+  /** `source` of that price (oracle, market_oracle, dex) or null. */
+  readonly priceSource: string | null;
   readonly depthReachable: boolean;
   readonly lstCollateralUsd: number | null;
   /** The DEX area's volume continuity score of the pool at t (dex.volume-continuity), null when it has none. */
@@ -70,14 +81,24 @@ export interface DexPoolScoreInput {
   readonly blockNumber: number | null;
   readonly exchangeRate: number | null;
   readonly poolPrice: number | null;
+  /** The record's entity (chain, protocol, version, pool_address, token_address). */
+  readonly identity: LstScoreIdentity;
+  /** Min/max discount over the UTC day and the 7 days ending at t; null without swaps or rates. */
+  readonly pegHistory?: PegHistoryEntry | null;
 }
 
-function gap(t: number, partial: boolean, reason: string, methodology: string): LstScoreRecordEntry {
-  return { ...combineScore([], { methodology, at: t }), date: utcDate(t), partial, gap_reason: reason };
+function gap(
+  t: number,
+  partial: boolean,
+  reason: string,
+  methodology: string,
+  identity: LstScoreIdentity,
+): LstScoreRecordEntry {
+  return { ...identity, ...combineScore([], { methodology, at: t }), date: utcDate(t), partial, gap_reason: reason };
 }
 
 export function scoreDexPool(x: DexPoolScoreInput): LstScoreRecordEntry {
-  if (x.discount === null) return gap(x.t, x.partial, 'no_data', DEX_POOL_METHODOLOGY);
+  if (x.discount === null) return gap(x.t, x.partial, 'no_data', DEX_POOL_METHODOLOGY, x.identity);
   const reference = x.lstCollateralUsd === null ? null : x.lstCollateralUsd * COLLATERAL_SHARE_TO_ABSORB;
   const coverage = reference === null || x.depthUsd === null ? null : reference > 0 ? x.depthUsd / reference : null;
   const components: ComponentInput[] = [
@@ -99,6 +120,8 @@ export function scoreDexPool(x: DexPoolScoreInput): LstScoreRecordEntry {
       weight: DEX_POOL_WEIGHTS.depth_coverage,
       inputs: {
         depth_usd: x.depthUsd === null ? null : roundTo(x.depthUsd, 2),
+        lst_price_usd: x.lstPriceUsd === null ? null : roundTo(x.lstPriceUsd, 8),
+        price_source: x.priceSource,
         price_move_pct: DEPTH_MOVE * 100,
         reachable: x.depthReachable,
         lst_collateral_in_lending_usd: x.lstCollateralUsd === null ? null : roundTo(x.lstCollateralUsd, 2),
@@ -124,7 +147,14 @@ export function scoreDexPool(x: DexPoolScoreInput): LstScoreRecordEntry {
     at: x.t,
     aggregation: 'weighted-geometric-mean',
   });
-  return { ...record, date: utcDate(x.t), partial: x.partial, gap_reason: null };
+  return {
+    ...x.identity,
+    ...record,
+    date: utcDate(x.t),
+    partial: x.partial,
+    gap_reason: scoreGapReason(record, 'no_data'),
+    peg_history: x.pegHistory ?? null,
+  };
 }
 
 /**
@@ -156,44 +186,69 @@ export interface ExposureScoreInput {
    */
   readonly dexDepthUsd: number | null;
   readonly dexPools: number;
+  /** The record's entity (chain, protocol, version, base_asset, pool_address, token_address, looped_only). */
+  readonly identity: LstScoreIdentity;
 }
 
 export function scoreExposure(x: ExposureScoreInput): LstScoreRecordEntry {
   const e = x.exposure;
-  if (!e) return gap(x.t, x.partial, 'no_data', EXPOSURE_METHODOLOGY);
-  if (!e.lst_listed) return gap(x.t, x.partial, 'not_listed', EXPOSURE_METHODOLOGY);
-  if (e.position_count === 0) return gap(x.t, x.partial, 'no_positions', EXPOSURE_METHODOLOGY);
-  const at = (pct: number) => e.depeg_scenarios.find((s) => s.depeg_pct === pct)!;
+  const id = x.identity;
+  if (!e) return gap(x.t, x.partial, 'no_data', EXPOSURE_METHODOLOGY, id);
+  if (!e.lst_listed) return gap(x.t, x.partial, 'not_listed', EXPOSURE_METHODOLOGY, id);
+  if (e.position_count === 0) return gap(x.t, x.partial, 'no_positions', EXPOSURE_METHODOLOGY, id);
+  // Every ratio over the debt is null when the debt is 0 or unknown (0/0 is no evidence, in every component), and
+  // the depeg figures are absent when a position is unpriced.
+  const debt = e.debt_usd !== null && e.debt_usd > 0 ? e.debt_usd : null;
+  const at = (pct: number) => e.depeg_scenarios.find((s) => s.depeg_pct === pct);
   const d5 = at(5);
   const d10 = at(10);
-  const debtValue = (s: typeof d5) => (s.share_of_debt === null ? 1 : 1 - s.share_of_debt);
-  const near = e.health_factor_distribution
-    .filter((b) => b.band === '<1.0' || b.band === '1.0-1.05' || b.band === '1.05-1.1')
-    .reduce((s, b) => s + b.debt_usd, 0);
-  const nearShare = e.debt_usd > 0 ? near / e.debt_usd : null;
-  const toSell = d10.lst_liquidated_usd;
-  const absorption = toSell <= 0 ? 1 : x.dexDepthUsd === null ? null : Math.min(1, x.dexDepthUsd / toSell);
+  const debtValue = (s: typeof d5) => (debt === null || !s || s.share_of_debt === null ? null : 1 - s.share_of_debt);
+  const nearBands = e.health_factor_distribution.filter(
+    (b) => b.band === '<1.0' || b.band === '1.0-1.05' || b.band === '1.05-1.1',
+  );
+  const near = nearBands.some((b) => b.debt_usd === null) ? null : nearBands.reduce((s, b) => s + b.debt_usd!, 0);
+  const nearShare = debt === null || near === null ? null : near / debt;
+  const toSell = d10?.lst_liquidated_usd ?? null;
+  // Nothing liquidated at 10 % from a priced, indebted scope: nothing to absorb (1). Unknown: null.
+  const absorption =
+    debt === null || toSell === null
+      ? null
+      : toSell <= 0
+        ? 1
+        : x.dexDepthUsd === null
+          ? null
+          : Math.min(1, x.dexDepthUsd / toSell);
   const components: ComponentInput[] = [
     {
       name: 'depeg_5pct',
       value: debtValue(d5),
       weight: EXPOSURE_WEIGHTS.depeg_5pct,
-      inputs: { debt_at_risk_usd: d5.debt_at_risk_usd, debt_usd: e.debt_usd, formula: '1 - debt_at_risk / debt' },
+      inputs: {
+        debt_at_risk_usd: d5?.debt_at_risk_usd ?? null,
+        debt_usd: e.debt_usd,
+        formula: '1 - debt_at_risk / debt',
+      },
     },
     {
       name: 'depeg_10pct',
       value: debtValue(d10),
       weight: EXPOSURE_WEIGHTS.depeg_10pct,
-      inputs: { debt_at_risk_usd: d10.debt_at_risk_usd, debt_usd: e.debt_usd, formula: '1 - debt_at_risk / debt' },
+      inputs: {
+        debt_at_risk_usd: d10?.debt_at_risk_usd ?? null,
+        debt_usd: e.debt_usd,
+        formula: '1 - debt_at_risk / debt',
+      },
     },
     {
       name: 'dex_absorption',
       value: absorption,
       weight: EXPOSURE_WEIGHTS.dex_absorption,
       inputs: {
-        lst_liquidated_usd_at_10pct: d10.lst_liquidated_usd,
+        lst_liquidated_usd_at_10pct: toSell,
         dex_depth_usd_within_bonus: x.dexDepthUsd === null ? null : roundTo(x.dexDepthUsd, 2),
-        liquidation_bonus: d10.lst_liquidation_bonus ?? e.liquidation_bonus,
+        liquidation_bonus: d10?.lst_liquidation_bonus ?? e.liquidation_bonus,
+        lst_price_usd: e.lst_price_usd,
+        price_source: e.lst_price?.source ?? null,
         dex_pools: x.dexPools,
         formula: 'min(1, dex_depth_usd_within_bonus / lst_liquidated_usd_at_10pct); 1 when nothing is liquidated',
       },
@@ -203,7 +258,7 @@ export function scoreExposure(x: ExposureScoreInput): LstScoreRecordEntry {
       value: nearShare === null ? null : 1 - nearShare,
       weight: EXPOSURE_WEIGHTS.health_distribution,
       inputs: {
-        debt_below_hf_usd: roundTo(near, 2),
+        debt_below_hf_usd: near === null ? null : roundTo(near, 2),
         hf_threshold: NEAR_LIQUIDATION_HF,
         debt_usd: e.debt_usd,
         formula: '1 - debt(HF < 1.1) / debt',
@@ -221,5 +276,5 @@ export function scoreExposure(x: ExposureScoreInput): LstScoreRecordEntry {
     },
   ];
   const record = combineScore(components, { methodology: EXPOSURE_METHODOLOGY, at: x.t, aggregation: 'weighted-mean' });
-  return { ...record, date: utcDate(x.t), partial: x.partial, gap_reason: null };
+  return { ...id, ...record, date: utcDate(x.t), partial: x.partial, gap_reason: scoreGapReason(record, 'no_data') };
 }

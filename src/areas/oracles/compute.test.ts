@@ -260,3 +260,75 @@ describe('the pairs and their 7 daily records', () => {
     expect(new Set(output.records.get('LINK-USD')!.map((r) => r.gap_reason))).toEqual(new Set(['no_data']));
   });
 });
+
+describe('issue 13: staleness flagged, the DEX price beside the feed, no look-ahead', () => {
+  const hourly = (from: number, to: number, answer: bigint) => {
+    const out: (readonly [number, bigint])[] = [];
+    for (let x = from; x <= to; x += HOUR) out.push([x, answer] as const);
+    return out;
+  };
+
+  it('a feed silent beyond heartbeat × 1.5 is stale, since when, and the breach is counted', () => {
+    // Hourly until 5 h before the window end, then silence.
+    const f = feed({ rounds: rounds(hourly(AS_OF - 3 * DAY, AS_OF - 5 * HOUR, 3000n * E8)) });
+    const r = feedRecordAt(f, AS_OF, true, NO_PRICES);
+    expect(r).toMatchObject({
+      stale: true,
+      stale_since: new Date((AS_OF - 5 * HOUR + 5400) * 1000).toISOString().replace('.000Z', 'Z'),
+      max_staleness_vs_heartbeat: 5,
+      heartbeat_breaches: 1,
+    });
+    // The price policy no longer lets the stale feed win (DEX absent: the feed at low confidence).
+    expect(r.chosen_price).toMatchObject({ source: 'oracle', confidence: 0.2375 });
+    const fresh = feedRecordAt(
+      feed({ rounds: rounds(hourly(AS_OF - 3 * DAY, AS_OF, 3000n * E8)) }),
+      AS_OF,
+      true,
+      NO_PRICES,
+    );
+    expect(fresh).toMatchObject({ stale: false, stale_since: null, heartbeat_breaches: 0 });
+  });
+
+  it('publishes the DEX price of the same asset and flags a disagreement above 2 % (LINK 7.3 % above its feed)', () => {
+    const LINK = '0x00000000000000000000000000000000000011c0';
+    const f = feed({ pair: 'LINK-USD', baseToken: LINK, rounds: rounds(hourly(AS_OF - 2 * DAY, AS_OF, 15n * E8)) });
+    const hour = Math.floor(AS_OF / HOUR) * HOUR;
+    const prices = new Map([[`${LINK}@${hour}`, { token: LINK, hour, priceUsd: 16.095, confidence: 0.8 }]]);
+    const r = feedRecordAt(f, AS_OF, true, prices);
+    expect(r.dex_price_usd).toBe(16.095);
+    expect(r.price_disagreement_pct).toBeCloseTo(6.8035, 3);
+    expect(r.price_flagged).toBe(true);
+    expect(r.chosen_price).toMatchObject({
+      source: 'oracle',
+      price_usd: 15,
+      flagged: true,
+      alternative_price_usd: 16.095,
+    });
+    const out = computeOracles({
+      asOf: AS_OF,
+      feeds: [f],
+      prices: [{ token: LINK, hour, priceUsd: 16.095 }],
+    });
+    expect(out.pairs[0]).toMatchObject({ pair: 'LINK-USD', price_flagged: true, dex_price_usd: 16.095 });
+  });
+
+  it('a past day recomputed from the rounds and prices up to that day only is the same record', () => {
+    const points = hourly(AS_OF - 13 * DAY, AS_OF, 0n).map(([x], i) => [x, (3000n + BigInt(i % 17)) * E8] as const);
+    const all = rounds(points);
+    const prices: DexPricePoint[] = points.map(([x]) => ({
+      token: WETH,
+      hour: Math.floor(x / HOUR) * HOUR,
+      priceUsd: 3005,
+    }));
+    const full = computeOracles({ asOf: AS_OF, feeds: [feed({ rounds: all })], prices }).records.get('ETH-USD')!;
+    for (let d = 1; d < 7; d++) {
+      const t = Date.parse(full[d]!.timestamp) / 1000;
+      const past = computeOracles({
+        asOf: t,
+        feeds: [feed({ rounds: all.filter((r) => r.updatedAt <= t) })],
+        prices: prices.filter((p) => p.hour <= t),
+      }).records.get('ETH-USD')!;
+      expect({ ...past[0]!, partial: false }, `day ${d}`).toEqual(full[d]);
+    }
+  });
+});

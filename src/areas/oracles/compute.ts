@@ -4,6 +4,7 @@
  * `asOf`, passed in; the same input gives the same output. Answers stay exact bigints until a figure is a ratio.
  */
 import { absBig, ratioToFloat, toFloat } from '../../core/decimal.js';
+import { choosePrice, FEED_FRESHNESS_FACTOR } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median, quantile } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, HOUR, isoSeconds, utcDate } from '../../core/time.js';
@@ -47,6 +48,10 @@ export interface DexPricePoint {
   /** Start of the UTC hour; the price describes the pools at the end of that hour (docs/methodology/prices.md). */
   readonly hour: number;
   readonly priceUsd: number;
+  /** The DEX price's confidence (docs/methodology/prices.md); 1 when unknown. */
+  readonly confidence?: number;
+  /** How it was made (`pools:…`). */
+  readonly source?: string;
 }
 
 export interface OracleInput {
@@ -113,10 +118,20 @@ function gapRecord(feed: OracleFeedInput, t: number, partial: boolean, reason: s
     last_answer: null,
     last_answer_raw: null,
     last_updated_at: null,
+    stale: null,
+    stale_since: null,
+    max_staleness_vs_heartbeat: null,
+    heartbeat_breaches: null,
+    dex_price_usd: null,
+    chosen_price: null,
+    price_disagreement_pct: null,
+    price_flagged: null,
   };
 }
 
-type PriceIndex = ReadonlyMap<string, number>;
+type PriceIndex = ReadonlyMap<string, number | DexPricePoint>;
+const priceOf = (x: number | DexPricePoint | undefined) =>
+  x === undefined ? undefined : typeof x === 'number' ? x : x.priceUsd;
 const priceKey = (token: string, hour: number) => `${token}@${hour}`;
 
 /** One record: the window (t − 7 d, t] of one feed. */
@@ -142,7 +157,7 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
     if (round.updatedAt <= start) continue;
     updateCount += 1;
     if (decimals !== null && feed.baseToken !== null) {
-      const price = prices.get(priceKey(feed.baseToken, Math.floor(round.updatedAt / HOUR) * HOUR));
+      const price = priceOf(prices.get(priceKey(feed.baseToken, Math.floor(round.updatedAt / HOUR) * HOUR)));
       if (price !== undefined && price > 0) {
         dexDeviationsPct.push(Math.abs(toFloat(round.answer, decimals) / price - 1) * 100);
       }
@@ -165,6 +180,29 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
   const maxInterval = intervals.length ? Math.max(...intervals) : null;
   const last = rounds[lastKnown]!;
   const longestStaleness = Math.max(maxInterval ?? 0, t - last.updatedAt);
+  // Staleness flagged, not only measured: beyond heartbeat × 1.5 the price policy no longer trusts the feed.
+  const staleAfter = feed.heartbeatSeconds * FEED_FRESHNESS_FACTOR;
+  const stale = t - last.updatedAt > staleAfter;
+  const breaches = intervals.filter((i) => i > staleAfter).length + (stale ? 1 : 0);
+  const lastAnswer = decimals === null ? null : toFloat(last.answer, decimals);
+  const dexPoint =
+    feed.baseToken === null ? undefined : prices.get(priceKey(feed.baseToken, Math.floor(t / HOUR) * HOUR));
+  const dexPrice = priceOf(dexPoint) ?? null;
+  const chosen = choosePrice(
+    t,
+    lastAnswer === null
+      ? null
+      : { priceUsd: lastAnswer, updatedAt: last.updatedAt, heartbeat: feed.heartbeatSeconds, ref: feed.address },
+    dexPrice === null
+      ? null
+      : {
+          priceUsd: dexPrice,
+          confidence: typeof dexPoint === 'object' ? (dexPoint.confidence ?? 1) : 1,
+          ref: typeof dexPoint === 'object' ? (dexPoint.source ?? 'dex') : 'dex',
+        },
+  );
+  const gapPct =
+    lastAnswer !== null && dexPrice !== null && dexPrice > 0 ? Math.abs(lastAnswer / dexPrice - 1) * 100 : null;
   let dexReason: string | null = null;
   if (feed.baseToken === null) dexReason = 'no_dex_token';
   else if (updateCount === 0) dexReason = 'no_rounds';
@@ -197,14 +235,22 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
     dex_deviation_max_abs_pct: dexDeviationsPct.length ? round6(Math.max(...dexDeviationsPct)) : null,
     dex_compared_rounds: feed.baseToken === null ? null : dexDeviationsPct.length,
     dex_deviation_reason: dexReason,
-    last_answer: decimals === null ? null : toFloat(last.answer, decimals),
+    last_answer: lastAnswer,
     last_answer_raw: last.answer.toString(),
     last_updated_at: isoSeconds(last.updatedAt),
+    stale,
+    stale_since: stale ? isoSeconds(last.updatedAt + Math.ceil(staleAfter)) : null,
+    max_staleness_vs_heartbeat: round6(longestStaleness / feed.heartbeatSeconds),
+    heartbeat_breaches: breaches,
+    dex_price_usd: dexPrice,
+    chosen_price: chosen,
+    price_disagreement_pct: roundOrNull(gapPct),
+    price_flagged: gapPct === null ? null : (chosen?.flagged ?? false),
   };
 }
 
 export function computeOracles(input: OracleInput): OracleOutput {
-  const prices = new Map(input.prices.map((p) => [priceKey(p.token, p.hour), p.priceUsd]));
+  const prices = new Map(input.prices.map((p) => [priceKey(p.token, p.hour), p]));
   const instants = dailyHistoryInstants(input.asOf);
   const records = new Map<string, OracleDailyEntry[]>();
   const pairs: OraclePairEntry[] = [];
@@ -220,6 +266,11 @@ export function computeOracles(input: OracleInput): OracleOutput {
       latest_answer: current.last_answer,
       latest_updated_at: current.last_updated_at,
       update_count_7d: current.update_count,
+      stale: current.stale,
+      stale_since: current.stale_since,
+      dex_price_usd: current.dex_price_usd,
+      price_disagreement_pct: current.price_disagreement_pct,
+      price_flagged: current.price_flagged,
     });
   }
   pairs.sort((a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0));

@@ -139,7 +139,14 @@ export class OracleRepository {
       }
       const bases = new Set(chainFeeds.map((f) => f.baseToken).filter((t) => t !== null));
       for (const p of await dex.prices(chain, fromHour, asOf)) {
-        if (bases.has(p.token)) prices.push({ token: p.token, hour: p.hour, priceUsd: p.priceUsd });
+        if (bases.has(p.token))
+          prices.push({
+            token: p.token,
+            hour: p.hour,
+            priceUsd: p.priceUsd,
+            confidence: p.confidence,
+            source: p.source,
+          });
       }
     }
     return { asOf, feeds, prices };

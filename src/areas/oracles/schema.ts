@@ -33,6 +33,11 @@ export const OraclePair = Type.Object({
   latest_answer: Nullable(Type.Number({ description: 'Newest answer, normalised by decimals' })),
   latest_updated_at: Nullable(Iso('Time of the newest round')),
   update_count_7d: Nullable(Count('Rounds in the 7 days ending at as_of')),
+  stale: Nullable(Type.Boolean({ description: 'The newest record’s `stale`' })),
+  stale_since: Nullable(Iso('The newest record’s `stale_since`')),
+  dex_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The newest record’s `dex_price_usd`' })),
+  price_disagreement_pct: Pct('The newest record’s `price_disagreement_pct`'),
+  price_flagged: Nullable(Type.Boolean({ description: 'The newest record’s `price_flagged` (> 2 % apart)' })),
 });
 
 export const OracleDailyRecord = Type.Object({
@@ -84,6 +89,46 @@ export const OracleDailyRecord = Type.Object({
   last_answer: Nullable(Type.Number({ description: 'Newest answer at the window end, normalised by decimals' })),
   last_answer_raw: Nullable(Type.String({ description: 'Exact raw answer' })),
   last_updated_at: Nullable(Iso('Time of that round')),
+  stale: Nullable(
+    Type.Boolean({
+      description:
+        'True when, at the window end, the newest round is older than heartbeat × 1.5 (core/price-policy FEED_FRESHNESS_FACTOR: the feed is not fresh and the price policy no longer lets it win)',
+    }),
+  ),
+  stale_since: Nullable(Iso('When the feed became stale (last round + heartbeat × 1.5); null when fresh')),
+  max_staleness_vs_heartbeat: Nullable(
+    Type.Number({
+      minimum: 0,
+      description: 'longest_staleness_heartbeats: the worst staleness of the window, in heartbeats',
+    }),
+  ),
+  heartbeat_breaches: Nullable(
+    Count('Times in the window the feed went more than heartbeat × 1.5 without a round (intervals, and the open one)'),
+  ),
+  dex_price_usd: Nullable(
+    Type.Number({ minimum: 0, description: 'DEX USD price of the base token, hour of the window end' }),
+  ),
+  chosen_price: Nullable(
+    Type.Object(
+      {
+        price_usd: Type.Number(),
+        source: Type.String({ description: 'oracle (a fresh feed wins), dex, or the stale feed at low confidence' }),
+        source_ref: Type.String(),
+        confidence: Type.Number(),
+        alternative_price_usd: Nullable(Type.Number()),
+        disagreement: Nullable(Type.Number()),
+        flagged: Type.Boolean(),
+      },
+      {
+        description:
+          'The one price policy (core/price-policy choosePrice) on the last answer and the DEX price at the window end: what every area prices the base token at',
+      },
+    ),
+  ),
+  price_disagreement_pct: Pct('|last answer / DEX price − 1| × 100 at the window end; null without both'),
+  price_flagged: Nullable(
+    Type.Boolean({ description: 'True when the feed and the DEX price differ by more than 2 % at the window end' }),
+  ),
 });
 
 export type OraclePairEntry = Static<typeof OraclePair>;
