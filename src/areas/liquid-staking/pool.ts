@@ -9,7 +9,7 @@ import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
-import { type LstRef, lstInfo } from './exposure.js';
+import { type LstRef, lstInfo, publishedPrice } from './exposure.js';
 import type { DepthEntryPayload, LstPoolAnalyticsPayload, PegHistoryEntry } from './schema.js';
 
 /** Price moves of the depth table (issue 4: 1, 2 and 5 %). */
@@ -204,7 +204,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     pool_price: peg.poolPrice,
     price_vs_peg: r6(peg.priceVsPeg),
     discount_pct: peg.discount === null ? null : roundTo(peg.discount * 100, 4),
-    lst_price_usd: lstPrice,
+    lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
     underlying_price_usd: underlyingPrice,
     depth: depthEntries(state, side, lstPrice, underlyingPrice),
     volume_24h_usd: usd6(volume(day)),
@@ -217,7 +217,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     lst_collateral_in_lending_token: input.lstCollateralToken === null ? null : roundTo(input.lstCollateralToken, 9),
     lst_collateral_in_lending_usd:
       input.lstCollateralToken === null || lstPrice === null ? null : usd6(input.lstCollateralToken * lstPrice),
-    lst_price: lstPolicy,
+    lst_price: publishedPrice(lstPolicy),
     as_of: isoSeconds(asOf),
   };
 }
