@@ -541,5 +541,12 @@ export function lendingExposure(
     gap_reasons: gaps,
     as_of: isoSeconds(snapshot.timestamp),
   };
+  // Every null figure has a reason: the ones above, else the LST is not listed (its reserve figures) or unknown.
+  if (payload.health_factor_distribution.some((b) => b.debt_usd === null || b.lst_collateral_usd === null)) {
+    gaps.health_factor_distribution = 'no_price';
+  }
+  for (const [field, value] of Object.entries(payload)) {
+    if (value === null && !gaps[field]) gaps[field] = reserve ? 'no_data' : 'not_listed';
+  }
   return { payload, positions: scope };
 }

@@ -180,7 +180,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
   const lstUsd = lstPrice === null ? null : usd6(lstBalance * lstPrice);
   const underlyingUsd = underlyingPrice === null ? null : usd6(underlyingBalance * underlyingPrice);
   const r6 = (x: number | null) => (x === null ? null : roundTo(x, 6));
-  return {
+  const payload: LstPoolAnalyticsPayload = {
     pool_address: pool.address,
     chain: pool.chain,
     protocol: pool.protocol,
@@ -219,7 +219,26 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
       input.lstCollateralToken === null || lstPrice === null ? null : usd6(input.lstCollateralToken * lstPrice),
     lst_price: publishedPrice(lstPolicy),
     as_of: isoSeconds(asOf),
+    gap_reasons: {},
   };
+  // Every null figure has a reason: a missing price, else a lending market without a snapshot (collateral) or a
+  // price the pool state does not give.
+  const priced = new Set([
+    'lst_balance_usd',
+    'underlying_balance_usd',
+    'tvl_usd',
+    'lst_price_usd',
+    'underlying_price_usd',
+    'lst_price',
+  ]);
+  for (const [field, value] of Object.entries(payload)) {
+    if (value !== null) continue;
+    payload.gap_reasons[field] =
+      priced.has(field) || (field === 'lst_collateral_in_lending_usd' && input.lstCollateralToken !== null)
+        ? 'no_price'
+        : 'no_data';
+  }
+  return payload;
 }
 
 /** The pool's state at an earlier instant, rebuilt from its events (the DEX area keeps only recent snapshots). */
