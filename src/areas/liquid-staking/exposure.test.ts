@@ -471,6 +471,8 @@ describe('lendingExposure', () => {
       debt_usd: 'no_price',
       depeg_scenarios: 'no_price',
     });
+    // Every null figure has a reason.
+    for (const [k, v] of Object.entries(unpriced)) if (v === null) expect(unpriced.gap_reasons[k], k).toBeTruthy();
     // Health factors do not need a price: both borrowers are in their bands (they were left out with debt 0).
     expect(unpriced.health_factor_distribution.reduce((n, b) => n + b.position_count, 0)).toBe(2);
     expect(score(unpriced)).toMatchObject({ score: null, grade: null, gap_reason: 'insufficient_evidence' });

@@ -425,7 +425,14 @@ export function depegScenarios(
 }
 
 /** A policy price as the payloads publish it (4-decimal confidence and gap are already rounded by the policy). */
-const published = (p: PolicyPrice | null) => (p === null ? null : { ...p, price_usd: roundTo(p.price_usd, 8) });
+export const publishedPrice = (p: PolicyPrice | null): PolicyPrice | null =>
+  p === null
+    ? null
+    : {
+        ...p,
+        price_usd: roundTo(p.price_usd, 8),
+        alternative_price_usd: p.alternative_price_usd === null ? null : roundTo(p.alternative_price_usd, 8),
+      };
 
 /**
  * LST analytics in a lending market at the snapshot's block. `exchangeRate`: underlying per LST at that block
@@ -509,9 +516,9 @@ export function lendingExposure(
     lst_listed: reserve !== undefined,
     exchange_rate: exchangeRate,
     lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
-    lst_price: published(lstPolicy),
+    lst_price: publishedPrice(lstPolicy),
     underlying_price_usd: underlyingPrice === null ? null : roundTo(underlyingPrice, 8),
-    underlying_price: published(underlyingPolicy),
+    underlying_price: publishedPrice(underlyingPolicy),
     oracle_price_vs_peg: pegView === null ? null : roundTo(pegView, 6),
     ltv: round6(market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null)),
     liquidation_threshold: round6(threshold),
@@ -534,5 +541,12 @@ export function lendingExposure(
     gap_reasons: gaps,
     as_of: isoSeconds(snapshot.timestamp),
   };
+  // Every null figure has a reason: the ones above, else the LST is not listed (its reserve figures) or unknown.
+  if (payload.health_factor_distribution.some((b) => b.debt_usd === null || b.lst_collateral_usd === null)) {
+    gaps.health_factor_distribution = 'no_price';
+  }
+  for (const [field, value] of Object.entries(payload)) {
+    if (value === null && !gaps[field]) gaps[field] = reserve ? 'no_data' : 'not_listed';
+  }
   return { payload, positions: scope };
 }

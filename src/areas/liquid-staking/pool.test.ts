@@ -171,3 +171,27 @@ describe('poolStateAt', () => {
     });
   });
 });
+
+describe('every null figure of the pool analytics has a reason (issue 13)', () => {
+  it('no price: no_price; no lending exposure known: no_data', () => {
+    const a = lstPoolAnalytics({
+      pool,
+      token0: t0,
+      token1: t1,
+      lst,
+      snapshot,
+      exchangeRateRaw: 1_180_000_000_000_000_000n,
+      swaps: [],
+      prices: () => undefined,
+      lstCollateralToken: null,
+      lstPrice: null,
+    });
+    expect(a.lst_price_usd).toBeNull();
+    expect(a.gap_reasons).toMatchObject({
+      lst_price_usd: 'no_price',
+      tvl_usd: 'no_price',
+      lst_collateral_in_lending_token: 'no_data',
+    });
+    for (const [k, v] of Object.entries(a)) if (v === null) expect(a.gap_reasons[k], k).toBeTruthy();
+  });
+});

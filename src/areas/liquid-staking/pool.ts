@@ -9,7 +9,7 @@ import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
-import { type LstRef, lstInfo } from './exposure.js';
+import { type LstRef, lstInfo, publishedPrice } from './exposure.js';
 import type { DepthEntryPayload, LstPoolAnalyticsPayload, PegHistoryEntry } from './schema.js';
 
 /** Price moves of the depth table (issue 4: 1, 2 and 5 %). */
@@ -180,7 +180,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
   const lstUsd = lstPrice === null ? null : usd6(lstBalance * lstPrice);
   const underlyingUsd = underlyingPrice === null ? null : usd6(underlyingBalance * underlyingPrice);
   const r6 = (x: number | null) => (x === null ? null : roundTo(x, 6));
-  return {
+  const payload: LstPoolAnalyticsPayload = {
     pool_address: pool.address,
     chain: pool.chain,
     protocol: pool.protocol,
@@ -204,7 +204,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     pool_price: peg.poolPrice,
     price_vs_peg: r6(peg.priceVsPeg),
     discount_pct: peg.discount === null ? null : roundTo(peg.discount * 100, 4),
-    lst_price_usd: lstPrice,
+    lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
     underlying_price_usd: underlyingPrice,
     depth: depthEntries(state, side, lstPrice, underlyingPrice),
     volume_24h_usd: usd6(volume(day)),
@@ -217,9 +217,28 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     lst_collateral_in_lending_token: input.lstCollateralToken === null ? null : roundTo(input.lstCollateralToken, 9),
     lst_collateral_in_lending_usd:
       input.lstCollateralToken === null || lstPrice === null ? null : usd6(input.lstCollateralToken * lstPrice),
-    lst_price: lstPolicy,
+    lst_price: publishedPrice(lstPolicy),
     as_of: isoSeconds(asOf),
+    gap_reasons: {},
   };
+  // Every null figure has a reason: a missing price, else a lending market without a snapshot (collateral) or a
+  // price the pool state does not give.
+  const priced = new Set([
+    'lst_balance_usd',
+    'underlying_balance_usd',
+    'tvl_usd',
+    'lst_price_usd',
+    'underlying_price_usd',
+    'lst_price',
+  ]);
+  for (const [field, value] of Object.entries(payload)) {
+    if (value !== null) continue;
+    payload.gap_reasons[field] =
+      priced.has(field) || (field === 'lst_collateral_in_lending_usd' && input.lstCollateralToken !== null)
+        ? 'no_price'
+        : 'no_data';
+  }
+  return payload;
 }
 
 /** The pool's state at an earlier instant, rebuilt from its events (the DEX area keeps only recent snapshots). */

@@ -135,6 +135,7 @@ export const LstPoolAnalytics = Type.Object({
   ),
   lst_price: Nullable(PolicyPriceSchema),
   as_of: Iso('Block time of snapshot_block: the end of the volume windows'),
+  gap_reasons: GapReasons,
 });
 
 export const HealthBand = Type.Object({

@@ -107,8 +107,8 @@ export function scoreDexPool(x: DexPoolScoreInput): LstScoreRecordEntry {
       value: pegMap(Math.abs(x.discount)),
       weight: DEX_POOL_WEIGHTS.peg_deviation,
       inputs: {
-        pool_price: x.poolPrice,
-        exchange_rate: x.exchangeRate,
+        pool_price: x.poolPrice === null ? null : roundTo(x.poolPrice, 8),
+        exchange_rate: x.exchangeRate === null ? null : roundTo(x.exchangeRate, 8),
         discount_pct: roundTo(x.discount * 100, 4),
         block: x.blockNumber,
         points: PEG_POINTS,

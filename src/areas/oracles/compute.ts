@@ -10,6 +10,7 @@ import { mean, median, quantile } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, HOUR, isoSeconds, utcDate } from '../../core/time.js';
 import type { OracleFeedState, OracleRoundFact } from './facts.js';
 import type { OracleDailyEntry, OraclePairEntry } from './schema.js';
+import type { PricedCollateral } from './targets.js';
 
 /** Each record covers the 7 days that end at its timestamp ("weekly dynamic parameters"). */
 export const WINDOW_SECONDS = 7 * DAY;
@@ -41,6 +42,8 @@ export interface OracleFeedInput {
   readonly rounds: readonly OracleRoundFact[];
   /** Rounds are known from this instant on (the first ingested block's time); earlier ones are unknown. */
   readonly coverageFrom: number | null;
+  /** The liquid staking collateral (or its underlying) the feed prices. */
+  readonly pricesCollateral?: readonly PricedCollateral[];
 }
 
 export interface DexPricePoint {
@@ -242,8 +245,12 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
     stale_since: stale ? isoSeconds(last.updatedAt + Math.ceil(staleAfter)) : null,
     max_staleness_vs_heartbeat: round6(longestStaleness / feed.heartbeatSeconds),
     heartbeat_breaches: breaches,
-    dex_price_usd: dexPrice,
-    chosen_price: chosen,
+    dex_price_usd: dexPrice === null ? null : roundTo(dexPrice, 8),
+    chosen_price: chosen && {
+      ...chosen,
+      price_usd: roundTo(chosen.price_usd, 8),
+      alternative_price_usd: chosen.alternative_price_usd === null ? null : roundTo(chosen.alternative_price_usd, 8),
+    },
     price_disagreement_pct: roundOrNull(gapPct),
     price_flagged: gapPct === null ? null : (chosen?.flagged ?? false),
   };
@@ -266,6 +273,7 @@ export function computeOracles(input: OracleInput): OracleOutput {
       latest_answer: current.last_answer,
       latest_updated_at: current.last_updated_at,
       update_count_7d: current.update_count,
+      prices_collateral: [...(feed.pricesCollateral ?? [])],
       stale: current.stale,
       stale_since: current.stale_since,
       dex_price_usd: current.dex_price_usd,

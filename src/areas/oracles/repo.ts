@@ -131,6 +131,7 @@ export class OracleRepository {
           heartbeatSeconds: f.heartbeatSeconds,
           deviationThresholdPct: f.deviationThresholdPct,
           baseToken: f.baseToken,
+          pricesCollateral: f.pricesCollateral ?? [],
           state: state ?? null,
           rounds: await this.rounds(chain, f.address, asOf - ROUNDS_HISTORY_SECONDS, asOf),
           // A feed never resolved was never read: nothing of it is known.

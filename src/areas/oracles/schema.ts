@@ -33,6 +33,19 @@ export const OraclePair = Type.Object({
   latest_answer: Nullable(Type.Number({ description: 'Newest answer, normalised by decimals' })),
   latest_updated_at: Nullable(Iso('Time of the newest round')),
   update_count_7d: Nullable(Count('Rounds in the 7 days ending at as_of')),
+  prices_collateral: Type.Array(
+    Type.Object({
+      protocol: Type.String({ description: 'Registry id of the liquid staking protocol' }),
+      symbol: Type.String(),
+      token_address: Nullable(Type.String()),
+      role: Type.Union([Type.Literal('lst'), Type.Literal('underlying')]),
+      via: Type.String({ description: '`answer`, or `answer × exchange rate` for a wrapped LST' }),
+    }),
+    {
+      description:
+        'The liquid staking collateral the feed prices (lst: STETH-USD prices wstETH × stEthPerToken) or its underlying (ETH-USD: WETH)',
+    },
+  ),
   stale: Nullable(Type.Boolean({ description: 'The newest record’s `stale`' })),
   stale_since: Nullable(Iso('The newest record’s `stale_since`')),
   dex_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The newest record’s `dex_price_usd`' })),

@@ -20,6 +20,55 @@ export interface OracleFeedTarget {
   readonly baseToken: string | null;
   /** The proxy's deployment block when the address book knows it; else ingestion starts at a look-back. */
   readonly startBlock?: number | undefined;
+  /** The liquid staking collateral the feed prices (the registry's LSTs), for the pair listing. */
+  readonly pricesCollateral?: readonly PricedCollateral[];
+}
+
+/**
+ * A liquid staking token (or its underlying) that a feed prices: `lst` when the feed's base is the token the LST's
+ * exchange rate is expressed in (STETH-USD prices wstETH × stEthPerToken), `underlying` when it is the LST's
+ * underlying (ETH-USD prices the WETH a wstETH loop borrows).
+ */
+export interface PricedCollateral {
+  readonly protocol: string;
+  readonly symbol: string;
+  readonly token_address: string | null;
+  readonly role: 'lst' | 'underlying';
+  readonly via: string;
+}
+
+function pricedCollateral(
+  env: Pick<AreaEnv, 'registry' | 'book'>,
+  chain: string,
+  base: string | undefined,
+): PricedCollateral[] {
+  if (!base) return [];
+  const b = base.toUpperCase();
+  return env.registry.liquidStakingProtocols().flatMap((p): PricedCollateral[] => {
+    const lst = p.liquidStaking!;
+    if (lst.token.chain !== chain) return [];
+    const symbol = lst.token.symbol;
+    const address = bookToken(env.book, chain, symbol)?.address ?? null;
+    // A wrapped LST (wstETH) is priced by its rebasing token's feed (stETH) times its exchange rate.
+    const unwrapped = symbol.toUpperCase().replace(/^W/, '');
+    if (unwrapped === b && symbol.toUpperCase() !== b) {
+      return [{ protocol: p.id, symbol, token_address: address, role: 'lst', via: 'answer × exchange rate' }];
+    }
+    if (symbol.toUpperCase() === b)
+      return [{ protocol: p.id, symbol, token_address: address, role: 'lst', via: 'answer' }];
+    if (lst.underlying.symbol.toUpperCase() === b) {
+      return [
+        {
+          protocol: p.id,
+          symbol: lst.underlying.symbol,
+          token_address: bookToken(env.book, chain, lst.underlying.symbol)?.address ?? null,
+          role: 'underlying',
+          via: 'answer',
+        },
+      ];
+    }
+    return [];
+  });
 }
 
 export function oracleTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sources'>): OracleFeedTarget[] {
@@ -43,6 +92,7 @@ export function oracleTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sources'
               deviationThresholdPct: f.deviationThresholdPct,
               baseToken: token?.address ?? null,
               startBlock: entry.startBlock,
+              pricesCollateral: pricedCollateral(env, f.chain, symbol),
             },
           ];
         }),
