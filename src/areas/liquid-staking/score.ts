@@ -17,6 +17,7 @@ import {
   scoreGapReason,
 } from '../../core/score.js';
 import { utcDate } from '../../core/time.js';
+import { DEX_METHODOLOGY } from '../dex/public.js';
 import type { LendingExposurePayload, LstScoreIdentity, LstScoreRecordEntry, PegHistoryEntry } from './schema.js';
 
 export const DEX_POOL_METHODOLOGY = methodologyId('liquid-staking', 'dex-pool', '1.1.0');
@@ -139,7 +140,7 @@ export function scoreDexPool(x: DexPoolScoreInput): LstScoreRecordEntry {
       name: 'volume_continuity',
       value: x.continuity,
       weight: DEX_POOL_WEIGHTS.volume_continuity,
-      inputs: { model: 'dex.volume-continuity@1.0.0', score: x.continuity },
+      inputs: { model: DEX_METHODOLOGY, score: x.continuity },
     },
   ];
   const record = combineScore(components, {
