@@ -6,6 +6,7 @@ import { PATHS } from '../src/areas/index.js';
 import { lendingArea } from '../src/areas/lending/index.js';
 import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
 import { oraclesArea } from '../src/areas/oracles/index.js';
+import { GAP_REASONS as GAP_REASONS_DOC } from '../src/core/gaps.js';
 import { isoSeconds } from '../src/core/time.js';
 import type { PathDef } from '../src/paths/types.js';
 import { registry } from '../src/registry/index.js';
@@ -181,6 +182,12 @@ describe('the vocabulary checker', () => {
     expect(checkDocument({ ...lst, meta }, def, opts).map((x) => x.rule)).toEqual(['meta.methodology']);
     const scored = { ...meta, methodology: 'liquid-staking.dex-pool@1.0.0' };
     expect(checkDocument({ ...lst, meta: scored }, def, opts)).toEqual([]);
+  });
+
+  it('docs/vocabulary.md lists exactly the gap reasons of src/core/gaps.ts, with the same meanings', () => {
+    const text = readFileSync(new URL('../docs/vocabulary.md', import.meta.url), 'utf8');
+    const rows = [...text.matchAll(/^ {2}\| `([a-z_]+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(Object.entries(GAP_REASONS_DOC));
   });
 
   it('finds the path-table row of a document path', () => {

@@ -42,14 +42,20 @@ describe('score engine', () => {
     const r = combineScore(
       [
         { name: 'a', value: 0.6, weight: 0.5, inputs: {} },
-        { name: 'b', value: null, weight: 0.3, inputs: { why: 'not applicable' } },
+        { name: 'b', value: null, weight: 0.3, inputs: { why: 'not applicable' }, gapReason: 'not_applicable' },
         { name: 'c', value: 0.2, weight: 0.2, inputs: {} },
       ],
       opts,
     );
     // (0.5 × 0.6 + 0.2 × 0.2) / 0.7
     expect(r.score).toBe(roundTo(0.34 / 0.7, 4));
-    expect(r.components[1]).toEqual({ name: 'b', value: null, weight: 0, inputs: { why: 'not applicable' } });
+    expect(r.components[1]).toEqual({
+      name: 'b',
+      value: null,
+      weight: 0,
+      inputs: { why: 'not applicable' },
+      gap_reason: 'not_applicable',
+    });
     expect(r.components[0]!.weight + r.components[2]!.weight).toBeCloseTo(1, 12);
   });
 

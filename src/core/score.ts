@@ -3,6 +3,7 @@
  * inputs are combined into a score in [0, 1] (higher is healthier), rounded to 4 decimals, with a grade A–E, the
  * methodology id and a timestamp. Pure: the evaluation time is passed in.
  */
+import type { GapReason } from './gaps.js';
 import { isoSeconds } from './time.js';
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'E';
@@ -55,6 +56,8 @@ export interface ScoreComponent {
   value: number | null;
   weight: number;
   inputs: Record<string, unknown>;
+  /** Why a dropped component (value null, weight 0) has no value; absent on components with a value. */
+  gap_reason?: GapReason;
 }
 
 /** A score as published (the `ScoreRecord` schema of `http/openapi.ts`, plus how it was aggregated). */
@@ -76,6 +79,8 @@ export interface ComponentInput {
   readonly value: number | null;
   readonly weight: number;
   readonly inputs: Record<string, unknown>;
+  /** Why `value` is null (published on the dropped component); `no_data` when the model does not say. */
+  readonly gapReason?: GapReason;
 }
 
 export interface CombineOptions {
@@ -168,6 +173,7 @@ export function combineScore(components: readonly ComponentInput[], options: Com
     value: values[i]!,
     weight: weights[i]!,
     inputs: c.inputs,
+    ...(values[i] === null ? { gap_reason: c.gapReason ?? 'no_data' } : {}),
   }));
   let score: number | null = null;
   if (totalWeight > 0 && evidence >= minEvidence) {

@@ -2,8 +2,10 @@
  * The rules of "One vocabulary" (docs/vocabulary.md, issue 13) as a checker of published documents: each rule a
  * violation names by path, field and value, so that a run lists every departure of every area at once.
  */
+
 import type { TSchema } from '@sinclair/typebox';
 import { isScorePath } from '../../src/areas/kit/documents.js';
+import { GAP_REASON_WORDS } from '../../src/core/gaps.js';
 import type { PathDef } from '../../src/paths/types.js';
 
 /** One published document as the API serves it: its path, payload and meta. */
@@ -22,17 +24,8 @@ export interface Violation {
   readonly detail: string;
 }
 
-/** The gap reasons of docs/vocabulary.md. */
-export const GAP_REASONS = [
-  'no_data',
-  'no_price',
-  'insufficient_evidence',
-  'not_applicable',
-  'not_deployed',
-  'stale_source',
-  'no_positions',
-  'no_liquidity',
-] as const;
+/** The gap reasons of docs/vocabulary.md (src/core/gaps.ts). */
+export const GAP_REASONS = GAP_REASON_WORDS;
 
 /** Digits after the decimal point that carry information: the fraction's digits, less its leading zeros below 1. */
 export function significantDecimals(n: number): number {

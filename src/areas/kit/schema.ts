@@ -33,6 +33,7 @@ export const ScoreComponent = Type.Object({
   value: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   weight: Type.Number({ minimum: 0, maximum: 1 }),
   inputs: Type.Record(Type.String(), Type.Unknown()),
+  gap_reason: Type.Optional(Type.String({ description: 'Why a dropped component (value null) has no value' })),
 });
 
 /** The share of a model's nominal weight whose components had a value (core/score.ts `MIN_EVIDENCE`). */
