@@ -231,4 +231,16 @@ describe('evidence and rounded weights (issue 13)', () => {
     expect(r.score).toBe(Math.round(recomputed * 1e4) / 1e4);
     expect(roundShares([1 / 3, 1 / 3, 1 / 3], 4)).toEqual([0.3334, 0.3333, 0.3333]);
   });
+  it('a dropped component names why: the model, else its inputs, else no_data', () => {
+    const r = combineScore(
+      [
+        { name: 'a', value: null, weight: 0.1, inputs: {}, gapReason: 'no_positions' },
+        { name: 'b', value: null, weight: 0.1, inputs: { gap_reason: 'no_price' } },
+        { name: 'c', value: null, weight: 0.1, inputs: { gap_reason: 'made up' } },
+        { name: 'd', value: 0.5, weight: 0.7, inputs: {} },
+      ],
+      opts,
+    );
+    expect(r.components.map((c) => c.gap_reason)).toEqual(['no_positions', 'no_price', 'no_data', undefined]);
+  });
 });

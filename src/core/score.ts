@@ -3,7 +3,7 @@
  * inputs are combined into a score in [0, 1] (higher is healthier), rounded to 4 decimals, with a grade A–E, the
  * methodology id and a timestamp. Pure: the evaluation time is passed in.
  */
-import type { GapReason } from './gaps.js';
+import { GAP_REASONS, type GapReason } from './gaps.js';
 import { isoSeconds } from './time.js';
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'E';
@@ -120,6 +120,13 @@ function checkedValue(c: ComponentInput): number | null {
   return roundTo(clamp01(c.value), SCORE_DECIMALS);
 }
 
+/** Why a component has no value: the model's reason, else a reason word its inputs name, else `no_data`. */
+function componentGap(c: ComponentInput): GapReason {
+  if (c.gapReason) return c.gapReason;
+  const named = c.inputs.gap_reason;
+  return typeof named === 'string' && named in GAP_REASONS ? (named as GapReason) : 'no_data';
+}
+
 /**
  * Rounds shares that sum to 1 to `decimals` so that the rounded shares still sum to 1 (largest remainder): a
  * published weight reads 0.3, not 0.29999999999999993, and the weights a reader sees are the ones the score used.
@@ -173,7 +180,7 @@ export function combineScore(components: readonly ComponentInput[], options: Com
     value: values[i]!,
     weight: weights[i]!,
     inputs: c.inputs,
-    ...(values[i] === null ? { gap_reason: c.gapReason ?? 'no_data' } : {}),
+    ...(values[i] === null ? { gap_reason: componentGap(c) } : {}),
   }));
   let score: number | null = null;
   if (totalWeight > 0 && evidence >= minEvidence) {

@@ -213,15 +213,15 @@ describe('gaps in the daily records', () => {
     expect(records.flatMap((r) => violations(ActivityRecord, r))).toEqual([]);
   });
 
-  it('marks the days before a repository existed repo_not_created, with null figures', () => {
+  it('marks the days before a repository existed not_deployed, with null figures', () => {
     expect(of('demo/young').map((r) => r.gap_reason)).toEqual([
       null,
       null,
       null,
       null,
-      'repo_not_created',
-      'repo_not_created',
-      'repo_not_created',
+      'not_deployed',
+      'not_deployed',
+      'not_deployed',
     ]);
     const gap = of('demo/young')[4]!;
     for (const field of ['num_commit_t', 'num_commit_w', 'num_commit_m', 'contributors', 'stars', 'forks'])

@@ -76,7 +76,7 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: null,
     stars: null,
   };
-  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'repo_not_created' };
+  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'not_deployed' };
   if (r.commitsFrom > t - MONTH) return { ...base, ...nulls, gap_reason: 'no_data' };
 
   const later = r.commits.filter((c) => c.committerDate > t && c.committerDate <= r.snapshotAt).length;

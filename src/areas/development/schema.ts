@@ -14,7 +14,7 @@ export const ActivityRecord = Type.Object({
   timestamp: Iso('End of the record: as_of for the running day, else the last second of the UTC day'),
   partial: Type.Boolean({ description: 'True for the running day' }),
   gap_reason: Nullable(
-    Type.String({ description: '`repo_not_created`, or `no_data` (ingestion does not cover the windows)' }),
+    Type.String({ description: '`not_deployed` (the repository did not exist yet), or `no_data` (ingestion does not cover the windows)' }),
   ),
   activity_events: Count('Public events (all types) in the 7 days ending at timestamp'),
   branches: Count('Branches, as observed that day (null for days before ingestion observed them)'),
@@ -136,7 +136,7 @@ export const DevelopmentScoreRecord = Type.Composite([
     protocol: Type.Optional(Type.String({ description: 'The protocol scored (protocol paths)' })),
     chain: Type.Optional(Type.String({ description: 'The chain scored (chain paths)' })),
   }),
-  DailyScoreRecord({ gapReasons: '`no_repos`, `repos_not_created`, `no_data`, `insufficient_evidence`' }),
+  DailyScoreRecord({ gapReasons: '`no_members` (no tracked repository), `not_deployed` (none existed yet), `no_data`, `insufficient_evidence`' }),
 ]);
 
 export const DevelopmentScoreHistory = ScoreHistory(DevelopmentScoreRecord);

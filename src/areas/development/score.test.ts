@@ -270,7 +270,7 @@ describe("a protocol's score is the activity-weighted mean of its repositories' 
     expect(developmentScoreAt([], A, true, { kind: 'chain', id: 'demo' })).toMatchObject({
       chain: 'demo',
       score: null,
-      gap_reason: 'no_repos',
+      gap_reason: 'no_members',
     });
     const shallow = { ...quiet, commitsFrom: A - WEEK };
     expect(developmentScoreAt([f, shallow], A, true, { kind: 'protocol', id: 'demo' })).toMatchObject({
@@ -338,11 +338,11 @@ describe('contributors at an instant', () => {
 
 describe('gaps in the score history', () => {
   it('says why a day has no score', () => {
-    expect(developmentScoreAt([], A, true)).toMatchObject({ score: null, grade: null, gap_reason: 'no_repos' });
+    expect(developmentScoreAt([], A, true)).toMatchObject({ score: null, grade: null, gap_reason: 'no_members' });
     const young = repoFacts({ repo: 'demo/young', createdAt: A - DAY, commits: [commit(A - 3600)] });
     expect(developmentScoreAt([young], A - 2 * DAY, false)).toMatchObject({
       score: null,
-      gap_reason: 'repos_not_created',
+      gap_reason: 'not_deployed',
       partial: false,
     });
     // Continuity needs 12 weeks of commits: ingestion that began later scores nothing.

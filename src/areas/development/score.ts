@@ -277,7 +277,7 @@ export function repositoryScoreAt(repo: RepoFacts, t: number): RepositoryScore {
       evidence: r.evidence,
       aggregation: 'weighted-geometric-mean',
       components: [],
-      gap_reason: repo.createdAt > t ? 'repo_not_created' : 'no_data',
+      gap_reason: repo.createdAt > t ? 'not_deployed' : 'no_data',
     };
   }
   const r = combineScore(repositoryComponents(repo, t), options);
@@ -312,7 +312,7 @@ export function developmentScoreAt(
   const base = { ...(subject ? { [subject.kind]: subject.id } : {}), date: utcDate(t), partial };
   const options = { methodology: DEVELOPMENT_METHODOLOGY, at: t, aggregation: 'weighted-mean' } as const;
   if (repos.length === 0) {
-    return { ...combineScore([], options), ...base, gap_reason: all.length ? 'repos_not_created' : 'no_repos' };
+    return { ...combineScore([], options), ...base, gap_reason: all.length ? 'not_deployed' : 'no_members' };
   }
   if (repos.some((r) => !covered(r, t))) {
     // Not enough history ingested to judge continuity: only when ingestion started less than 12 weeks back.

@@ -543,7 +543,7 @@ describe('computeDex: scores', () => {
 
   it('a protocol without pools has null scores with a reason', () => {
     const [current] = out.protocolScores.get('ethereum/sushiswap/V2')!;
-    expect(current).toMatchObject({ score: null, grade: null, gap_reason: 'no_pools' });
+    expect(current).toMatchObject({ score: null, grade: null, gap_reason: 'no_members' });
   });
 
   it('a pool created during the history has null records before its creation', () => {
@@ -555,7 +555,7 @@ describe('computeDex: scores', () => {
     );
     const history = r.poolScores.get(P_V2)!;
     expect(history[0]!.score).not.toBeNull();
-    expect(history[3]).toMatchObject({ score: null, gap_reason: 'pool_not_created' });
+    expect(history[3]).toMatchObject({ score: null, gap_reason: 'not_deployed' });
     const coverage = history[0]!.components.find((c) => c.name === 'window_coverage')!;
     expect(coverage.inputs.limited_by).toBe('pool_created');
     expect(coverage.value).toBeCloseTo((T - created) / (7 * DAY), 4);

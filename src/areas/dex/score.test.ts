@@ -346,10 +346,10 @@ describe('aggregateProtocolScore', () => {
   });
 
   it('no pools, or none scored: null with a reason', () => {
-    expect(aggregateProtocolScore([], T, true)).toMatchObject({ score: null, grade: null, gap_reason: 'no_pools' });
+    expect(aggregateProtocolScore([], T, true)).toMatchObject({ score: null, grade: null, gap_reason: 'no_members' });
     expect(aggregateProtocolScore([{ pool: addr(1), result: result(null, 0) }], T, false)).toMatchObject({
       score: null,
-      gap_reason: 'no_scored_pools',
+      gap_reason: 'insufficient_evidence',
       partial: false,
     });
   });

@@ -170,7 +170,7 @@ export function scorePoolAt(swaps: readonly ContinuitySwap[], ctx: PoolScoreCont
   const windowStart = t - SCORE_WINDOW;
   const coverageStart = Math.max(windowStart, ctx.createdAt, ctx.dataStart);
   if (t <= coverageStart) {
-    const reason = t <= ctx.createdAt ? 'pool_not_created' : 'no_data';
+    const reason = t <= ctx.createdAt ? 'not_deployed' : 'no_data';
     return {
       record: gapRecord(t, partial, reason, DEX_METHODOLOGY),
       volumeUsd: 0,
@@ -370,7 +370,7 @@ export interface PoolScoreRef {
 export function aggregateProtocolScore(pools: readonly PoolScoreRef[], t: number, partial: boolean): DexScoreRecord {
   const scored = pools.filter((p) => p.result.record.score !== null);
   if (scored.length === 0) {
-    return gapRecord(t, partial, pools.length === 0 ? 'no_pools' : 'no_scored_pools', DEX_METHODOLOGY);
+    return gapRecord(t, partial, pools.length === 0 ? 'no_members' : 'insufficient_evidence', DEX_METHODOLOGY);
   }
   const totalUsd = sum(scored.map((p) => p.result.volumeUsd));
   const totalSwaps = sum(scored.map((p) => p.result.swapCount));
@@ -436,7 +436,7 @@ export function aggregateProtocolScore(pools: readonly PoolScoreRef[], t: number
     },
   ];
   const record = combineScore(components, { methodology: DEX_METHODOLOGY, at: t, aggregation: 'weighted-mean' });
-  return { ...record, date: utcDate(t), partial, gap_reason: scoreGapReason(record, 'no_scored_pools') };
+  return { ...record, date: utcDate(t), partial, gap_reason: scoreGapReason(record, 'insufficient_evidence') };
 }
 
 /** Protocol history from its pools' histories (each 7 results, newest first, at the same instants). */

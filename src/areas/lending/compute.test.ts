@@ -169,7 +169,7 @@ describe('computeLending', () => {
     expect(history).toHaveLength(7);
     expect(history[0]!.partial).toBe(true);
     expect(history[6]!.score).toBeNull();
-    expect(history[6]!.gap_reason).toBe('no_snapshot');
+    expect(history[6]!.gap_reason).toBe('no_data');
     expect(errors(LendingScoreHistory, history)).toEqual([]);
     const overview = out.overviewScores[0]!.data;
     expect(overview[0]!.score).toBe(history[0]!.score);
@@ -198,6 +198,6 @@ describe('computeLending', () => {
     const out = computeLending({ asOf: AS_OF, markets: [input({ latest: undefined, daily: [] })] });
     expect(out.available).toHaveLength(1);
     expect(out.markets).toHaveLength(0);
-    expect(out.all[0]!.gap_reason).toBe('no_snapshot');
+    expect(out.all[0]!.gap_reason).toBe('no_data');
   });
 });

@@ -3,6 +3,7 @@
  * `LendingRepository.computeInput`); the payloads of the 7 lending paths out, in the shapes of schema.ts. Nothing
  * here reads a store or a chain.
  */
+import type { GapReason } from '../../core/gaps.js';
 import type { PolicyPrice } from '../../core/price-policy.js';
 import { type ComponentInput, combineScore, roundShares, roundTo, scoreGapReason } from '../../core/score.js';
 import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
@@ -221,7 +222,10 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
     18;
   const days = dailyHistoryInstants(asOf).map((t) => utcDate(t));
   const byDay = new Map<string, LiquidationDayEntry>(
-    days.map((date) => [date, { date, count: 0, debt_repaid_usd: 0, collateral_seized_usd: 0 }]),
+    days.map((date, i) => [
+      date,
+      { date, partial: i === 0, count: 0, debt_repaid_usd: 0, collateral_seized_usd: 0, gap_reasons: {} },
+    ]),
   );
   const rows = m.liquidations.map((l) => {
     const debt = toUnits(l.amount, decimalsOf(l.asset));
@@ -240,14 +244,23 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
     const day = byDay.get(utcDate(r.l.timestamp));
     if (!day) continue;
     day.count += 1;
-    day.debt_repaid_usd = usd(day.debt_repaid_usd + (r.debtUsd ?? 0));
-    day.collateral_seized_usd = usd(day.collateral_seized_usd + (r.collateralUsd ?? 0));
+    // A sum over an unpriced liquidation is unknown (API.md): null with the reason, never the priced part alone.
+    day.debt_repaid_usd = sumUsd(day.debt_repaid_usd, r.debtUsd);
+    day.collateral_seized_usd = sumUsd(day.collateral_seized_usd, r.collateralUsd);
+    if (day.debt_repaid_usd === null) day.gap_reasons.debt_repaid_usd = 'no_price';
+    if (day.collateral_seized_usd === null) day.gap_reasons.collateral_seized_usd = 'no_price';
   }
+  const debtRepaid = rows.reduce<number | null>((s, r) => sumUsd(s, r.debtUsd), 0);
+  const collateralSeized = rows.reduce<number | null>((s, r) => sumUsd(s, r.collateralUsd), 0);
   return {
     window_days: 7,
     count: rows.length,
-    debt_repaid_usd: usd(rows.reduce((s, r) => s + (r.debtUsd ?? 0), 0)),
-    collateral_seized_usd: usd(rows.reduce((s, r) => s + (r.collateralUsd ?? 0), 0)),
+    debt_repaid_usd: debtRepaid,
+    collateral_seized_usd: collateralSeized,
+    gap_reasons: {
+      ...(debtRepaid === null ? { debt_repaid_usd: 'no_price' } : {}),
+      ...(collateralSeized === null ? { collateral_seized_usd: 'no_price' } : {}),
+    },
     by_day: days.map((d) => byDay.get(d)!),
     recent: rows
       .slice(-RECENT_LIQUIDATIONS)
@@ -264,8 +277,17 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
         collateral_asset: r.l.collateralAsset,
         collateral_seized_token: r.collateral,
         collateral_seized_usd: r.collateralUsd === null ? null : usd(r.collateralUsd),
+        gap_reasons: {
+          ...(r.debtUsd === null ? { debt_repaid_usd: 'no_price' } : {}),
+          ...(r.collateralUsd === null ? { collateral_seized_usd: 'no_price' } : {}),
+        },
       })),
   };
+}
+
+/** a + b in USD (rounded), unknown when either is. */
+function sumUsd(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : usd(a + b);
 }
 
 /** The price drops of the liquidations-at-risk table (issue 13: −5 … −50 %). */
@@ -408,7 +430,7 @@ export function aggregateScores(
   partial: boolean,
   protocol: string,
 ): LendingScoreEntry {
-  if (!parts.length) return gapScore(t, partial, 'no_markets', { protocol });
+  if (!parts.length) return gapScore(t, partial, 'no_members', { protocol });
   const known = parts.filter((p) => p.debtUsd !== null && p.debtUsd > 0).map((p) => p.debtUsd!);
   const meanKnown = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
   const weighed = parts.flatMap((p): ComponentInput[] => {
@@ -419,6 +441,7 @@ export function aggregateScores(
         name: p.name,
         value: p.record.score,
         weight,
+        ...(p.record.score === null ? { gapReason: (p.record.gap_reason ?? 'no_data') as GapReason } : {}),
         inputs: {
           debt_usd: p.debtUsd === null ? null : roundTo(p.debtUsd, 2),
           gap_reason:
@@ -446,7 +469,7 @@ export function aggregateScores(
     ),
     date: utcDate(t),
     partial,
-    gap_reason: scoreGapReason(record, 'no_scored_markets'),
+    gap_reason: scoreGapReason(record, 'insufficient_evidence'),
   };
 }
 
@@ -520,7 +543,7 @@ export function computeLending(input: LendingInput): LendingOutput {
     const history = instants.map((t, d) => {
       const snapshot = snapshotOf(m, d);
       const v = vals[d];
-      if (!snapshot || !v) return gapScore(t, d === 0, 'no_snapshot', identity);
+      if (!snapshot || !v) return gapScore(t, d === 0, 'no_data', identity);
       return scoreMarket(snapshot, s.design, v.depthUsd, t, d === 0, v.priceOf, identity);
     });
     out.scores.push({ key, data: history });

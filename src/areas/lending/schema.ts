@@ -144,11 +144,18 @@ export const HealthBand = Type.Object({
 });
 
 /** The liquidations of one UTC day of the window. */
+/** Why a USD figure of a liquidation table is null (`no_price`: a liquidation of an unpriced token). */
+const LiquidationGaps = Type.Record(Type.String(), Type.String(), {
+  description: 'Per-field reasons of the null figures (no_price)',
+});
+
 export const LiquidationDay = Type.Object({
   date: Type.String(),
+  partial: Type.Boolean({ description: 'True for the running day' }),
   count: Count(),
-  debt_repaid_usd: Type.Number({ minimum: 0 }),
-  collateral_seized_usd: Type.Number({ minimum: 0 }),
+  debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+  collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
+  gap_reasons: LiquidationGaps,
 });
 
 export const RecentLiquidation = Type.Object({
@@ -163,6 +170,7 @@ export const RecentLiquidation = Type.Object({
   collateral_asset: Type.String(),
   collateral_seized_token: Type.Number({ minimum: 0 }),
   collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
+  gap_reasons: LiquidationGaps,
 });
 
 export const MarketAnalytics = Type.Object({
@@ -216,8 +224,9 @@ export const MarketAnalytics = Type.Object({
   liquidations: Type.Object({
     window_days: Count(),
     count: Count(),
-    debt_repaid_usd: Type.Number({ minimum: 0 }),
-    collateral_seized_usd: Type.Number({ minimum: 0 }),
+    debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+    collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
+    gap_reasons: LiquidationGaps,
     by_day: Type.Array(LiquidationDay),
     recent: Type.Array(RecentLiquidation),
   }),
@@ -259,7 +268,8 @@ export const LendingScoreRecord = Type.Composite([
   }),
   DailyScoreRecord({
     timestamp: 'The instant scored: the snapshot time for the running day, else the last second of the UTC day',
-    gapReasons: 'no_snapshot, no_positions, insufficient_evidence, no_scored_markets, no_markets',
+    gapReasons:
+      'no_data (no snapshot), no_positions, insufficient_evidence (no scored market), no_members (no markets)',
   }),
 ]);
 

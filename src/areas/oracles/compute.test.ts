@@ -119,7 +119,7 @@ describe('one daily record (the window of 7 days ending at t)', () => {
         max_interval_seconds: null,
         longest_staleness_seconds: WINDOW_SECONDS + 10 * HOUR,
         deviation_triggered_share: null,
-        dex_deviation_reason: 'no_rounds',
+        dex_deviation_reason: 'no_data',
       },
     },
   ])('$name', ({ points, expected }) => {
@@ -174,15 +174,15 @@ describe('one daily record (the window of 7 days ending at t)', () => {
     expect(record.dex_deviation_mean_abs_pct).toBeCloseTo(((3000 / 2970 - 1) * 100) / 2, 6);
     expect(record.dex_deviation_reason).toBeNull();
     const none = feedRecordAt(feed({ rounds: r, baseToken: null }), t, true, prices);
-    expect(none).toMatchObject({ dex_compared_rounds: null, dex_deviation_reason: 'no_dex_token' });
+    expect(none).toMatchObject({ dex_compared_rounds: null, dex_deviation_reason: 'not_listed' });
     const unpriced = feedRecordAt(feed({ rounds: r }), t, true, NO_PRICES);
-    expect(unpriced).toMatchObject({ dex_compared_rounds: 0, dex_deviation_reason: 'no_dex_price' });
+    expect(unpriced).toMatchObject({ dex_compared_rounds: 0, dex_deviation_reason: 'no_price' });
   });
 
   it.each([
     { name: 'before ingestion covers', coverageFrom: t + 1, points: [[t - 10, 1n]] as const, reason: 'no_data' },
     { name: 'never ingested', coverageFrom: null, points: [] as const, reason: 'no_data' },
-    { name: 'before the first round', coverageFrom: t - DAY, points: [[t + 10, 1n]] as const, reason: 'no_rounds' },
+    { name: 'before the first round', coverageFrom: t - DAY, points: [[t + 10, 1n]] as const, reason: 'no_data' },
   ])('a gap: $name', ({ coverageFrom, points, reason }) => {
     const record = feedRecordAt(feed({ coverageFrom, rounds: rounds(points) }), t, false, NO_PRICES);
     expect(record.gap_reason).toBe(reason);
@@ -255,7 +255,7 @@ describe('the pairs and their 7 daily records', () => {
     expect(history.map((r) => r.gap_reason)).toEqual([null, null, null, null, null, null, 'no_data']);
     expect(history[0]!.update_count).toBe(121);
     expect(history[1]!.update_count).toBe(4 * 24 + 10);
-    expect(output.records.get('BTC-USD')![0]!.gap_reason).toBe('no_rounds');
+    expect(output.records.get('BTC-USD')![0]!.gap_reason).toBe('no_data');
     // A feed never read: nothing is known of it, on any day.
     expect(new Set(output.records.get('LINK-USD')!.map((r) => r.gap_reason))).toEqual(new Set(['no_data']));
   });

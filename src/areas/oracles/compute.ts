@@ -143,7 +143,7 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
   const rounds = feed.rounds;
   let lastKnown = -1;
   for (let i = 0; i < rounds.length && rounds[i]!.updatedAt <= t; i++) lastKnown = i;
-  if (lastKnown < 0) return gapRecord(feed, t, partial, 'no_rounds');
+  if (lastKnown < 0) return gapRecord(feed, t, partial, 'no_data');
 
   const start = t - WINDOW_SECONDS;
   const decimals = feed.state?.decimals ?? null;
@@ -207,9 +207,9 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
   const gapPct =
     lastAnswer !== null && dexPrice !== null && dexPrice > 0 ? Math.abs(lastAnswer / dexPrice - 1) * 100 : null;
   let dexReason: string | null = null;
-  if (feed.baseToken === null) dexReason = 'no_dex_token';
-  else if (updateCount === 0) dexReason = 'no_rounds';
-  else if (dexDeviationsPct.length === 0) dexReason = 'no_dex_price';
+  if (feed.baseToken === null) dexReason = 'not_listed';
+  else if (updateCount === 0) dexReason = 'no_data';
+  else if (dexDeviationsPct.length === 0) dexReason = 'no_price';
   return {
     date: utcDate(t),
     timestamp: isoSeconds(t),

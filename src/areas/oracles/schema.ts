@@ -60,7 +60,7 @@ export const OracleDailyRecord = Type.Object({
   gap_reason: Nullable(
     Type.String({
       description:
-        'Why the record has no values: `no_data` (before ingestion covers), `no_rounds` (the feed had not reported yet)',
+        'Why the record has no values: `no_data` (before ingestion covers, or before the feed\'s first round)',
     }),
   ),
   window_complete: Type.Boolean({
@@ -96,7 +96,7 @@ export const OracleDailyRecord = Type.Object({
   dex_deviation_reason: Nullable(
     Type.String({
       description:
-        'Why there is no DEX comparison: `no_dex_token` (no token for the pair on the chain), `no_rounds` (none in the window), `no_dex_price` (no DEX price in any round’s hour)',
+        'Why there is no DEX comparison: `not_listed` (no token for the pair on the chain), `no_data` (no round in the window), `no_price` (no DEX price in any round’s hour)',
     }),
   ),
   last_answer: Nullable(Type.Number({ description: 'Newest answer at the window end, normalised by decimals' })),
