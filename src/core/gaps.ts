@@ -19,3 +19,17 @@ export const GAP_REASONS = {
 export type GapReason = keyof typeof GAP_REASONS;
 
 export const GAP_REASON_WORDS = Object.keys(GAP_REASONS) as GapReason[];
+
+/**
+ * The per-field reasons of a partly known record (`gap_reasons`): `reasonOf(field)` for each of `fields` whose value
+ * is null. A field the caller has a better reason for says so through `reasonOf`.
+ */
+export function nullFieldReasons<T extends object>(
+  record: T,
+  fields: readonly (keyof T & string)[],
+  reasonOf: (field: keyof T & string) => GapReason,
+): Record<string, GapReason> {
+  const out: Record<string, GapReason> = {};
+  for (const f of fields) if (record[f] === null) out[f] = reasonOf(f);
+  return out;
+}

@@ -2,6 +2,7 @@
  * Pure computation of the development area: `(facts, subjects, asOf) → documents` for the 5 paths. Figures are
  * defined in docs/methodology/development.md.
  */
+import { nullFieldReasons } from '../../core/gaps.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median, sum } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
@@ -76,8 +77,8 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: null,
     stars: null,
   };
-  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'not_deployed' };
-  if (r.commitsFrom > t - MONTH) return { ...base, ...nulls, gap_reason: 'no_data' };
+  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'not_deployed', gap_reasons: {} };
+  if (r.commitsFrom > t - MONTH) return { ...base, ...nulls, gap_reason: 'no_data', gap_reasons: {} };
 
   const later = r.commits.filter((c) => c.committerDate > t && c.committerDate <= r.snapshotAt).length;
   const contributions = contributorsAt(r, t).map((c) => c.contributions);
@@ -92,7 +93,7 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     r.issues.filter((i) => i.pull === pull && i.createdAt <= t && (i.closedAt === null || i.closedAt > t)).length;
   // The day's last observation (branches, collaborators and watchers cannot be reconstructed for other days).
   const day = r.days.find((d) => d.day === Math.floor(t / DAY) * DAY);
-  return {
+  const record = {
     ...base,
     gap_reason: null,
     repos,
@@ -117,6 +118,9 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: day?.watchers ?? null,
     stars: starsKnown ? r.stars - eventsAfter('WatchEvent') : null,
   };
+  // Every null figure of a known day is one the sources did not let us observe for that day.
+  const fields = Object.keys(nulls) as (keyof typeof nulls)[];
+  return { ...record, gap_reasons: nullFieldReasons(record, fields, () => 'no_data') };
 }
 
 function hours(seconds: number | null): number | null {

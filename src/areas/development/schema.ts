@@ -14,8 +14,15 @@ export const ActivityRecord = Type.Object({
   timestamp: Iso('End of the record: as_of for the running day, else the last second of the UTC day'),
   partial: Type.Boolean({ description: 'True for the running day' }),
   gap_reason: Nullable(
-    Type.String({ description: '`not_deployed` (the repository did not exist yet), or `no_data` (ingestion does not cover the windows)' }),
+    Type.String({
+      description:
+        '`not_deployed` (the repository did not exist yet), or `no_data` (ingestion does not cover the windows)',
+    }),
   ),
+  gap_reasons: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Per-field reasons of the null figures of a record that is otherwise known (`no_data`: not observable for that day, e.g. branches, collaborators and watchers before the day was observed)',
+  }),
   activity_events: Count('Public events (all types) in the 7 days ending at timestamp'),
   branches: Count('Branches, as observed that day (null for days before ingestion observed them)'),
   collaborators: Count('Collaborators, as observed that day (null when the token may not list them)'),
@@ -136,7 +143,10 @@ export const DevelopmentScoreRecord = Type.Composite([
     protocol: Type.Optional(Type.String({ description: 'The protocol scored (protocol paths)' })),
     chain: Type.Optional(Type.String({ description: 'The chain scored (chain paths)' })),
   }),
-  DailyScoreRecord({ gapReasons: '`no_members` (no tracked repository), `not_deployed` (none existed yet), `no_data`, `insufficient_evidence`' }),
+  DailyScoreRecord({
+    gapReasons:
+      '`no_members` (no tracked repository), `not_deployed` (none existed yet), `no_data`, `insufficient_evidence`',
+  }),
 ]);
 
 export const DevelopmentScoreHistory = ScoreHistory(DevelopmentScoreRecord);

@@ -420,6 +420,10 @@ export function depegScenarios(
       lst_liquidation_bonus: lstSeized > 0 ? roundTo(bonusWeighted / lstSeized, 6) : null,
       shortfall_usd: usd6(shortfall),
       positions_with_shortfall: withShortfall,
+      gap_reasons: {
+        ...(debt > 0 ? {} : { share_of_debt: 'no_positions' }),
+        ...(lstSeized > 0 ? {} : { lst_liquidation_bonus: 'not_applicable' }),
+      },
     };
   });
 }

@@ -8,6 +8,7 @@ import { computeLiquidStaking, exchangeRateBlocks, type LiquidStakingOutput } fr
 import { LiquidStakingIngest } from './ingest.js';
 import { LiquidStakingRepository } from './repo.js';
 import { liquidStakingPaths } from './routes.js';
+import { DEX_POOL_METHODOLOGY, EXPOSURE_METHODOLOGY } from './score.js';
 import { liquidStakingTargets, marketsOfTokens } from './targets.js';
 
 /**
@@ -27,7 +28,10 @@ export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number
   docs.add('liquid-staking.available-lending-markets-exposure', {}, output.availableLending);
   docs.add('liquid-staking.available-dexes-exposure', {}, output.availableDexes);
   for (const [pool, x] of output.poolAnalytics) {
-    docs.add('liquid-staking.pool-analytics-in-dex', { pool_address: pool }, x.data, { asOf: x.asOf });
+    docs.add('liquid-staking.pool-analytics-in-dex', { pool_address: pool }, x.data, {
+      asOf: x.asOf,
+      methodology: DEX_POOL_METHODOLOGY,
+    });
   }
   for (const [pool, x] of output.poolScores) {
     docs.add('liquid-staking.dex-pool-scores', { pool_address: pool }, x.data, {
@@ -43,7 +47,10 @@ export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number
       base_asset: m.baseAsset,
       flag: String(m.flag),
     };
-    docs.add('liquid-staking.asset-analytics-in-lending', values, m.analytics, { asOf: m.asOf });
+    docs.add('liquid-staking.asset-analytics-in-lending', values, m.analytics, {
+      asOf: m.asOf,
+      methodology: EXPOSURE_METHODOLOGY,
+    });
     docs.add('liquid-staking.exposure-in-lending', values, m.scores, {
       asOf: m.asOf,
       methodology: m.scores[0]?.methodology,

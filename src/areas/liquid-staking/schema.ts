@@ -163,6 +163,10 @@ export const DepegScenario = Type.Object({
     'Bad debt: of the liquidatable positions, the debt that their collateral left after the depeg no longer covers',
   ),
   positions_with_shortfall: Count('Liquidatable positions left with a shortfall'),
+  gap_reasons: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Why a figure is null: share_of_debt `no_positions` (no debt in scope), lst_liquidation_bonus `not_applicable` (no LST seized)',
+  }),
 });
 
 export const LendingExposureAnalytics = Type.Object({

@@ -97,6 +97,7 @@ function exposure(
     lst_liquidation_bonus: lstUsd > 0 ? 0.07 : null,
     shortfall_usd: 0,
     positions_with_shortfall: 0,
+    gap_reasons: {},
   });
   const band = (b: string, debt: number) => ({
     band: b,

@@ -3,7 +3,9 @@
  * "Time windows"; definitions in docs/methodology/oracles.md). Pure: the windows end at instants derived from
  * `asOf`, passed in; the same input gives the same output. Answers stay exact bigints until a figure is a ratio.
  */
+
 import { absBig, ratioToFloat, toFloat } from '../../core/decimal.js';
+import { type GapReason, nullFieldReasons } from '../../core/gaps.js';
 import { choosePrice, FEED_FRESHNESS_FACTOR } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median, quantile } from '../../core/stats.js';
@@ -129,6 +131,7 @@ function gapRecord(feed: OracleFeedInput, t: number, partial: boolean, reason: s
     chosen_price: null,
     price_disagreement_pct: null,
     price_flagged: null,
+    gap_reasons: {},
   };
 }
 
@@ -210,7 +213,7 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
   if (feed.baseToken === null) dexReason = 'not_listed';
   else if (updateCount === 0) dexReason = 'no_data';
   else if (dexDeviationsPct.length === 0) dexReason = 'no_price';
-  return {
+  const record = {
     date: utcDate(t),
     timestamp: isoSeconds(t),
     partial,
@@ -254,6 +257,35 @@ export function feedRecordAt(feed: OracleFeedInput, t: number, partial: boolean,
     price_disagreement_pct: roundOrNull(gapPct),
     price_flagged: gapPct === null ? null : (chosen?.flagged ?? false),
   };
+  // Why each null figure is null: too few rounds in the window, no comparable DEX price, or an unreadable feed.
+  const dexGap: GapReason = feed.baseToken === null ? 'not_listed' : updateCount === 0 ? 'no_data' : 'no_price';
+  const reasonOf = (field: string): GapReason => {
+    if (field === 'last_answer') return 'source_error';
+    if (field.startsWith('dex_')) return dexGap;
+    if (field === 'chosen_price' || field.startsWith('price_'))
+      return lastAnswer === null ? 'source_error' : feed.baseToken === null ? 'not_listed' : 'no_price';
+    return 'no_data';
+  };
+  const nullable = [
+    'median_interval_seconds',
+    'p95_interval_seconds',
+    'max_interval_seconds',
+    'heartbeat_triggered_share',
+    'deviation_triggered_share',
+    'deviation_per_update_mean_pct',
+    'deviation_per_update_median_pct',
+    'deviation_per_update_max_pct',
+    'realised_volatility',
+    'dex_deviation_mean_abs_pct',
+    'dex_deviation_max_abs_pct',
+    'dex_compared_rounds',
+    'last_answer',
+    'dex_price_usd',
+    'chosen_price',
+    'price_disagreement_pct',
+    'price_flagged',
+  ] as const;
+  return { ...record, gap_reasons: nullFieldReasons(record, nullable, reasonOf) };
 }
 
 export function computeOracles(input: OracleInput): OracleOutput {

@@ -60,9 +60,13 @@ export const OracleDailyRecord = Type.Object({
   gap_reason: Nullable(
     Type.String({
       description:
-        'Why the record has no values: `no_data` (before ingestion covers, or before the feed\'s first round)',
+        "Why the record has no values: `no_data` (before ingestion covers, or before the feed's first round)",
     }),
   ),
+  gap_reasons: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Per-field reasons of the null figures of a known record: `no_data` (too few rounds in the window), `no_price`/`not_listed` (no DEX price to compare), `source_error` (the feed could not be read)',
+  }),
   window_complete: Type.Boolean({
     description: 'False when ingestion began inside the window: figures cover only its covered part',
   }),
