@@ -208,12 +208,17 @@ describe('one vocabulary on every published document of a sandbox run', () => {
   let t: TestApp;
   let gh: GithubStandin;
   let docs: PublishedDocument[] = [];
+  const summaries: { job: string; summary: string | null }[] = [];
 
   beforeAll(async () => {
     w = await lendingWorld();
     t = await testApp();
+    // Every job run in the declared order, its summary kept (what /status shows).
+    const runAll = async (runner: ReturnType<typeof areaRunner>) => {
+      for (const name of runner.jobs) summaries.push({ job: name, summary: (await runner.run(name)) ?? null });
+    };
     for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea]) {
-      await areaRunner(area, w.env, t.store, t.clock, () => t.sync()).all();
+      await runAll(areaRunner(area, w.env, t.store, t.clock, () => t.sync()));
     }
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
     gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
@@ -227,7 +232,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
       maxRetries: 1,
       subjects: SUBJECTS,
     };
-    await areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).all();
+    await runAll(areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()));
     const rows = await t.store.db.selectFrom('datasets').selectAll().execute();
     docs = rows.map((r) => {
       const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
@@ -244,6 +249,12 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     await gh?.close();
     await t?.close();
     await w?.close();
+  });
+
+  it('job summaries (shown on /status) name instants in ISO, never as Unix seconds', () => {
+    expect(summaries.filter((r) => r.summary !== null).length).toBeGreaterThan(10);
+    const unix = summaries.filter((r) => r.summary !== null && /\b1[6-9]\d{8}\b/.test(r.summary));
+    expect(unix.map((r) => `${r.job}: ${r.summary}`)).toEqual([]);
   });
 
   it('publishes documents of every built area', () => {

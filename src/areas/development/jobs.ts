@@ -1,3 +1,4 @@
+import { isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { computeJob, DocumentSet } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
@@ -67,7 +68,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
         docs.add('development.all', {}, output.ranking, scored);
         return docs.documents;
       },
-      describe: (input) => `as of ${input.asOf}`,
+      describe: (input) => `as of ${isoSeconds(input.asOf)}`,
     }),
   ];
 }

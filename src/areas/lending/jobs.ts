@@ -1,4 +1,4 @@
-import { DAY } from '../../core/time.js';
+import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import type { DatasetDocument } from '../../store/datasets.js';
 import { dexPriceBlocks } from '../dex/public.js';
@@ -74,7 +74,7 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
         (await new LendingRepository(ctx.store.db).computeInput(targets)) ?? wait('no snapshots yet'),
       compute: computeLending,
       documents: (output, input) => lendingDocuments(output, input.asOf),
-      describe: (input) => `as of ${input.asOf}`,
+      describe: (input) => `as of ${isoSeconds(input.asOf)}`,
     }),
   ];
 }

@@ -1,4 +1,4 @@
-import { DAY } from '../../core/time.js';
+import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { dexPriceBlocks } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
@@ -68,7 +68,7 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
         }
         return docs.documents;
       },
-      describe: (input) => `as of ${input.asOf}`,
+      describe: (input) => `as of ${isoSeconds(input.asOf)}`,
     }),
   ];
 }
