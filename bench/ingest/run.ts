@@ -193,9 +193,11 @@ async function timedStart(
       const markets = await fetch(`${base}/data/liquidity/lending/available-markets`, { headers });
       if (markets.status !== 200) return false;
       const m = (
-        (await markets.json()) as { data: { chain: string; protocol: string; version: string; base_asset: string }[] }
+        (await markets.json()) as {
+          data: { chain: string; protocol: string; version: string; base_asset_symbol: string }[];
+        }
       ).data[0]!;
-      const path = [m.chain, m.protocol, m.version, m.base_asset].map((x) => x.toLowerCase()).join('/');
+      const path = [m.chain, m.protocol, m.version, m.base_asset_symbol].map((x) => x.toLowerCase()).join('/');
       const res = await fetch(`${base}/scores/liquidity/lending/protocol-score/${path}`, { headers });
       if (res.status !== 200) return false;
       const records = ((await res.json()) as { data: { score: number | null }[] }).data;
