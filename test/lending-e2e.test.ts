@@ -165,6 +165,76 @@ describe('lending markets end to end on the sandbox', () => {
     }
   });
 
+  it('per Aave reserve, the published rate model is the strategy contract’s own curve, and isolation mode is stated', async () => {
+    const c = client();
+    const STRATEGY = parseAbi([
+      'function getInterestRateStrategyAddress(address asset) view returns (address)',
+      'function OPTIMAL_USAGE_RATIO() view returns (uint256)',
+      'function getBaseVariableBorrowRate() view returns (uint256)',
+      'function getVariableRateSlope1() view returns (uint256)',
+      'function getVariableRateSlope2() view returns (uint256)',
+    ]);
+    const ray = (x: bigint) => Number(x) / 1e27;
+    for (const m of aave()) {
+      const market = await get<Market>(`/data/liquidity/lending/protocol-analytics/${marketPath(m)}`);
+      const blockNumber = BigInt(market.data.block_number);
+      for (const r of m.reserves) {
+        const res = await get<Asset & { rate_model: Record<string, unknown>; isolation: Record<string, unknown> }>(
+          `/data/liquidity/lending/asset-analytics/${marketPath(m)}/${r.token}`,
+        );
+        // The strategy address through AaveProtocolDataProvider (the snapshot reads it from Pool.getReserveData).
+        const strategy = (await c.readContract({
+          address: m.dataProvider,
+          abi: STRATEGY,
+          functionName: 'getInterestRateStrategyAddress',
+          args: [r.token],
+          blockNumber,
+        })) as `0x${string}`;
+        const read = async (
+          functionName:
+            | 'OPTIMAL_USAGE_RATIO'
+            | 'getBaseVariableBorrowRate'
+            | 'getVariableRateSlope1'
+            | 'getVariableRateSlope2',
+        ) =>
+          ray(
+            (await c.readContract({
+              address: strategy as `0x${string}`,
+              abi: STRATEGY,
+              functionName,
+              blockNumber,
+            })) as bigint,
+          );
+        const model = res.data.rate_model;
+        expect(model.kind, `${m.protocol} ${r.symbol}`).toBe('aave-v3-default');
+        expect(model.optimal_utilisation).toBeCloseTo(await read('OPTIMAL_USAGE_RATIO'), 9);
+        expect(model.base_rate).toBeCloseTo(await read('getBaseVariableBorrowRate'), 9);
+        expect(model.slope1).toBeCloseTo(await read('getVariableRateSlope1'), 9);
+        expect(model.slope2).toBeCloseTo(await read('getVariableRateSlope2'), 9);
+        expect(model.rate_at_full_use as number).toBeGreaterThan(model.rate_at_optimal as number);
+        expect(res.data.isolation).toMatchObject({
+          isolated_collateral: expect.any(Boolean),
+          debt_ceiling_usd: expect.any(Number),
+          borrowable_in_isolation: expect.any(Boolean),
+        });
+      }
+    }
+    // Morpho's loan token names its adaptive curve.
+    const morpho = w.world.manifest.lending?.morpho?.[0];
+    if (morpho) {
+      const path = `ethereum/${morpho.protocol}/${morpho.version}/${morpho.baseAsset}`;
+      const market = await get<{ assets: { symbol: string; rate_model: Record<string, unknown> | null }[] }>(
+        `/data/liquidity/lending/protocol-analytics/${path}`,
+      );
+      const loan = market.data.assets.find((a) => a.symbol === morpho.baseAsset)!;
+      expect(loan.rate_model).toMatchObject({
+        kind: 'morpho-adaptive-curve',
+        optimal_utilisation: 0.9,
+        curve_steepness: 4,
+      });
+    }
+  });
+
   it('unique supplying and borrowing wallets equal a recount from the logs and balances at that block', async () => {
     const c = client();
     let borrowersSeen = 0;

@@ -188,7 +188,8 @@ export const AvailablePool = Type.Object({
 
 /** A score of the DEX history endpoints: the shared score record plus the day it describes. */
 export const DexScoreRecord = DailyScoreRecord({
-  gapReasons: 'not_deployed (before the pool existed), no_data, no_members (no pools), insufficient_evidence (no scored pools)',
+  gapReasons:
+    'not_deployed (before the pool existed), no_data, no_members (no pools), insufficient_evidence (no scored pools)',
 });
 
 /** The day's own figures in every record of a DEX score history (computed from facts up to the record's instant). */

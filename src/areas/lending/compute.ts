@@ -162,15 +162,64 @@ function assetAnalytics(
     })(),
     ...priceFields(price),
     position_classes: positionClasses(snapshot, r),
+    rate_model: rateModelOf(r),
+    isolation: isolationOf(r),
     gap_reasons: gaps,
     block_number: snapshot.blockNumber,
     timestamp: isoSeconds(snapshot.timestamp),
   };
+  // Parameters a snapshot taken before they were read does not hold are unknown, not absent from the design.
+  if (r.rateModel === undefined && payload.rate_model === null) gaps.rate_model = 'no_data';
+  if (r.isolation === undefined && payload.isolation === null) gaps.isolation = 'no_data';
   // Every other null figure is one the asset's design does not have (no cap, not borrowable, a Morpho loan token's
   // collateral parameters, a market oracle of an Aave reserve): said, not silent.
   for (const [field, value] of Object.entries(payload))
     if (value === null && !gaps[field]) gaps[field] = 'not_applicable';
   return payload;
+}
+
+/** The asset's interest rate curve as its contracts define it (null: not borrowable here, e.g. Morpho collateral). */
+function rateModelOf(r: ReserveSnapshot) {
+  const m = r.rateModel;
+  if (!m) return null;
+  return {
+    kind: m.kind,
+    optimal_utilisation: m.optimalUtilisation,
+    base_rate: m.baseRate,
+    slope1: m.slope1,
+    slope2: m.slope2,
+    curve_steepness: m.curveSteepness,
+    // The borrow rate the curve gives at the kink and at full use (Aave), for a reader who checks the curve.
+    rate_at_optimal: m.baseRate === null || m.slope1 === null ? null : roundTo(m.baseRate + m.slope1, 9),
+    rate_at_full_use:
+      m.baseRate === null || m.slope1 === null || m.slope2 === null
+        ? null
+        : roundTo(m.baseRate + m.slope1 + m.slope2, 9),
+    gap_reasons: (m.kind === 'morpho-adaptive-curve'
+      ? {
+          base_rate: 'not_applicable',
+          slope1: 'not_applicable',
+          slope2: 'not_applicable',
+          rate_at_optimal: 'not_applicable',
+          rate_at_full_use: 'not_applicable',
+        }
+      : { curve_steepness: 'not_applicable' }) as Record<string, string>,
+  };
+}
+
+/** Aave V3 isolation mode: the debt ceiling of an isolated collateral and its use (null: the design has none). */
+function isolationOf(r: ReserveSnapshot) {
+  const x = r.isolation;
+  if (!x) return null;
+  return {
+    isolated_collateral: x.debtCeilingUsd > 0,
+    debt_ceiling_usd: x.debtCeilingUsd,
+    isolated_debt_usd: x.isolatedDebtUsd,
+    debt_ceiling_used: x.debtCeilingUsd > 0 ? roundTo(x.isolatedDebtUsd / x.debtCeilingUsd, 6) : null,
+    borrowable_in_isolation: x.borrowableInIsolation,
+    siloed_borrowing: x.siloedBorrowing,
+    gap_reasons: (x.debtCeilingUsd > 0 ? {} : { debt_ceiling_used: 'not_applicable' }) as Record<string, string>,
+  };
 }
 
 /**

@@ -239,7 +239,12 @@ export const AAVE_ORACLE_ABI = parseAbi([
   'function BASE_CURRENCY_UNIT() view returns (uint256)',
 ]);
 
-export const RATE_STRATEGY_ABI = parseAbi(['function OPTIMAL_USAGE_RATIO() view returns (uint256)']);
+export const RATE_STRATEGY_ABI = parseAbi([
+  'function OPTIMAL_USAGE_RATIO() view returns (uint256)',
+  'function getBaseVariableBorrowRate() view returns (uint256)',
+  'function getVariableRateSlope1() view returns (uint256)',
+  'function getVariableRateSlope2() view returns (uint256)',
+]);
 
 export const ERC20_ABI = parseAbi([
   'function totalSupply() view returns (uint256)',

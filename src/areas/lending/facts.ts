@@ -76,9 +76,37 @@ export interface ReserveSnapshot {
   readonly paused: boolean;
   /** The rate curve's kink (optimal usage ratio) when known. */
   readonly optimalUtilisation: number | null;
+  /**
+   * The variable borrow rate curve (yearly fractions) when read: Aave V3's DefaultReserveInterestRateStrategy
+   * (base + slope1 × u/optimal below the kink, + slope2 above it). Absent in snapshots taken before issue 13.
+   */
+  readonly rateModel?: RateModel | null;
+  /**
+   * Aave V3 isolation mode (absent in older snapshots): the debt ceiling in USD (0: not an isolated collateral), the
+   * debt borrowed against it, and whether the asset may be borrowed by isolated positions.
+   */
+  readonly isolation?: {
+    readonly debtCeilingUsd: number;
+    readonly isolatedDebtUsd: number;
+    readonly borrowableInIsolation: boolean;
+    readonly siloedBorrowing: boolean;
+  } | null;
   /** Aave: the aToken and variable debt token. Morpho: null. */
   readonly aToken: string | null;
   readonly debtToken: string | null;
+}
+
+/** A lending market's interest rate model, as its contracts define it. */
+export interface RateModel {
+  /** `aave-v3-default` (piecewise linear with a kink) or `morpho-adaptive-curve` (AdaptiveCurveIrm). */
+  readonly kind: 'aave-v3-default' | 'morpho-adaptive-curve';
+  readonly optimalUtilisation: number;
+  /** Aave: base variable rate, slopes below and above the kink (yearly fractions); Morpho: null. */
+  readonly baseRate: number | null;
+  readonly slope1: number | null;
+  readonly slope2: number | null;
+  /** Morpho: the curve's steepness (the rate at 100 % utilisation is this × the rate at target); Aave: null. */
+  readonly curveSteepness: number | null;
 }
 
 /** One account's position in a market at a block: balances per asset, and the protocol's own health figures. */

@@ -23,4 +23,18 @@ describe('decodeReserveConfiguration', () => {
     // Not collateral: no bonus configured.
     expect(decodeReserveConfiguration(18n << 48n).liquidationBonus).toBe(0);
   });
+
+  it('reads isolation mode: the debt ceiling (USD, 2 decimals), borrowable in isolation and siloed borrowing', () => {
+    const word = (18n << 48n) | (1n << 61n) | (1n << 62n) | (250_000_000n << 212n);
+    expect(decodeReserveConfiguration(word)).toMatchObject({
+      debtCeilingUsd: 2_500_000,
+      borrowableInIsolation: true,
+      siloedBorrowing: true,
+    });
+    expect(decodeReserveConfiguration(18n << 48n)).toMatchObject({
+      debtCeilingUsd: 0,
+      borrowableInIsolation: false,
+      siloedBorrowing: false,
+    });
+  });
 });

@@ -71,6 +71,11 @@ function bits(word: bigint, from: number, width: number): bigint {
 }
 
 /** Aave V3's ReserveConfiguration bitmap, decoded (ReserveConfiguration.sol bit layout). */
+/** A ray (1e27) as a fraction, to 9 decimals. */
+function rayToFraction(x: bigint): number {
+  return Number((x * 10n ** 9n) / RAY) / 1e9;
+}
+
 export function decodeReserveConfiguration(data: bigint) {
   return {
     ltv: Number(bits(data, 0, 16)) / 10_000,
@@ -82,6 +87,10 @@ export function decodeReserveConfiguration(data: bigint) {
     frozen: bits(data, 57, 1) === 1n,
     borrowingEnabled: bits(data, 58, 1) === 1n,
     paused: bits(data, 60, 1) === 1n,
+    borrowableInIsolation: bits(data, 61, 1) === 1n,
+    siloedBorrowing: bits(data, 62, 1) === 1n,
+    /** USD with 2 decimals (Aave's DEBT_CEILING_DECIMALS); 0: the asset is not an isolated collateral. */
+    debtCeilingUsd: Number(bits(data, 212, 40)) / 100,
     reserveFactor: Number(bits(data, 64, 16)) / 10_000,
     eModeCategory: Number(bits(data, 168, 8)),
     borrowCap: Number(bits(data, 80, 36)),
@@ -137,6 +146,7 @@ export async function readAaveSnapshot(
     stableDebtTokenAddress: Address;
     variableDebtTokenAddress: Address;
     interestRateStrategyAddress: Address;
+    isolationModeTotalDebt: bigint;
   }
   const data = assets.map((_, i) => first[i * 3] as ReserveData | undefined);
   const missing = assets.filter((_, i) => !data[i]);
@@ -151,23 +161,29 @@ export async function readAaveSnapshot(
         { address: d.variableDebtTokenAddress, abi: ERC20_ABI, functionName: 'totalSupply' },
         { address: d.stableDebtTokenAddress, abi: ERC20_ABI, functionName: 'totalSupply' },
         { address: d.interestRateStrategyAddress, abi: RATE_STRATEGY_ABI, functionName: 'OPTIMAL_USAGE_RATIO' },
+        { address: d.interestRateStrategyAddress, abi: RATE_STRATEGY_ABI, functionName: 'getBaseVariableBorrowRate' },
+        { address: d.interestRateStrategyAddress, abi: RATE_STRATEGY_ABI, functionName: 'getVariableRateSlope1' },
+        { address: d.interestRateStrategyAddress, abi: RATE_STRATEGY_ABI, functionName: 'getVariableRateSlope2' },
       ];
     }),
     block.number,
   );
+  /** Calls per asset in the second read: three balances and four rate-curve parameters. */
+  const STRIDE = 7;
   const reserves: ReserveSnapshot[] = assets.map((asset, i) => {
     const d = data[i]!;
     const config = decodeReserveConfiguration(d.configuration.data);
     const price = first[i * 3 + 1] as bigint | undefined;
     const known = market.assets.find((a) => a.address === asset);
-    const optimal = second[i * 4 + 3] as bigint | undefined;
+    const optimal = second[i * STRIDE + 3] as bigint | undefined;
+    const curve = [4, 5, 6].map((k) => second[i * STRIDE + k] as bigint | undefined);
     return {
       asset,
       symbol: known?.symbol ?? (first[i * 3 + 2] as string | undefined) ?? asset,
       decimals: config.decimals,
-      totalSupplyRaw: ((second[i * 4] as bigint | undefined) ?? 0n).toString(),
+      totalSupplyRaw: ((second[i * STRIDE] as bigint | undefined) ?? 0n).toString(),
       totalBorrowRaw: (
-        ((second[i * 4 + 1] as bigint | undefined) ?? 0n) + ((second[i * 4 + 2] as bigint | undefined) ?? 0n)
+        ((second[i * STRIDE + 1] as bigint | undefined) ?? 0n) + ((second[i * STRIDE + 2] as bigint | undefined) ?? 0n)
       ).toString(),
       priceUsd: price === undefined ? null : Number(price) / Number(baseUnit),
       supplyRate: Number((d.currentLiquidityRate * 10n ** 9n) / RAY) / 1e9,
@@ -184,6 +200,23 @@ export async function readAaveSnapshot(
       frozen: config.frozen,
       paused: config.paused,
       optimalUtilisation: optimal === undefined ? null : Number((optimal * 10n ** 9n) / RAY) / 1e9,
+      rateModel:
+        optimal === undefined || curve.some((x) => x === undefined)
+          ? null
+          : {
+              kind: 'aave-v3-default',
+              optimalUtilisation: rayToFraction(optimal),
+              baseRate: rayToFraction(curve[0]!),
+              slope1: rayToFraction(curve[1]!),
+              slope2: rayToFraction(curve[2]!),
+              curveSteepness: null,
+            },
+      isolation: {
+        debtCeilingUsd: config.debtCeilingUsd,
+        isolatedDebtUsd: Number(d.isolationModeTotalDebt ?? 0n) / 100,
+        borrowableInIsolation: config.borrowableInIsolation,
+        siloedBorrowing: config.siloedBorrowing,
+      },
       aToken: d.aTokenAddress.toLowerCase(),
       debtToken: d.variableDebtTokenAddress.toLowerCase(),
     };
@@ -523,6 +556,15 @@ export async function readMorphoSnapshot(
       borrowingEnabled: true,
       collateralEnabled: false,
       optimalUtilisation: MORPHO_TARGET_UTILISATION,
+      rateModel: {
+        kind: 'morpho-adaptive-curve',
+        optimalUtilisation: MORPHO_TARGET_UTILISATION,
+        baseRate: null,
+        slope1: null,
+        slope2: null,
+        curveSteepness: MORPHO_CURVE_STEEPNESS,
+      },
+      isolation: null,
     });
   }
   for (const x of morphoMarkets) {
@@ -543,6 +585,8 @@ export async function readMorphoSnapshot(
       borrowingEnabled: false,
       collateralEnabled: true,
       optimalUtilisation: null,
+      rateModel: null,
+      isolation: null,
     });
   }
   return {
@@ -558,6 +602,9 @@ export async function readMorphoSnapshot(
 
 /** Morpho Blue's AdaptiveCurveIrm targets 90 % utilisation: the kink of its curve. */
 export const MORPHO_TARGET_UTILISATION = 0.9;
+
+/** AdaptiveCurveIrm's CURVE_STEEPNESS (ConstantsLib): the rate at 100 % utilisation is 4 × the rate at target. */
+export const MORPHO_CURVE_STEEPNESS = 4;
 
 /** Morpho Blue's liquidation incentive factor: min(1.15, 1 / (1 − 0.3·(1 − lltv))) − 1 (ConstantsLib / Morpho.sol). */
 export function morphoLiquidationIncentive(lltv: number): number {

@@ -92,6 +92,40 @@ export const AssetAnalytics = Type.Object({
   price_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   price_flagged: Type.Boolean({ description: 'The oracle and DEX prices differ by more than 2 %' }),
   alternative_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The other source’s price, if any' })),
+  rate_model: Nullable(
+    Type.Object(
+      {
+        kind: Type.String({
+          description: 'aave-v3-default (kinked linear) or morpho-adaptive-curve (AdaptiveCurveIrm)',
+        }),
+        optimal_utilisation: Type.Number({ description: 'The kink (Aave) or target utilisation (Morpho: 0.9)' }),
+        base_rate: Nullable(Type.Number({ description: 'Aave: variable borrow rate at 0 % utilisation (yearly)' })),
+        slope1: Nullable(Type.Number({ description: 'Aave: rate added from 0 to the kink' })),
+        slope2: Nullable(Type.Number({ description: 'Aave: rate added from the kink to 100 %' })),
+        curve_steepness: Nullable(Type.Number({ description: 'Morpho: rate at 100 % / rate at target (4)' })),
+        rate_at_optimal: Nullable(Type.Number({ description: 'Aave: base + slope1' })),
+        rate_at_full_use: Nullable(Type.Number({ description: 'Aave: base + slope1 + slope2' })),
+        gap_reasons: Type.Record(Type.String(), Type.String()),
+      },
+      {
+        description: 'The variable borrow rate curve as the contracts define it; null when the asset is not borrowable',
+      },
+    ),
+  ),
+  isolation: Nullable(
+    Type.Object(
+      {
+        isolated_collateral: Type.Boolean({ description: 'The asset has a debt ceiling (Aave V3 isolation mode)' }),
+        debt_ceiling_usd: Type.Number({ minimum: 0, description: '0: not an isolated collateral' }),
+        isolated_debt_usd: Type.Number({ minimum: 0, description: 'Debt borrowed against it in isolation mode' }),
+        debt_ceiling_used: Nullable(Type.Number({ minimum: 0 })),
+        borrowable_in_isolation: Type.Boolean(),
+        siloed_borrowing: Type.Boolean(),
+        gap_reasons: Type.Record(Type.String(), Type.String()),
+      },
+      { description: 'Aave V3 isolation mode parameters; null for designs without it (Morpho)' },
+    ),
+  ),
   position_classes: Type.Array(
     Type.Object({
       class: Type.String({ description: 'normal, emode:<id>[:<label>] (Aave), morpho_market:<id> (Morpho)' }),
