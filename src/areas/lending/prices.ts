@@ -5,14 +5,22 @@
  *   prices, a Morpho market's own oracle (`IOracle.price()`: collateral in loan token) prices a collateral no feed
  *   covers, from the loan token's policy price;
  * - the DEX pools' states at the instant (the DEX area keeps only recent snapshots: V2 from the last `Sync`, V3
- *   from the last swap's price and active liquidity, as the liquid staking area rebuilds them), and the USD depth
+ *   from the last swap's price and active liquidity: the DEX area's `poolStateAt`, as liquid staking uses it), and the USD depth
  *   an asset finds in them, valued at the asset's policy price (one figure, one price per token).
  * Nothing here looks past the instant it is asked about (a past record is computed from what was known then).
  */
-import { type DepthPoolState, pairSellDepthUsd, poolDepthState } from '../../core/depth.js';
+import { type DepthPoolState, pairSellDepthUsd } from '../../core/depth.js';
 import { choosePrice, type OracleCandidate, type PolicyPrice } from '../../core/price-policy.js';
 import { HOUR } from '../../core/time.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
+import {
+  type PoolFact,
+  type PoolSnapshotFact,
+  poolStateAt,
+  type SwapFact,
+  type SyncFact,
+  type TokenFact,
+  type TokenPriceFact,
+} from '../dex/public.js';
 import type { MarketSnapshot } from './facts.js';
 
 /** The DEX area's facts of one chain, up to the computation's `as_of`. */
@@ -42,54 +50,19 @@ export function dexPriceAt(facts: ChainDexFacts | undefined, token: string, t: n
   return best;
 }
 
-/** The pools' states at instant `t`, from the facts known at t (see the file comment). */
+/** The pools' states at instant `t`, from the facts known at t (the DEX area's `poolStateAt`). */
 export function poolStatesAt(facts: ChainDexFacts | undefined, t: number): DepthPoolState[] {
   if (!facts) return [];
   const decimals = new Map(facts.tokens.map((x) => [x.address, x.decimals]));
   const snapshots = new Map(facts.snapshots.map((s) => [s.pool, s]));
-  const newest = <T extends { pool: string; timestamp: number; blockNumber: number; logIndex: number }>(
-    xs: readonly T[],
-  ) => {
-    const out = new Map<string, T>();
-    for (const x of xs) {
-      if (x.timestamp > t) continue;
-      const b = out.get(x.pool);
-      if (!b || x.blockNumber > b.blockNumber || (x.blockNumber === b.blockNumber && x.logIndex > b.logIndex))
-        out.set(x.pool, x);
-    }
-    return out;
-  };
-  const lastSwap = newest(facts.swaps);
-  const lastSync = newest(facts.syncs);
   const states: DepthPoolState[] = [];
   for (const p of facts.pools) {
     const d0 = decimals.get(p.token0);
     const d1 = decimals.get(p.token1);
     if (d0 === undefined || d1 === undefined) continue;
     if (p.design !== 'uniswap-v2' && p.design !== 'uniswap-v3') continue;
-    const pool = { ...p, design: p.design };
-    const snap = snapshots.get(p.address);
-    if (snap && snap.timestamp <= t) {
-      states.push(poolDepthState(pool, snap, d0, d1));
-      continue;
-    }
-    if (p.design === 'uniswap-v3') {
-      const s = lastSwap.get(p.address);
-      if (!s || s.sqrtPriceX96 === null || s.liquidity === null) continue;
-      // Balances unknown at a past instant: large enough never to cap the depth (constant-L model).
-      const unbounded = 2n ** 200n;
-      states.push(
-        poolDepthState(
-          pool,
-          { reserve0: unbounded, reserve1: unbounded, sqrtPriceX96: s.sqrtPriceX96, liquidity: s.liquidity },
-          d0,
-          d1,
-        ),
-      );
-      continue;
-    }
-    const y = lastSync.get(p.address);
-    if (y) states.push(poolDepthState(pool, { ...y, sqrtPriceX96: null, liquidity: null }, d0, d1));
+    const at = poolStateAt(p, d0, d1, snapshots.get(p.address), facts.swaps, facts.syncs, t);
+    if (at) states.push(at.state);
   }
   return states;
 }

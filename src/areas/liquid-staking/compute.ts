@@ -8,18 +8,16 @@ import { choosePrice, type DexCandidate, type PolicyPrice } from '../../core/pri
 import { roundTo } from '../../core/score.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
-import { scorePoolAt } from '../dex/public.js';
+import { type PoolStateAt, poolStateAt, scorePoolAt } from '../dex/public.js';
 import type { LendingMarketTarget, MarketSnapshot } from '../lending/public.js';
 import { type LendingMarketRef, type LstRef, lendingExposure, lstInfo, marketPriceBook } from './exposure.js';
 import {
   exchangeRateOf,
   lstPoolAnalytics,
   lstSide,
-  type PoolStateAt,
   type PriceLookup,
   pegFigures,
   pegHistory,
-  poolStateAt,
   swapUsd,
 } from './pool.js';
 import type {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sellDepth } from '../../core/depth.js';
 import { HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
+import { poolStateAt } from '../dex/public.js';
 import type { LstRef } from './exposure.js';
-import { lstPoolAnalytics, pegFigures, poolStateAt } from './pool.js';
+import { lstPoolAnalytics, pegFigures } from './pool.js';
 
 const WSTETH = '0x00000000000000000000000000000000000057e7';
 const WETH = '0x000000000000000000000000000000000000e7e7';
