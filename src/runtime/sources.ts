@@ -123,7 +123,12 @@ export async function startStandins(
     for (const standin of STANDINS) {
       const def = SOURCES.find((s) => s.kind === standin.kind);
       if (!def || def.configured(config)) continue;
-      const started = await standin.start({ seed: config.sandbox.seed, clock: options.clock });
+      const started = await standin.start({
+        seed: config.sandbox.seed,
+        clock: options.clock,
+        dataDir: config.dataDir,
+        days: config.sandbox.days,
+      });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
       labels.set(standin.kind, started.label);

@@ -16,12 +16,32 @@ export interface StartedStandin {
   readonly label: string;
   /** Fields for `running.json` (`protoscore sandbox info`). */
   readonly announce: Readonly<Record<string, string>>;
+  /**
+   * Its entry under `standins` of `sandbox info --json`, keyed by `service`: `url` (the value the service's own
+   * base-URL configuration key takes) and any credential a client needs.
+   */
+  readonly service: string;
+  readonly info: Readonly<{ url: string } & Record<string, string>>;
+  /**
+   * A chain this stand-in serves (e.g. Bitcoin Core's RPC), for `chains` of `sandbox info --json`, keyed by the
+   * registry's chain id.
+   */
+  readonly chain?: Readonly<{ id: string; rpc_url: string } & Record<string, string>>;
   close(): Promise<void>;
+}
+
+export interface StandinStartOptions {
+  readonly seed: number;
+  readonly clock: Clock;
+  /** The service's data directory: a stand-in that keeps state between starts keeps it under `<dataDir>/sandbox/`. */
+  readonly dataDir: string;
+  /** Simulated history of a new sandbox world, in days (`SANDBOX_DAYS`). */
+  readonly days: number;
 }
 
 export interface StandinDef {
   readonly kind: SourceKind;
-  start(options: { seed: number; clock: Clock }): Promise<StartedStandin>;
+  start(options: StandinStartOptions): Promise<StartedStandin>;
 }
 
 /** The token the sandbox's clients send to the GitHub stand-in (it accepts any: a token gets 5000 requests an hour). */
@@ -36,6 +56,8 @@ const github: StandinDef = {
       config: { GITHUB_API_URL: standin.url, GITHUB_TOKEN: SANDBOX_GITHUB_TOKEN },
       label: 'sandbox GitHub stand-in (REST API v3)',
       announce: { github_api_url: standin.url },
+      service: 'github',
+      info: { url: standin.url, token: SANDBOX_GITHUB_TOKEN },
       close: () => standin.close(),
     };
   },
