@@ -183,6 +183,17 @@ async function batch(url: string, calls: readonly [string, readonly unknown[]][]
 
 const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`;
 
+/** Signing accounts by key: deriving the public key is as slow as a signature. */
+const accounts = new Map<Hex, ReturnType<typeof privateKeyToAccount>>();
+function accountOf(key: Hex) {
+  let account = accounts.get(key);
+  if (!account) {
+    account = privateKeyToAccount(key);
+    accounts.set(key, account);
+  }
+  return account;
+}
+
 /** OP's L2 base fee of an hour: log-normal around 0.001 gwei (log-sd 0.8), from the hash of (seed, hour). */
 function opBaseFee(seed: number, timestamp: number): bigint {
   const o = l1OriginAt(seed + 7919, Math.floor(timestamp / HOUR) * HOUR);
@@ -618,7 +629,7 @@ async function mineBlock(
         (gasUsedForL1(`${serializeTransaction(base)}${'ff'.repeat(67)}` as Hex, origin.baseFee, baseFee) * 3n) / 2n +
         5000n;
     }
-    const signed = await privateKeyToAccount(who.key).signTransaction(base);
+    const signed = await accountOf(who.key).signTransaction(base);
     return { signed, unsigned: serializeTransaction(base) };
   };
 
@@ -657,24 +668,42 @@ async function mineBlock(
       state.stats.userTxs++;
     }
   }
-  // The base fee, then the system deposit alone (so that fifo puts it first), the user deposits, then the user
+  // The base fee and the system deposit first (so that fifo puts it first), then the user deposits and the user
   // transactions in batches (anvil may take a batch's elements in any order: receipts are matched by hash).
   const [first, ...others] = pre.slice(1);
-  await batch(url, [pre[0]!]);
-  const depositHashes = (first ? await batch(url, [first]) : []).concat(await batch(url, others)) as string[];
+  const opening = await batch(url, first ? [pre[0]!, first] : [pre[0]!]);
+  const sending = [...others, ...txs.map((t) => ['eth_sendRawTransaction', [t.signed]] as [string, unknown[]])];
+  const answers: unknown[] = [];
+  for (let i = 0; i < sending.length; i += 500) answers.push(...(await batch(url, sending.slice(i, i + 500))));
+  const depositHashes = [...(first ? [opening[1]] : []), ...answers.slice(0, others.length)] as string[];
   const sent = new Map<string, { ok: boolean; kind: string; signed?: Hex; unsigned?: Hex }>();
   for (const [i, h] of depositHashes.entries()) sent.set(h.toLowerCase(), expected[i]!);
   for (const t of txs) sent.set(keccak256(t.signed).toLowerCase(), t);
-  for (let i = 0; i < txs.length; i += 200) {
-    await batch(
-      url,
-      txs.slice(i, i + 200).map((t) => ['eth_sendRawTransaction', [t.signed]] as [string, unknown[]]),
-    );
-  }
   await anvil.request('evm_mine', [timestamp]);
-  const block = await anvil.request<Block & { transactions: string[] }>('eth_getBlockByNumber', ['latest', false]);
+  // op-geth's fields come from the predeploys at this block (the head: its state is the block's). GasPriceOracle
+  // takes the unsigned transaction (it adds 68 bytes for the signature): with that, Σ l1Fee is exactly what the
+  // node credits to the L1 fee vault (see TINY_CONTRACT).
+  const call = (fn: 'getL1Fee' | 'getL1GasUsed', unsigned: Hex): [string, unknown[]] => [
+    'eth_call',
+    [
+      {
+        from: DEPOSITOR,
+        to: GAS_PRICE_ORACLE,
+        data: encodeFunctionData({ abi: gasPriceOracleAbi, functionName: fn, args: [unsigned] }),
+      },
+      'latest',
+    ],
+  ];
+  const [blockAnswer, receiptsAnswer, ...fees] = await batch(url, [
+    ['eth_getBlockByNumber', ['latest', false]],
+    ['eth_getBlockReceipts', ['latest']],
+    ...(kind === 'optimism'
+      ? txs.flatMap((t) => [call('getL1Fee', t.unsigned), call('getL1GasUsed', t.unsigned)])
+      : []),
+  ]);
+  const block = blockAnswer as Block;
+  const receipts = receiptsAnswer as Receipt[];
   if (Number(block.timestamp) !== timestamp) throw new Error(`${kind}: mined at ${block.timestamp}, not ${timestamp}`);
-  const receipts = await anvil.request<Receipt[]>('eth_getBlockReceipts', [block.number]);
   if (receipts.length !== sent.size || receipts.some((r) => !sent.has(r.transactionHash.toLowerCase()))) {
     throw new Error(`${kind}: block ${Number(block.number)} holds ${receipts.length} transactions, ${sent.size} sent`);
   }
@@ -684,50 +713,31 @@ async function mineBlock(
   for (const r of receipts) {
     if ((r.status === '0x1') !== sent.get(r.transactionHash.toLowerCase())!.ok) state.stats.unexpected++;
   }
-  const user = receipts.filter((r) => sent.get(r.transactionHash.toLowerCase())!.signed);
-  if (kind === 'optimism' && user.length) {
-    // op-geth's fields, from the predeploys at this block (the head: its state is the block's). GasPriceOracle
-    // takes the unsigned transaction (it adds 68 bytes for the signature): with that, Σ l1Fee is exactly what the
-    // node credits to the L1 fee vault.
-    const call = (fn: 'getL1Fee' | 'getL1GasUsed', unsigned: Hex): [string, unknown[]] => [
-      'eth_call',
-      [
-        {
-          from: DEPOSITOR,
-          to: GAS_PRICE_ORACLE,
-          data: encodeFunctionData({ abi: gasPriceOracleAbi, functionName: fn, args: [unsigned] }),
-        },
-        block.number,
-      ],
-    ];
-    const unsignedOf = (r: Receipt) => sent.get(r.transactionHash.toLowerCase())!.unsigned!;
-    const answers = (await batch(
-      url,
-      user.flatMap((r) => [call('getL1Fee', unsignedOf(r)), call('getL1GasUsed', unsignedOf(r))]),
-    )) as Hex[];
-    user.forEach((r, i) => {
-      state.extras[r.transactionHash.toLowerCase()] = {
-        l1Fee: hex(BigInt(answers[2 * i]!)),
-        l1GasUsed: hex(BigInt(answers[2 * i + 1]!)),
+  if (kind === 'optimism') {
+    for (const [i, t] of txs.entries()) {
+      state.extras[keccak256(t.signed).toLowerCase()] = {
+        l1Fee: hex(BigInt(fees[2 * i] as Hex)),
+        l1GasUsed: hex(BigInt(fees[2 * i + 1] as Hex)),
         l1GasPrice: hex(origin.baseFee),
         l1BaseFeeScalar: hex(BASE_FEE_SCALAR),
         l1BlobBaseFee: hex(origin.blobBaseFee),
         l1BlobBaseFeeScalar: hex(BLOB_BASE_FEE_SCALAR),
       };
-    });
+    }
   }
+  const user = receipts.filter((r) => sent.get(r.transactionHash.toLowerCase())!.signed);
   if (kind === 'arbitrum') {
     for (const r of user) {
       const signed = sent.get(r.transactionHash.toLowerCase())!.signed!;
       state.extras[r.transactionHash.toLowerCase()] = hex(gasUsedForL1(signed, origin.baseFee, baseFee));
     }
-    const previous = await anvil.request<Block>('eth_getBlockByNumber', [hex(Number(block.number) - 1), false]);
     const { hash } = internalTx(seed, {
       number: BigInt(block.number),
       hash: block.hash as Hex,
       timestamp,
       baseFee: BigInt(block.baseFeePerGas ?? '0x0'),
-      previousTimestamp: Number(previous.timestamp),
+      // The setup block follows anvil's block 0, one second before it.
+      previousTimestamp: setup ? timestamp - 1 : prev.lastTimestamp,
     });
     state.internal[hash] = Number(block.number);
   }

@@ -10,9 +10,9 @@ import { Rng } from '../world/random.js';
 
 export const L2_USERS = 40;
 /** Mean user transactions per hour at the daily mean (before the diurnal curve and the hour's character). */
-export const TX_PER_HOUR = 12;
+export const TX_PER_HOUR = 6;
 /** OP user deposits (L1 → L2) per hour. */
-export const DEPOSITS_PER_HOUR = 1.5;
+export const DEPOSITS_PER_HOUR = 1;
 /** Token units each user mints in the chain's first block (1,000,000 tokens of 6 decimals). */
 export const USER_TOKENS = 1_000_000_000_000n;
 
@@ -57,7 +57,7 @@ export interface PlannedTx {
   readonly kind: TrafficKind;
   readonly from: number;
   readonly to: number;
-  /** Wei (eth) or token units (erc20); for `fail` more than the sender holds. */
+  /** Wei (eth) or token units (erc20); for `fail` more than all the tokens there are. */
   readonly amount: bigint;
 }
 
@@ -76,7 +76,10 @@ export function planBlock(
 ): PlannedTx[] {
   const n = Math.min(2000, rng.poisson((TX_PER_HOUR * hourFactor(seed, chain, timestamp) * stepSeconds) / 3600));
   const weights = users.map((u) => u.weight);
-  const held = [...balances];
+  // A block's transactions may execute in any order (anvil takes a batch in parallel): a sender spends only what it
+  // held at the block's start, and a failing transfer asks for more than all the tokens there are.
+  const spendable = [...balances];
+  const supply = balances.reduce((a, b) => a + b, 0n);
   const out: PlannedTx[] = [];
   for (let i = 0; i < n; i++) {
     const from = rng.weightedIndex(weights);
@@ -87,12 +90,11 @@ export function planBlock(
       out.push({ kind: 'eth', from, to, amount: BigInt(Math.round(rng.logNormal(0.05, 1.2) * 1e9)) * 1_000_000_000n });
     } else if (u < 0.91) {
       const want = BigInt(Math.max(1, Math.round(rng.logNormal(500, 1.3) * 1e6)));
-      const amount = want < held[from]! ? want : held[from]! / 2n;
-      held[from] = held[from]! - amount;
-      held[to] = held[to]! + amount;
+      const amount = want < spendable[from]! ? want : spendable[from]! / 2n;
+      spendable[from] = spendable[from]! - amount;
       out.push({ kind: 'erc20', from, to, amount });
     } else if (u < 0.97) {
-      out.push({ kind: 'fail', from, to, amount: held[from]! + 1n + BigInt(rng.int(1_000_000)) });
+      out.push({ kind: 'fail', from, to, amount: supply + 1n + BigInt(rng.int(1_000_000)) });
     } else {
       out.push({ kind: 'deploy', from, to: from, amount: 0n });
     }
