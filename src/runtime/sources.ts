@@ -89,6 +89,8 @@ export interface SourceSetup {
   readonly sources: SourceMap;
   readonly book: AddressBook;
   readonly world?: World;
+  /** The sandbox's layer-2 chains (Optimism, Arbitrum), when the sandbox runs: `l2.caughtUp` tells when their history is complete. */
+  readonly l2?: L2Chains;
   /** The stand-ins started, by kind, with the base URL each serves. */
   readonly standins: readonly { kind: SourceKind; url: string }[];
   /** Stops the stand-ins and the world (when started here). */
@@ -226,6 +228,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       sources: openSources(config, { role, logger, labels: started.labels }),
       book: addressBookFromManifest(world.manifest),
       world,
+      l2,
       standins: started.standins,
       close,
     };
