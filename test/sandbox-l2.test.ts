@@ -160,5 +160,17 @@ describe('sandbox L2 chains', () => {
     const head = await headOf(resumed);
     expect(Number(head.timestamp)).toBe(GENESIS + 5 * 3600 + 120);
     expect(Number(head.number)).toBe(Number(headA.number) + 2 + 2);
+
+    // Arbitrum's internal transactions stay findable by hash after a resume (their hashes are saved with the chain).
+    const dirArb = tempDir('l2-arb-resume-');
+    const arb = await open('arbitrum', dirArb, 2 * 3600);
+    const before = await rpc<Json>(arb.rpcUrl, 'eth_getBlockByNumber', ['0x2', true]);
+    await arb.stop();
+    const again = await open('arbitrum', dirArb, 3 * 3600);
+    expect(await rpc(again.rpcUrl, 'eth_getBlockByNumber', ['0x2', true])).toEqual(before);
+    expect(await rpc(again.rpcUrl, 'eth_getTransactionByHash', [before.transactions[0]!.hash])).toEqual(
+      before.transactions[0],
+    );
+    expect(Number(await rpc<string>(again.rpcUrl, 'eth_blockNumber'))).toBeGreaterThan(Number(before.number));
   }, 120_000);
 });
