@@ -54,7 +54,7 @@ describe('Bitcoin ingest', () => {
   it('reads every block from the look-back on, and again from the first block a reorganisation replaced', async () => {
     let current = world.chain;
     const { run, store } = await setUp(() => current);
-    expect(await run('blockchain.bitcoin.ingest')).toMatch(/^blocks 0–\d+ \(tip \d+\)/);
+    expect(await run('blockchain.bitcoin.ingest')).toMatch(/^2 batches: blocks 0–199 \(tip \d+\)/);
     const tip = world.chain.height;
     expect((await stored(store)).length).toBe(tip + 1);
 

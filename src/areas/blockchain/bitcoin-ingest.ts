@@ -13,7 +13,8 @@ import type { BtcBlockTable } from './bitcoin-tables.js';
  * over 144 and 2016 blocks) its counts, fees (Core's `totalfee`; per transaction fee and weight), script types and
  * the addresses of its outputs and of the outputs it spends, and at each pass a mempool sample (`getmempoolinfo`).
  * - Start: the first block at most `lookbackSeconds` older than the tip (found by bisection on header times), kept
- *   in the checkpoint; then block after block, `maxBlocksPerRun` a pass, facts and checkpoint in one transaction.
+ *   in the checkpoint; then in batches of `maxBlocksPerRun` blocks (`concurrency` read at once), each stored with
+ *   its checkpoint in one transaction, until the tip or `passBudgetMs`.
  * - Reorganisations: the newest `finalityDepth` stored blocks are compared with the node's chain at every pass; from
  *   the first that differs, facts are removed and read again.
  * - A pruned block (its data gone from the node) is stored as missing: its day's summed figures are unknown
@@ -24,13 +25,20 @@ import type { BtcBlockTable } from './bitcoin-tables.js';
 export interface BitcoinIngestOptions {
   readonly lookbackSeconds: number;
   readonly finalityDepth: number;
+  /** Blocks stored per transaction (each batch commits with its checkpoint). */
   readonly maxBlocksPerRun: number;
+  /** A pass goes on with further batches until the tip or this much time (ms) has passed. */
+  readonly passBudgetMs: number;
+  /** Blocks read at once (requests in flight). */
+  readonly concurrency: number;
 }
 
 export const DEFAULT_BITCOIN_INGEST: BitcoinIngestOptions = {
   lookbackSeconds: 8 * DAY,
   finalityDepth: 6,
-  maxBlocksPerRun: 400,
+  maxBlocksPerRun: 200,
+  passBudgetMs: 20_000,
+  concurrency: 4,
 };
 
 /** Core's script type names → the mix's names. */
@@ -101,6 +109,18 @@ export class BitcoinIngest {
   }
 
   private async pass(ctx: JobContext, repo: BitcoinRepository): Promise<string> {
+    const started = Date.now();
+    const parts: string[] = [];
+    for (;;) {
+      const batch = await this.batch(ctx, repo);
+      parts.push(batch.summary);
+      if (batch.caughtUp || Date.now() - started > this.options.passBudgetMs) break;
+    }
+    return parts.length > 1 ? `${parts.length} batches: ${parts[0]} … ${parts[parts.length - 1]}` : parts[0]!;
+  }
+
+  /** One batch: reorganisation check, up to `maxBlocksPerRun` blocks, a mempool sample, one transaction. */
+  private async batch(ctx: JobContext, repo: BitcoinRepository): Promise<{ summary: string; caughtUp: boolean }> {
     const source = this.source;
     const info = await source.blockchainInfo();
     const tip = info.blocks;
@@ -118,39 +138,17 @@ export class BitcoinIngest {
     const blocks: BtcBlockTable[] = [];
     const addresses: BlockBatch['addresses'][number][] = [];
     const missing: BlockBatch['missing'][number][] = [];
-    for (let h = next; h <= end; h++) {
+    const heights = Array.from({ length: Math.max(0, end - next + 1) }, (_, i) => next + i);
+    for (let i = 0; i < heights.length; i += this.options.concurrency) {
       if (ctx.signal.aborted) throw new StoppedError('bitcoin ingest');
-      const hash = await source.blockHash(h);
-      let block: BlockV2;
-      let stats: Awaited<ReturnType<BitcoinSource['blockStats']>>;
-      try {
-        block = await source.block(hash, 3);
-        stats = await source.blockStats(hash);
-      } catch (err) {
-        if (!(err instanceof BitcoinPrunedError)) throw err;
-        const header = await source.blockHeader(hash);
-        missing.push({ height: h, hash, time: header.time, reason: 'source_error' });
-        continue;
+      const read = await Promise.all(heights.slice(i, i + this.options.concurrency).map((h) => this.readBlock(h)));
+      for (const r of read) {
+        if ('missing' in r) missing.push(r.missing);
+        else {
+          blocks.push(r.row);
+          for (const address of r.addresses) addresses.push({ height: r.row.height, address });
+        }
       }
-      const facts = blockFacts(block);
-      blocks.push({
-        height: h,
-        hash,
-        prev_hash: block.previousblockhash ?? '',
-        time: block.time,
-        tx_count: block.tx.length,
-        size: block.size,
-        weight: block.weight,
-        total_fee_sat: String(stats.totalfee),
-        difficulty: block.difficulty,
-        chainwork: block.chainwork,
-        hashrate_144: await source.networkHashPs(144, h),
-        hashrate_2016: await source.networkHashPs(2016, h),
-        tx_fees: JSON.stringify(facts.txFees),
-        type_mix: JSON.stringify(facts.typeMix),
-        stats_from: source.computesBlockStats ? 'getblock' : 'getblockstats',
-      });
-      for (const address of facts.addresses) addresses.push({ height: h, address });
     }
     const now = nowSeconds(ctx.clock);
     const pool = await source.mempoolInfo();
@@ -171,9 +169,52 @@ export class BitcoinIngest {
       rewindTo,
     );
     const read = end - next + 1;
-    return `${read > 0 ? `blocks ${next}–${end}` : 'no new block'} (tip ${tip})${
+    const summary = `${read > 0 ? `blocks ${next}–${end}` : 'no new block'} (tip ${tip})${
       rewindTo !== undefined ? `, reorganisation from ${rewindTo}` : ''
     }${missing.length ? `, ${missing.length} pruned` : ''}; mempool ${pool.size} transactions`;
+    return { summary, caughtUp: end >= tip };
+  }
+
+  private async readBlock(
+    h: number,
+  ): Promise<{ missing: BlockBatch['missing'][number] } | { row: BtcBlockTable; addresses: Set<string> }> {
+    const source = this.source;
+    const hash = await source.blockHash(h);
+    let block: BlockV2;
+    let stats: Awaited<ReturnType<BitcoinSource['blockStats']>>;
+    try {
+      block = await source.block(hash, 3);
+      stats = await source.blockStats(hash);
+    } catch (err) {
+      if (!(err instanceof BitcoinPrunedError)) throw err;
+      const header = await source.blockHeader(hash);
+      return { missing: { height: h, hash, time: header.time, reason: 'source_error' } };
+    }
+    const facts = blockFacts(block);
+    const [hashrate144, hashrate2016] = await Promise.all([
+      source.networkHashPs(144, h),
+      source.networkHashPs(2016, h),
+    ]);
+    return {
+      row: {
+        height: h,
+        hash,
+        prev_hash: block.previousblockhash ?? '',
+        time: block.time,
+        tx_count: block.tx.length,
+        size: block.size,
+        weight: block.weight,
+        total_fee_sat: String(stats.totalfee),
+        difficulty: block.difficulty,
+        chainwork: block.chainwork,
+        hashrate_144: hashrate144,
+        hashrate_2016: hashrate2016,
+        tx_fees: JSON.stringify(facts.txFees),
+        type_mix: JSON.stringify(facts.typeMix),
+        stats_from: source.computesBlockStats ? 'getblock' : 'getblockstats',
+      },
+      addresses: facts.addresses,
+    };
   }
 
   /** The lowest height whose block is at most `lookbackSeconds` older than the tip (bisection on header times). */
