@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Clock } from '../../../core/time.js';
 import { HttpError, type Standin, type StandinDialect, startStandin } from '../base/server.js';
-import { dispatch, handleRpc } from './rpc.js';
+import { dispatch, handleRpc, RpcFailure } from './rpc.js';
 import { BitcoinWorld } from './world.js';
 
 /**
@@ -42,23 +45,71 @@ export const staticWorld = (chain: BitcoinWorld['chain']): ChainWorld => ({
 });
 
 export interface BitcoinStandin extends Standin {
+  /** The chain served (throws while a first start still builds it: see `ready`). */
   readonly world: ChainWorld;
+  /** Resolves once the chain is built (at once unless a first start builds it on a thread). */
+  readonly ready: Promise<void>;
   /** The cookie file, when written. */
   readonly cookieFile: string | undefined;
   /** Writes a new cookie (what bitcoind does at a restart). */
   rotateCookie(): void;
 }
 
+/**
+ * The thread's entry beside this module: `generate-thread.js` in the build, `generate-thread.ts` from sources (tsx,
+ * vitest), where the thread first registers tsx's loader (as `runtime/job-side.ts` does).
+ */
+function threadEntry(): { filename: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { filename: new URL('./generate-thread.js', here), eval: false };
+  const tsxRoot = path.dirname(createRequire(here).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(path.join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
+  const entry = new URL('./generate-thread.ts', here).href;
+  return {
+    filename: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
+    eval: true,
+  };
+}
+
+/** Builds the chain in `dir` on a thread; resolves when it is on disk. */
+function buildOnThread(options: { seed: number; nowSeconds: number; days: number; dir: string }): Promise<void> {
+  const entry = threadEntry();
+  const worker = new Worker(entry.filename, { eval: entry.eval, workerData: options });
+  return new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bitcoin chain thread exited ${code}`))));
+  });
+}
+
+/** Bitcoin Core's answer while it loads its block index (RPC_IN_WARMUP): clients retry. */
+const WARMUP = { code: -28, message: 'Loading block index…' };
+
 export async function startBitcoinStandin(options: BitcoinStandinOptions): Promise<BitcoinStandin> {
   const nowSeconds = () => Math.floor(options.clock.nowMs() / 1000);
-  const world: ChainWorld =
-    options.world ??
+  const open = () =>
     BitcoinWorld.open({
       seed: options.seed,
       nowSeconds: nowSeconds(),
       days: options.days,
       ...(options.dir ? { dir: options.dir } : {}),
     });
+  let world: ChainWorld | undefined;
+  let ready: Promise<void>;
+  if (options.world) {
+    world = options.world;
+    ready = Promise.resolve();
+  } else if (options.dir && !existsSync(path.join(options.dir, 'meta.json'))) {
+    // A first start: the history's signing runs on a thread; the node answers "warming up" meanwhile.
+    const dir = options.dir;
+    ready = buildOnThread({ seed: options.seed, nowSeconds: nowSeconds(), days: options.days, dir }).then(() => {
+      world = open();
+    });
+    ready.catch(() => undefined);
+  } else {
+    world = open();
+    ready = Promise.resolve();
+  }
   const user = options.user ?? SANDBOX_BITCOIN_USER;
   const password = options.password ?? SANDBOX_BITCOIN_PASSWORD;
   const cookieFile = options.dir ? path.join(options.dir, '.cookie') : undefined;
@@ -102,6 +153,12 @@ export async function startBitcoinStandin(options: BitcoinStandinOptions): Promi
           path: '/',
           resource: 'rpc',
           handler: (req) => {
+            if (!world) {
+              const reply = handleRpc(req.body, () => {
+                throw new RpcFailure(WARMUP.code, WARMUP.message);
+              });
+              return { status: reply.status, body: reply.body };
+            }
             const now = Math.floor(req.nowMs / 1000);
             world.advance(now);
             const ctx = {
@@ -124,5 +181,14 @@ export async function startBitcoinStandin(options: BitcoinStandinOptions): Promi
       rateLimit: { limit: 1_000_000_000, anonymousLimit: 0 },
     },
   );
-  return { ...standin, world, cookieFile, rotateCookie };
+  return {
+    ...standin,
+    get world(): ChainWorld {
+      if (!world) throw new Error('the Bitcoin stand-in is still building its chain (await ready)');
+      return world;
+    },
+    ready,
+    cookieFile,
+    rotateCookie,
+  };
 }

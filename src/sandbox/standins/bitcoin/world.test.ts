@@ -91,3 +91,30 @@ describe('the Bitcoin stand-in world', () => {
     expect(world.mempool(world.chain.tip!.time).length).toBe(0);
   });
 });
+
+describe('the stand-in on a first start', () => {
+  it('builds its chain on a thread, answers "warming up" (-28) meanwhile, and serves it once built', async () => {
+    const { startBitcoinStandin } = await import('./server.js');
+    const { BitcoinSource } = await import('../../../sources/bitcoin/source.js');
+    const fresh = makeTempDir('btc-first');
+    const clock = { nowMs: () => NOW * 1000 };
+    const node = await startBitcoinStandin({ seed: 5, clock, days: 1, dir: fresh.path });
+    try {
+      const early = await fetch(node.url, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from('sandbox:sandbox').toString('base64')}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getblockcount' }),
+      });
+      const body = (await early.json()) as { error?: { code: number } };
+      // Still building: Core's RPC_IN_WARMUP (the thread takes a second or more for a day of history).
+      expect(body.error?.code).toBe(-28);
+      const source = new BitcoinSource({ url: node.url, user: 'sandbox', password: 'sandbox', baseDelayMs: 200 });
+      expect(await source.blockCount()).toBe(world.chain.height);
+      await node.ready;
+      expect(node.world.chain.tip!.hash).toBe(world.chain.tip!.hash);
+    } finally {
+      await node.close();
+      fresh.remove();
+    }
+  });
+});
