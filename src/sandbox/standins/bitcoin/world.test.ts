@@ -94,26 +94,35 @@ describe('the Bitcoin stand-in world', () => {
 
 describe('the stand-in on a first start', () => {
   it('builds its chain on a thread, answers "warming up" (-28) meanwhile, and serves it once built', async () => {
-    const { startBitcoinStandin } = await import('./server.js');
+    const { STANDINS } = await import('../index.js');
+    const { configWith, loadConfig } = await import('../../../config/index.js');
     const { BitcoinSource } = await import('../../../sources/bitcoin/source.js');
     const fresh = makeTempDir('btc-first');
     const clock = { nowMs: () => NOW * 1000 };
-    const node = await startBitcoinStandin({ seed: 5, clock, days: 1, dir: fresh.path });
+    const entry = STANDINS.find((s) => s.kind === 'bitcoin')!;
+    const started = await entry.start({ seed: 5, clock, dataDir: fresh.path, days: 1 });
     try {
-      const early = await fetch(node.url, {
+      expect(started).toMatchObject({
+        service: 'bitcoin',
+        label: 'sandbox:bitcoin:regtest',
+        info: { url: started.url, rpc_user: 'sandbox', rpc_password: 'sandbox' },
+        chain: { id: 'bitcoin', rpc_url: started.url, rpc_user: 'sandbox', rpc_password: 'sandbox' },
+      });
+      // The production keys, as an operator would set them.
+      const config = configWith(loadConfig({}), started.config);
+      expect(config.bitcoin).toMatchObject({ rpcUrl: started.url, user: 'sandbox', password: 'sandbox' });
+      const early = await fetch(started.url, {
         method: 'POST',
         headers: { authorization: `Basic ${Buffer.from('sandbox:sandbox').toString('base64')}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getblockcount' }),
       });
-      const body = (await early.json()) as { error?: { code: number } };
       // Still building: Core's RPC_IN_WARMUP (the thread takes a second or more for a day of history).
-      expect(body.error?.code).toBe(-28);
-      const source = new BitcoinSource({ url: node.url, user: 'sandbox', password: 'sandbox', baseDelayMs: 200 });
+      expect(((await early.json()) as { error?: { code: number } }).error?.code).toBe(-28);
+      const source = new BitcoinSource({ url: started.url, user: 'sandbox', password: 'sandbox', baseDelayMs: 200 });
       expect(await source.blockCount()).toBe(world.chain.height);
-      await node.ready;
-      expect(node.world.chain.tip!.hash).toBe(world.chain.tip!.hash);
+      expect(await source.blockHash(world.chain.height)).toBe(world.chain.tip!.hash);
     } finally {
-      await node.close();
+      await started.close();
       fresh.remove();
     }
   });
