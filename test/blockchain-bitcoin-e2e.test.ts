@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { Block } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin-schema.js';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
+import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import { loadConfig } from '../src/config/index.js';
-import { DAY, startOfUtcDay, utcDate } from '../src/core/time.js';
+import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../src/core/time.js';
 import { registry } from '../src/registry/index.js';
 import { type BitcoinStandin, startBitcoinStandin } from '../src/sandbox/standins/bitcoin/server.js';
 import { SourceMap } from '../src/sources/index.js';
@@ -12,6 +14,7 @@ import { DatasetRepository } from '../src/store/datasets.js';
 import type { Store } from '../src/store/db.js';
 import { TestClock, testStore } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { checkDocument, modelPathsOf } from './support/vocabulary.js';
 
 /**
  * Bitcoin end to end: the stand-in (2 days of real regtest blocks) read by the blockchain area's Bitcoin jobs, and
@@ -146,6 +149,26 @@ describe('Bitcoin on the sandbox, end to end', () => {
     expect(records[1]!.tx_type_mix!.outputs).toHaveProperty('p2wpkh');
     expect(records[1]!.tx_type_mix!.inputs).toHaveProperty('p2pkh');
     expect(records[1]!.active_addresses).toBeGreaterThan(20);
+
+    // Every document follows the vocabulary (docs/vocabulary.md), as test/vocabulary.test.ts checks the others.
+    const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
+    for (const path of [
+      '/data/blockchain/bitcoin',
+      '/data/blockchain/bitcoin/transaction-statistics',
+      '/data/blockchain/bitcoin/network-statistics',
+    ]) {
+      const doc = await documentOf(path);
+      const published = {
+        path,
+        area: 'blockchain',
+        data: doc.data,
+        meta: { ...(doc.meta as { source: string; methodology?: string }), as_of: isoSeconds(doc.row.as_of) },
+      };
+      const def = PATHS.find(
+        (p) => p.id === (path.endsWith('statistics') ? `blockchain.${path.split('/').at(-1)}` : 'blockchain.l1'),
+      );
+      expect(checkDocument(published, def, { source: 'sandbox:bitcoin:regtest', modelPaths })).toEqual([]);
+    }
 
     const l1 = (await documentOf('/data/blockchain/bitcoin')).data as BitcoinL1Record[];
     expect(l1[1]).toMatchObject({ tx_count: records[1]!.tx_count, final_confirmations: 6 });
