@@ -71,15 +71,16 @@ function threadEntry(): { filename: string | URL; eval: boolean } {
   };
 }
 
-/** Builds the chain in `dir` on a thread; resolves when it is on disk. */
-function buildOnThread(options: { seed: number; nowSeconds: number; days: number; dir: string }): Promise<void> {
+/** Builds the chain in `dir` on a thread: `done` resolves when it is on disk; `stop` ends the thread. */
+function buildOnThread(options: { seed: number; nowSeconds: number; days: number; dir: string }) {
   const entry = threadEntry();
   const worker = new Worker(entry.filename, { eval: entry.eval, workerData: options });
-  return new Promise<void>((resolve, reject) => {
+  const done = new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bitcoin chain thread exited ${code}`))));
   });
+  return { done, stop: () => worker.terminate().then(() => undefined) };
 }
 
 /** Bitcoin Core's answer while it loads its block index (RPC_IN_WARMUP): clients retry. */
@@ -96,14 +97,18 @@ export async function startBitcoinStandin(options: BitcoinStandinOptions): Promi
     });
   let world: ChainWorld | undefined;
   let ready: Promise<void>;
+  let stopThread: (() => Promise<void>) | undefined;
+  let closed = false;
   if (options.world) {
     world = options.world;
     ready = Promise.resolve();
   } else if (options.dir && !existsSync(path.join(options.dir, 'meta.json'))) {
     // A first start: the history's signing runs on a thread; the node answers "warming up" meanwhile.
     const dir = options.dir;
-    ready = buildOnThread({ seed: options.seed, nowSeconds: nowSeconds(), days: options.days, dir }).then(() => {
-      world = open();
+    const thread = buildOnThread({ seed: options.seed, nowSeconds: nowSeconds(), days: options.days, dir });
+    stopThread = thread.stop;
+    ready = thread.done.then(() => {
+      if (!closed) world = open();
     });
     ready.catch(() => undefined);
   } else {
@@ -183,6 +188,11 @@ export async function startBitcoinStandin(options: BitcoinStandinOptions): Promi
   );
   return {
     ...standin,
+    close: async () => {
+      closed = true;
+      await stopThread?.();
+      await standin.close();
+    },
     get world(): ChainWorld {
       if (!world) throw new Error('the Bitcoin stand-in is still building its chain (await ready)');
       return world;

@@ -118,7 +118,14 @@ describe('the stand-in on a first start', () => {
       });
       // Still building: Core's RPC_IN_WARMUP (the thread takes a second or more for a day of history).
       expect(((await early.json()) as { error?: { code: number } }).error?.code).toBe(-28);
-      const source = new BitcoinSource({ url: started.url, user: 'sandbox', password: 'sandbox', baseDelayMs: 200 });
+      const source = new BitcoinSource({
+        url: started.url,
+        user: 'sandbox',
+        password: 'sandbox',
+        baseDelayMs: 200,
+        maxDelayMs: 500,
+        maxRetries: 60,
+      });
       expect(await source.blockCount()).toBe(world.chain.height);
       expect(await source.blockHash(world.chain.height)).toBe(world.chain.tip!.hash);
     } finally {
