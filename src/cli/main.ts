@@ -208,6 +208,9 @@ async function cliEnv(cfg: Config): Promise<AreaEnv> {
   const githubUrl = found.running.github_api_url;
   if (typeof githubUrl === 'string' && !cfg.github.apiUrl)
     Object.assign(keys, { GITHUB_API_URL: githubUrl, GITHUB_TOKEN: 'sandbox' });
+  const bitcoinUrl = found.running.bitcoin_rpc_url;
+  if (typeof bitcoinUrl === 'string' && !cfg.bitcoin.rpcUrl)
+    Object.assign(keys, { RPC_URL_BITCOIN: bitcoinUrl, BITCOIN_RPC_USER: 'sandbox', BITCOIN_RPC_PASSWORD: 'sandbox' });
   const config = configWith(cfg, keys);
   return areaEnv(config, openSources(config, ctx), addressBookFromManifest(found.running.manifest));
 }

@@ -86,6 +86,31 @@ describe('loadConfig', () => {
     expect(() => configWith(base, { NOT_A_KEY: '1' })).toThrow(/NOT_A_KEY/);
   });
 
+  it('reads Bitcoin Core’s RPC with user and password or a cookie file, and refuses it without credentials', () => {
+    expect(loadConfig({}).bitcoin).toEqual({
+      rpcUrl: undefined,
+      user: undefined,
+      password: undefined,
+      cookieFile: undefined,
+    });
+    const c = loadConfig({
+      RPC_URL_BITCOIN: 'http://127.0.0.1:8332',
+      BITCOIN_RPC_USER: 'u',
+      BITCOIN_RPC_PASSWORD: 'p',
+    });
+    expect(c.bitcoin).toEqual({ rpcUrl: 'http://127.0.0.1:8332', user: 'u', password: 'p', cookieFile: undefined });
+    const cookie = loadConfig({
+      RPC_URL_BITCOIN: 'http://127.0.0.1:8332',
+      BITCOIN_RPC_COOKIE_FILE: '/var/lib/bitcoin/.cookie',
+    });
+    expect(cookie.bitcoin.cookieFile).toBe('/var/lib/bitcoin/.cookie');
+    expect(() => loadConfig({ RPC_URL_BITCOIN: 'http://127.0.0.1:8332' })).toThrow(/RPC_URL_BITCOIN.*BITCOIN_RPC_USER/);
+    expect(() => loadConfig({ BITCOIN_RPC_USER: 'u' })).toThrow(/BITCOIN_RPC_PASSWORD/);
+    expect(() => loadConfig({ BITCOIN_RPC_USER: 'a:b', BITCOIN_RPC_PASSWORD: 'secret-pw' })).toThrow(
+      /BITCOIN_RPC_USER/,
+    );
+  });
+
   it('reads GITHUB_API_URL and GITHUB_TOKEN; a bad token is named without its value', () => {
     expect(loadConfig({}).github).toEqual({ apiUrl: undefined, token: undefined });
     const c = loadConfig({ GITHUB_API_URL: 'https://ghe.example/api/v3/', GITHUB_TOKEN: 'ghp_secret123' });

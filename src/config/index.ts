@@ -44,6 +44,19 @@ export interface Config {
    * sandbox's GitHub stand-in (and other roles read https://api.github.com). The token is a secret: never logged.
    */
   readonly github: GithubSettings;
+  /**
+   * Bitcoin Core's JSON-RPC (`RPC_URL_BITCOIN`) and its credentials: user and password, or the node's cookie file.
+   * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
+   */
+  readonly bitcoin: BitcoinSettings;
+}
+
+export interface BitcoinSettings {
+  readonly rpcUrl: string | undefined;
+  /** Secrets: never logged. */
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly cookieFile: string | undefined;
 }
 
 export interface GithubSettings {
@@ -268,6 +281,30 @@ export const CONFIG_KEYS = {
       return token;
     },
   },
+  BITCOIN_RPC_USER: {
+    key: 'BITCOIN_RPC_USER',
+    doc: "User of Bitcoin Core's RPC at `RPC_URL_BITCOIN` (its `rpcuser` or an `rpcauth` user); with `BITCOIN_RPC_PASSWORD`. Never logged",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      if (v.includes(':') || v.trim() === '') throw new ConfigError(k, 'expected a user name without `:`');
+      return v;
+    },
+  },
+  BITCOIN_RPC_PASSWORD: {
+    key: 'BITCOIN_RPC_PASSWORD',
+    doc: 'Password of `BITCOIN_RPC_USER`. Never logged',
+    default: undefined,
+    parse: (v: string) => v,
+  },
+  BITCOIN_RPC_COOKIE_FILE: {
+    key: 'BITCOIN_RPC_COOKIE_FILE',
+    doc: "Bitcoin Core's cookie file (`<datadir>/.cookie`), used when no `BITCOIN_RPC_USER` is set; read again after a 401 (the node writes a new one at every restart)",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      if (v.trim() === '') throw new ConfigError(k, 'must not be empty');
+      return path.resolve(v.trim());
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -358,7 +395,22 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       scale: p.SANDBOX_SCALE ?? 1,
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
+    bitcoin: Object.freeze({
+      rpcUrl: rpcUrlsOf(raw).get('bitcoin'),
+      user: p.BITCOIN_RPC_USER,
+      password: p.BITCOIN_RPC_PASSWORD,
+      cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
+    }),
   });
+  if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
+    throw new ConfigError(
+      'RPC_URL_BITCOIN',
+      'needs BITCOIN_RPC_USER and BITCOIN_RPC_PASSWORD, or BITCOIN_RPC_COOKIE_FILE',
+    );
+  }
+  if (config.bitcoin.user !== undefined && config.bitcoin.password === undefined) {
+    throw new ConfigError('BITCOIN_RPC_PASSWORD', 'must be set with BITCOIN_RPC_USER');
+  }
   rawOf.set(config, Object.freeze({ ...raw }));
   return config;
 }

@@ -6,7 +6,7 @@ import { lendingTargets } from '../areas/lending/targets.js';
 import { oracleTargets } from '../areas/oracles/targets.js';
 import { loadConfig } from '../config/index.js';
 import { registry } from '../registry/index.js';
-import { openSources, registryBook } from './sources.js';
+import { openSources, registryBook, SOURCES } from './sources.js';
 
 const ctx = { role: 'worker' as const, logger: pino({ level: 'silent' }), labels: new Map() };
 
@@ -37,6 +37,26 @@ describe('sources from the configuration', () => {
     const morpho = lendingTargets(env).find((m) => m.protocol === 'morpho');
     expect(morpho).toMatchObject({ design: 'morpho-blue', startBlock: 18883124 });
     expect(morpho?.assets.map((a) => a.symbol)).toEqual(['USDC', 'WETH', 'wstETH', 'WBTC']);
+  });
+
+  it('opens Bitcoin Core’s RPC as the bitcoin source, never as an EVM chain', () => {
+    const keys = { RPC_URL_BITCOIN: 'http://127.0.0.1:8332', BITCOIN_RPC_USER: 'u', BITCOIN_RPC_PASSWORD: 'p' };
+    const only = openSources(loadConfig(keys), ctx);
+    expect(only.kinds()).toContain('bitcoin');
+    expect(only.has('evm')).toBe(false);
+    expect(only.get('bitcoin')).toEqual({
+      url: 'http://127.0.0.1:8332',
+      user: 'u',
+      password: 'p',
+      cookieFile: undefined,
+    });
+    const both = openSources(loadConfig({ ...keys, RPC_URL_ETHEREUM: 'http://127.0.0.1:8545' }), ctx);
+    expect(both.get('evm')!.ids).toEqual(['ethereum']);
+    expect(both.has('bitcoin')).toBe(true);
+    // Bitcoin alone does not count as a configured EVM chain: `start` still runs the sandbox world for the rest.
+    const evm = SOURCES.find((s) => s.kind === 'evm')!;
+    expect(evm.configured(loadConfig(keys))).toBe(false);
+    expect(SOURCES.find((s) => s.kind === 'bitcoin')!.configured(loadConfig(keys))).toBe(true);
   });
 
   it('names an RPC_URL_<CHAIN> of a chain the registry does not know', () => {

@@ -13,6 +13,7 @@ import { type L2Chains, openL2Chains } from '../sandbox/l2/index.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, type World } from '../sandbox/world/world.js';
+import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
@@ -35,12 +36,20 @@ export interface SourceDef<K extends SourceKind> {
   open(config: Config, ctx: OpenContext): SourceHandles[K] | undefined;
 }
 
+/** The configured chains the EVM source reads: every `RPC_URL_<CHAIN>` but those of other families' sources. */
+const evmRpcUrls = (config: Config) =>
+  [...config.rpcUrls].filter(([id]) => {
+    const family = registry.chain(id)?.family;
+    return family === undefined || family === 'evm';
+  });
+
 const evmSource: SourceDef<'evm'> = {
   kind: 'evm',
-  configured: (config) => config.rpcUrls.size > 0,
+  configured: (config) => evmRpcUrls(config).length > 0,
   open(config, ctx) {
-    if (ctx.role === 'serve' || !config.rpcUrls.size) return undefined;
-    const endpoints = [...config.rpcUrls].map(([id, rpcUrl]) => {
+    const urls = evmRpcUrls(config);
+    if (ctx.role === 'serve' || !urls.length) return undefined;
+    const endpoints = urls.map(([id, rpcUrl]) => {
       const chain = registry.chain(id);
       if (chain?.family !== 'evm') {
         const known = registry.chains.filter((c) => c.family === 'evm').map((c) => c.id);
@@ -65,8 +74,19 @@ const githubSource: SourceDef<'github'> = {
   },
 };
 
+const bitcoinSource: SourceDef<'bitcoin'> = {
+  kind: 'bitcoin',
+  configured: (config) => config.bitcoin.rpcUrl !== undefined,
+  open(config, ctx) {
+    const endpoint = bitcoinFromConfig(config);
+    if (ctx.role === 'serve' || !endpoint) return undefined;
+    const label = ctx.labels.get('bitcoin');
+    return { ...endpoint, ...(label ? { label } : {}) };
+  },
+};
+
 /** Every source of the service, one entry each. */
-export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource];
+export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, bitcoinSource];
 
 /** Opens every source the configuration names. */
 export function openSources(config: Config, ctx: OpenContext): SourceMap {

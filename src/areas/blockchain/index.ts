@@ -1,4 +1,6 @@
 import { defineArea } from '../kit/module.js';
+import { BITCOIN_COMPUTATION, bitcoinJobs } from './bitcoin-jobs.js';
+import { BITCOIN_MIGRATIONS } from './bitcoin-tables.js';
 import { blockchainPaths } from './routes.js';
 
 export const blockchainArea = defineArea({
@@ -6,6 +8,7 @@ export const blockchainArea = defineArea({
   title: 'Blockchain',
   paths: blockchainPaths,
   dependsOn: [],
-  jobs: () => [],
-  computations: [],
+  migrations: { ...BITCOIN_MIGRATIONS },
+  jobs: (env) => [...bitcoinJobs(env)],
+  computations: [BITCOIN_COMPUTATION],
 });

@@ -6,7 +6,8 @@ import type { AreaEnv } from './module.js';
  * (docs/vocabulary.md):
  * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
  *   the chain is the sandbox world's (in the sandbox, only the chains its address book names);
- * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it.
+ * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it;
+ * - Bitcoin Core's RPC: `bitcoin`, or `sandbox:bitcoin:regtest` when the sandbox's stand-in (a regtest chain) serves it.
  * Undefined when the area read none of them (its own description stays).
  */
 export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
@@ -26,6 +27,11 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
     const github = env.sources.get('github');
     // The runtime labels the GitHub endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
     if (github) labels.push(github.label === undefined ? 'github' : 'sandbox:github');
+  }
+  if (read.has('bitcoin')) {
+    const bitcoin = env.sources.get('bitcoin');
+    // The runtime labels the endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
+    if (bitcoin) labels.push(bitcoin.label === undefined ? 'bitcoin' : 'sandbox:bitcoin:regtest');
   }
   return labels.length ? labels.join(', ') : undefined;
 }

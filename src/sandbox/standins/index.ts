@@ -3,8 +3,11 @@
  * a production deployment would set for the real service (base URL, credentials), so that the runtime opens the
  * source from them exactly as it would from an operator's configuration.
  */
+
+import path from 'node:path';
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
 import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 
 export interface StartedStandin {
@@ -63,4 +66,27 @@ const github: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github];
+/** Bitcoin Core's RPC over a regtest chain of real blocks, kept under `<dataDir>/sandbox/bitcoin/`. */
+const bitcoin: StandinDef = {
+  kind: 'bitcoin',
+  async start({ seed, clock, dataDir, days }) {
+    const standin = await startBitcoinStandin({ seed, clock, days, dir: path.join(dataDir, 'sandbox', 'bitcoin') });
+    const credentials = { rpc_user: SANDBOX_BITCOIN_USER, rpc_password: SANDBOX_BITCOIN_PASSWORD };
+    return {
+      url: standin.url,
+      config: {
+        RPC_URL_BITCOIN: standin.url,
+        BITCOIN_RPC_USER: SANDBOX_BITCOIN_USER,
+        BITCOIN_RPC_PASSWORD: SANDBOX_BITCOIN_PASSWORD,
+      },
+      label: 'sandbox:bitcoin:regtest',
+      announce: { bitcoin_rpc_url: standin.url },
+      service: 'bitcoin',
+      info: { url: standin.url, ...credentials },
+      chain: { id: 'bitcoin', rpc_url: standin.url, ...credentials },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin];

@@ -37,6 +37,8 @@ export interface StandinRequest {
   readonly authenticated: boolean;
   /** The caller's rate-limit window for a resource, without counting (for endpoints that report quotas). */
   rateWindow(resource: string): RateWindow;
+  /** The request body as text (`''` without one): a POST route's input (JSON-RPC). */
+  readonly body: string;
 }
 
 export interface StandinResponse {
@@ -47,7 +49,8 @@ export interface StandinResponse {
 }
 
 export interface RouteDef {
-  readonly method: 'GET';
+  /** GET (HEAD answered alike) or POST (its body in `StandinRequest.body`). */
+  readonly method: 'GET' | 'POST';
   /** Path template; `:name` segments are parameters. */
   readonly path: string;
   /** Rate-limit resource the route counts against; `null`: not counted (GitHub's `/rate_limit`). */
@@ -201,7 +204,7 @@ export async function startStandin(service: StandinService, options: StandinOpti
   const stats: StandinStats = { requests: 0, notModified: 0, violations: 0, faults: 0, byStatus: {} };
   let ownUrl = '';
 
-  const answer = (req: IncomingMessage, res: ServerResponse) => {
+  const answer = (req: IncomingMessage, res: ServerResponse, requestBody: string) => {
     const nowMs = options.clock.nowMs();
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const method = req.method ?? 'GET';
@@ -287,6 +290,7 @@ export async function startStandin(service: StandinService, options: StandinOpti
             nowMs,
             authenticated,
             rateWindow: (r) => limiter.window(client, r, nowMs),
+            body: requestBody,
           });
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
@@ -315,9 +319,16 @@ export async function startStandin(service: StandinService, options: StandinOpti
   };
 
   const server = createServer((req, res) => {
-    // Requests carry no body the stand-ins read; drain it so keep-alive connections stay usable.
-    req.resume();
-    answer(req, res);
+    if (req.method !== 'POST') {
+      // GET requests carry no body the stand-ins read; drain it so keep-alive connections stay usable.
+      req.resume();
+      answer(req, res, '');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => res.destroy());
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

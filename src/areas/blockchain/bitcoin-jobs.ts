@@ -1,0 +1,97 @@
+import { DAY, startOfUtcDay } from '../../core/time.js';
+import type { JobDef } from '../../jobs/types.js';
+import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
+import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import type { AreaEnv } from '../kit/module.js';
+import { computeBitcoin } from './bitcoin-compute.js';
+import { BitcoinIngest, DEFAULT_BITCOIN_INGEST } from './bitcoin-ingest.js';
+import {
+  BITCOIN_ERROR_KEY,
+  BITCOIN_INGEST_KEY,
+  BitcoinRepository,
+  type ErrorCheckpoint,
+  type IngestCheckpoint,
+} from './bitcoin-repo.js';
+import { BITCOIN_METHODOLOGY, type DailyPrices } from './bitcoin-schema.js';
+import { blockchainPaths } from './routes.js';
+
+/**
+ * The blockchain area's Bitcoin jobs: `blockchain.bitcoin.ingest` (blocks and mempool samples from Bitcoin Core's
+ * RPC into facts) and `blockchain.bitcoin.compute` (the 7 daily records of l1_chain = bitcoin, published on
+ * `transaction-statistics`, `network-statistics` and the chain's own path).
+ */
+export const BITCOIN_COMPUTATION = 'blockchain.bitcoin.compute';
+/** An hour without a newer block or sample means the node or the RPC stalled. */
+const FRESH_FOR_SECONDS = 3600;
+const SOURCE = 'Bitcoin Core RPC (getblock, getblockstats, getnetworkhashps, getmempoolinfo)';
+/** Publications follow new blocks, and the mempool at most every 10 minutes. */
+const SAMPLE_BUCKET = 600;
+
+export function bitcoinJobs(env: AreaEnv, options: { prices?: () => Promise<DailyPrices> } = {}): JobDef[] {
+  const endpoint = env.sources.get('bitcoin');
+  if (!endpoint) return [];
+  const finalityDepth = env.registry.chain('bitcoin')?.finalityDepth ?? 6;
+  const ingest = new BitcoinIngest(openBitcoin(endpoint), { ...DEFAULT_BITCOIN_INGEST, finalityDepth });
+  // USD: the lead plugs the shared loader of native-asset prices (prices.ts) in here; until then no price.
+  const prices = options.prices ?? (async (): Promise<DailyPrices> => new Map());
+
+  return [
+    {
+      name: 'blockchain.bitcoin.ingest',
+      area: 'blockchain',
+      description: 'Reads Bitcoin blocks (getblock 3, getblockstats, getnetworkhashps) and mempool samples',
+      everySeconds: 30,
+      maxAttempts: 3,
+      backoffMs: 2000,
+      run: (ctx) => ingest.run(ctx),
+    },
+    computeJob({
+      name: BITCOIN_COMPUTATION,
+      area: 'blockchain',
+      description: 'Bitcoin daily transaction and network statistics, published for l1_chain = bitcoin',
+      inputs: async (ctx) => {
+        const repo = new BitcoinRepository(ctx.store.db);
+        const done = await repo.checkpoint<IngestCheckpoint>(BITCOIN_INGEST_KEY);
+        if (!done) return wait('no Bitcoin block ingested yet');
+        const error = await repo.checkpoint<ErrorCheckpoint>(BITCOIN_ERROR_KEY);
+        const failing = error !== undefined && error.at > done.at;
+        return {
+          next: done.next,
+          at: Math.floor(done.at / SAMPLE_BUCKET) * SAMPLE_BUCKET,
+          failingSince: failing ? Math.floor(error.at / SAMPLE_BUCKET) * SAMPLE_BUCKET : null,
+        };
+      },
+      load: async (ctx) => {
+        const repo = new BitcoinRepository(ctx.store.db);
+        const done = (await repo.checkpoint<IngestCheckpoint>(BITCOIN_INGEST_KEY))!;
+        const error = await repo.checkpoint<ErrorCheckpoint>(BITCOIN_ERROR_KEY);
+        const sourceError = error !== undefined && error.at > done.at;
+        const asOf = sourceError ? error.at : done.at;
+        const since = startOfUtcDay(asOf) - 6 * DAY;
+        return {
+          asOf,
+          knownUntil: done.at,
+          sourceError,
+          ...(await repo.computeInput(since)),
+          prices: await prices(),
+          finalConfirmations: finalityDepth,
+        };
+      },
+      compute: computeBitcoin,
+      documents: (output, input) => {
+        const docs = new DocumentSet(blockchainPaths, {
+          asOf: input.asOf,
+          source: SOURCE,
+          freshFor: FRESH_FOR_SECONDS,
+        });
+        const params = { l1_chain: 'bitcoin' };
+        const options = { methodology: BITCOIN_METHODOLOGY };
+        docs.add('blockchain.transaction-statistics', params, output.transactions, options);
+        docs.add('blockchain.network-statistics', params, output.network, options);
+        docs.add('blockchain.l1', params, output.l1, options);
+        return docs.documents;
+      },
+      describe: (input) => `up to block ${input.blocks.at(-1)?.height ?? 'none'}`,
+    }),
+  ];
+}

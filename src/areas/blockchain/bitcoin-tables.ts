@@ -1,0 +1,99 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Tables of the blockchain area's Bitcoin part: the ingested blocks (what the daily figures need of each), the
+ * addresses each block's transactions touched, blocks the node could not give (pruned), and mempool samples.
+ * Satoshi sums are decimal strings; per-transaction fees and weights and the script-type counts are JSON.
+ */
+export type BitcoinTables = {
+  btc_blocks: BtcBlockTable;
+  btc_block_addresses: BtcBlockAddressTable;
+  btc_missing_blocks: BtcMissingBlockTable;
+  btc_mempool_samples: BtcMempoolSampleTable;
+};
+
+export interface BtcBlockTable {
+  height: number;
+  hash: string;
+  prev_hash: string;
+  time: number;
+  tx_count: number;
+  size: number;
+  weight: number;
+  total_fee_sat: string;
+  difficulty: number;
+  chainwork: string;
+  hashrate_144: number;
+  hashrate_2016: number;
+  /** JSON `[[fee_sat, weight], …]` of the non-coinbase transactions. */
+  tx_fees: string;
+  /** JSON `{ outputs: { type: n }, inputs: { type: n } }`. */
+  type_mix: string;
+  /** `getblockstats`, or `getblock` where the node does not offer it. */
+  stats_from: string;
+}
+
+export interface BtcBlockAddressTable {
+  height: number;
+  address: string;
+}
+
+export interface BtcMissingBlockTable {
+  height: number;
+  hash: string;
+  time: number;
+  reason: string;
+}
+
+export interface BtcMempoolSampleTable {
+  time: number;
+  size: number;
+  bytes: number;
+  total_fee_sat: string | null;
+}
+
+export const BITCOIN_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0008_blockchain_bitcoin': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('btc_blocks')
+        .addColumn('height', 'bigint', (c) => c.primaryKey())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('prev_hash', 'text', (c) => c.notNull())
+        .addColumn('time', 'bigint', (c) => c.notNull())
+        .addColumn('tx_count', 'bigint', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('weight', 'bigint', (c) => c.notNull())
+        .addColumn('total_fee_sat', 'text', (c) => c.notNull())
+        .addColumn('difficulty', 'double precision', (c) => c.notNull())
+        .addColumn('chainwork', 'text', (c) => c.notNull())
+        .addColumn('hashrate_144', 'double precision', (c) => c.notNull())
+        .addColumn('hashrate_2016', 'double precision', (c) => c.notNull())
+        .addColumn('tx_fees', 'text', (c) => c.notNull())
+        .addColumn('type_mix', 'text', (c) => c.notNull())
+        .addColumn('stats_from', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('btc_blocks_time').on('btc_blocks').column('time').execute();
+      await db.schema
+        .createTable('btc_block_addresses')
+        .addColumn('height', 'bigint', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('btc_block_addresses_pk', ['height', 'address'])
+        .execute();
+      await db.schema
+        .createTable('btc_missing_blocks')
+        .addColumn('height', 'bigint', (c) => c.primaryKey())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('time', 'bigint', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('btc_mempool_samples')
+        .addColumn('time', 'bigint', (c) => c.primaryKey())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addColumn('total_fee_sat', 'text')
+        .execute();
+    },
+  },
+};
