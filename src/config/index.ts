@@ -44,6 +44,8 @@ export interface Config {
    * sandbox's GitHub stand-in (and other roles read https://api.github.com). The token is a secret: never logged.
    */
   readonly github: GithubSettings;
+  /** `BEACON_API_URL`: the Ethereum beacon node API (validators, finality); undefined when not set. */
+  readonly beaconApiUrl: string | undefined;
 }
 
 export interface GithubSettings {
@@ -268,6 +270,12 @@ export const CONFIG_KEYS = {
       return token;
     },
   },
+  BEACON_API_URL: {
+    key: 'BEACON_API_URL',
+    doc: 'Ethereum beacon node API base URL (validators by status, finality checkpoints) of the blockchain area. Unset: no beacon figures (null with a gap reason); with the sandbox in use, `start` runs the beacon stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -358,6 +366,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       scale: p.SANDBOX_SCALE ?? 1,
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
+    beaconApiUrl: p.BEACON_API_URL,
   });
   rawOf.set(config, Object.freeze({ ...raw }));
   return config;

@@ -12,6 +12,7 @@ import { registry } from '../registry/index.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, type World } from '../sandbox/world/world.js';
+import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
@@ -64,8 +65,18 @@ const githubSource: SourceDef<'github'> = {
   },
 };
 
+const beaconSource: SourceDef<'beacon'> = {
+  kind: 'beacon',
+  configured: (config) => config.beaconApiUrl !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : beaconFromConfig(config);
+    const label = ctx.labels.get('beacon');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
-export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource];
+export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, beaconSource];
 
 /** Opens every source the configuration names. */
 export function openSources(config: Config, ctx: OpenContext): SourceMap {
@@ -109,7 +120,7 @@ export interface StartedStandins {
 export async function startStandins(
   config: Config,
   world: Pick<World, 'announce'>,
-  options: { clock: Clock; logger: Logger },
+  options: { clock: Clock; logger: Logger; chains?: ReadonlyMap<string, string> },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
   const labels = new Map<SourceKind, string>();
@@ -128,6 +139,7 @@ export async function startStandins(
         clock: options.clock,
         dataDir: config.dataDir,
         days: config.sandbox.days,
+        ...(options.chains ? { chains: options.chains } : {}),
       });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
@@ -187,7 +199,11 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     for (const c of closers.reverse()) await c();
   };
   try {
-    const started = await startStandins(config, world, { clock, logger });
+    const started = await startStandins(config, world, {
+      clock,
+      logger,
+      chains: new Map([[world.manifest.chain, world.rpcUrl]]),
+    });
     closers.push(() => started.close());
     config = configWith(config, {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,

@@ -6,7 +6,7 @@ import type { AreaEnv } from './module.js';
  * (docs/vocabulary.md):
  * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
  *   the chain is the sandbox world's;
- * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it.
+ * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it; the beacon API likewise (`beacon`).
  * Undefined when the area read none of them (its own description stays).
  */
 export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
@@ -23,6 +23,10 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
     const github = env.sources.get('github');
     // The runtime labels the GitHub endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
     if (github) labels.push(github.label === undefined ? 'github' : 'sandbox:github');
+  }
+  if (read.has('beacon')) {
+    const beacon = env.sources.get('beacon');
+    if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
   }
   return labels.length ? labels.join(', ') : undefined;
 }

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import { startBeaconStandin } from './beacon/server.js';
 import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 
 export interface StartedStandin {
@@ -37,6 +38,8 @@ export interface StandinStartOptions {
   readonly dataDir: string;
   /** Simulated history of a new sandbox world, in days (`SANDBOX_DAYS`). */
   readonly days: number;
+  /** The sandbox's chains: registry chain id → RPC URL (a stand-in that follows a chain, e.g. the beacon API). */
+  readonly chains?: ReadonlyMap<string, string>;
 }
 
 export interface StandinDef {
@@ -63,4 +66,21 @@ const github: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github];
+const beacon: StandinDef = {
+  kind: 'beacon',
+  async start({ seed, clock, days, chains }) {
+    const rpcUrl = chains?.get('ethereum');
+    const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}) });
+    return {
+      url: standin.url,
+      config: { BEACON_API_URL: standin.url },
+      label: 'sandbox beacon node API stand-in',
+      announce: { beacon_api_url: standin.url },
+      service: 'beacon',
+      info: { url: standin.url },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, beacon];
