@@ -66,6 +66,13 @@ export interface FeeHistory {
   readonly gasUsedRatio: readonly number[];
 }
 
+export interface TaggedBlock {
+  readonly number: number;
+  readonly hash: Hex;
+  readonly timestamp: number;
+  readonly gasLimit: bigint;
+}
+
 export interface TxpoolStatus {
   readonly pending: number;
   readonly queued: number;
@@ -296,9 +303,7 @@ export class FullBlockReader {
    * The header of the block a tag names (`finalized`, `safe`, `latest`): number, hash and time; `NotAvailable` when
    * the node does not know the tag (pre-merge nodes, some L2 nodes) or has no such block yet.
    */
-  async taggedBlock(
-    tag: 'finalized' | 'safe' | 'latest',
-  ): Promise<{ number: number; hash: Hex; timestamp: number } | NotAvailable> {
+  async taggedBlock(tag: 'finalized' | 'safe' | 'latest'): Promise<TaggedBlock | NotAvailable> {
     let raw: unknown;
     try {
       raw = await this.rpc.call('eth_getBlockByNumber', [tag, false]);
@@ -315,6 +320,7 @@ export class FullBlockReader {
       number: num(b.number, what, 'number'),
       hash: hash(b.hash, what, 'hash'),
       timestamp: num(b.timestamp, what, 'timestamp'),
+      gasLimit: qty(b.gasLimit, what, 'gasLimit'),
     };
   }
 
