@@ -129,16 +129,20 @@ export class BlockchainRepository {
     });
   }
 
+  /** Stores a sample; a second sample at the same instant replaces it but keeps its validator snapshot. */
   async saveSample(sample: NetworkSample): Promise<void> {
+    const existing = await this.db
+      .selectFrom('blockchain_samples')
+      .select('data')
+      .where('chain', '=', sample.chain)
+      .where('taken_at', '=', sample.takenAt)
+      .executeTakeFirst();
+    const kept = existing ? (JSON.parse(existing.data) as NetworkSample).validators : null;
+    const data = JSON.stringify(sample.validators || !kept ? sample : { ...sample, validators: kept });
     await this.db
       .insertInto('blockchain_samples')
-      .values({
-        chain: sample.chain,
-        taken_at: sample.takenAt,
-        day: utcDate(sample.takenAt),
-        data: JSON.stringify(sample),
-      })
-      .onConflict((oc) => oc.columns(['chain', 'taken_at']).doUpdateSet({ data: JSON.stringify(sample) }))
+      .values({ chain: sample.chain, taken_at: sample.takenAt, day: utcDate(sample.takenAt), data })
+      .onConflict((oc) => oc.columns(['chain', 'taken_at']).doUpdateSet({ data }))
       .execute();
   }
 
