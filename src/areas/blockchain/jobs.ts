@@ -1,4 +1,4 @@
-import { nowSeconds } from '../../core/time.js';
+import { isoSeconds, nowSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
@@ -94,7 +94,7 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
         }
         return docs;
       },
-      describe: (input) => input.chains.map((c) => `${c.chain} as of ${c.asOf}`).join(', '),
+      describe: (input) => input.chains.map((c) => `${c.chain} as of ${isoSeconds(c.asOf)}`).join(', '),
     }),
   ];
 }
