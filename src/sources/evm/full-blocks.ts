@@ -177,8 +177,12 @@ export function parseReceipt(raw: unknown, what: string): FullReceipt {
     transactionIndex: num(r.transactionIndex, what, 'transactionIndex'),
     status: status as 0 | 1 | null,
     gasUsed: qty(r.gasUsed, what, 'gasUsed'),
-    // Pre-London nodes answer without it: the transaction's gas price is then the price paid (`gasPrice`).
-    effectiveGasPrice: qty(r.effectiveGasPrice ?? r.gasPrice, what, 'effectiveGasPrice'),
+    // Pre-London nodes answer without it (the transaction's `gasPrice` is the price paid, some nodes copy it here);
+    // OP deposits before Regolith carry none and pay no L2 gas.
+    effectiveGasPrice:
+      r.effectiveGasPrice === undefined && r.gasPrice === undefined && r.type === '0x7e'
+        ? 0n
+        : qty(r.effectiveGasPrice ?? r.gasPrice, what, 'effectiveGasPrice'),
     contractAddress: optAddress(r.contractAddress, what, 'contractAddress'),
     blobGasUsed: optQty(r.blobGasUsed, what, 'blobGasUsed'),
     blobGasPrice: optQty(r.blobGasPrice, what, 'blobGasPrice'),
