@@ -21,11 +21,14 @@ import type { EvmChainTarget } from './targets.js';
  *   blocks are walked back (within the chain's finality depth) to the newest one still on the chain, and everything
  *   above it is rolled back and read again. A batch whose first block does not extend the stored top fails the run
  *   (retryable): the next run's check finds the fork;
- * - a network sample: the `latest`, `safe` and `finalized` blocks, `txpool_status`, the next block's blob base fee
+ * - a network sample (at most once a minute): the `latest`, `safe` and `finalized` blocks, `txpool_status`, the next block's blob base fee
  *   (`eth_feeHistory`) and, for Ethereum with a beacon API, the finality checkpoints and (once per UTC day) the
  *   validators by status. A part the node lacks is recorded as unavailable (a gap), never as zero; a node that does
  *   not answer at all stores no sample (the day keeps its earlier ones).
  */
+/** A network sample at most this often (a day's record is its last sample; samples are kept for the history). */
+export const SAMPLE_SECONDS = 60;
+
 export interface BlockchainIngestOptions {
   /** Blocks per batch (one `eth_getBlockByNumber` and one `eth_getBlockReceipts` per block, batched). Default 20. */
   readonly batchSize?: number;
@@ -135,6 +138,8 @@ export class BlockchainIngest {
     const source = this.evm.source(target.chain);
     const repo = new BlockchainRepository(ctx.store.db);
     const takenAt = nowSeconds(ctx.clock);
+    const last = await repo.lastSampleAt(target.chain);
+    if (last !== null && takenAt >= last && takenAt - last < SAMPLE_SECONDS) return 'sampled less than a minute ago';
     const unavailable: Record<string, string> = {};
     // Without the head the node is not answering: no sample (the day keeps its earlier ones); the error propagates.
     const latest = await source.full.taggedBlock('latest');
