@@ -120,11 +120,12 @@ describe('blockchain end to end on the sandbox', () => {
         fees_total_wei: string | null;
         block_count: number | null;
         failed_tx_count: number | null;
+        tx_type_mix: Record<string, number> | null;
         gap_reason: string | null;
       }[]
     >('/data/blockchain/ethereum/transaction-statistics');
     expect(doc.meta.methodology).toBe('blockchain.evm-counting@1.0.0');
-    expect(doc.meta.source).toContain('sandbox:ethereum:31337');
+    expect(doc.meta.source).toBe('sandbox:ethereum:31337, sandbox:beacon');
     expect(doc.data).toHaveLength(7);
     expect(doc.data.map((r) => r.partial)).toEqual([true, false, false, false, false, false, false]);
     const truth = await chainTruth(w.world.rpcUrl);
@@ -142,6 +143,7 @@ describe('blockchain end to end on the sandbox', () => {
       expect(r.fees_total_wei, r.date).toBe(String(day.fees));
       expect(r.block_count, r.date).toBe(day.blocks);
       expect(r.failed_tx_count, r.date).toBe(day.failed);
+      expect(Object.values(r.tx_type_mix ?? {}).reduce((a, b) => a + b, 0)).toBe(day.txCount);
       if (day.txCount > 0) compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(2);
