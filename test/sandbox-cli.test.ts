@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/core/time.js';
 import { startStandins } from '../src/runtime/index.js';
+import { l2Announcement } from '../src/runtime/sources.js';
 import { jsonRpc } from '../src/sandbox/chain/anvil.js';
+import { openL2Chains } from '../src/sandbox/l2/index.js';
 import type { WorldManifest } from '../src/sandbox/world/manifest.js';
 import { openWorld, type World, type WorldDriver } from '../src/sandbox/world/world.js';
 import { cli } from './helpers.js';
@@ -105,6 +107,16 @@ describe('protoscore sandbox info', () => {
       clock: systemClock,
       logger: pino({ level: 'silent' }),
     });
+    // And the layer-2 chains, announced as setUpSources does.
+    const l2 = await openL2Chains({
+      dataDir,
+      seed: 7,
+      genesisTimestamp: world.manifest.genesisTimestamp,
+      blockSeconds: 60,
+      log: pino({ level: 'silent' }),
+      live: false,
+    });
+    await world.announce(l2Announcement(l2));
     const githubUrl = started.config.GITHUB_API_URL!;
     expect(githubUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
 
@@ -121,6 +133,12 @@ describe('protoscore sandbox info', () => {
       seed: 7,
       phase: 'idle',
       github_api_url: githubUrl,
+      chains: {
+        ethereum: { rpc_url: world.rpcUrl, chain_id: 31337 },
+        optimism: { rpc_url: l2.config.RPC_URL_OPTIMISM, chain_id: 10 },
+        arbitrum: { rpc_url: l2.config.RPC_URL_ARBITRUM, chain_id: 42161 },
+      },
+      standins: { github: { url: githubUrl, token: 'sandbox' } },
       protocols: [
         {
           protocol: 'uniswap',
@@ -143,7 +161,13 @@ describe('protoscore sandbox info', () => {
     const org = await fetch(`${doc.github_api_url}/orgs/aave/repos`, { headers: { authorization: 'token sandbox' } });
     expect(org.status).toBe(200);
     expect(((await org.json()) as { full_name: string }[])[0]!.full_name).toMatch(/^aave\//);
+    for (const [id, chain] of Object.entries(doc.chains as Record<string, { rpc_url: string; chain_id: number }>)) {
+      expect(Number(await jsonRpc(chain.rpc_url, 'eth_chainId')), id).toBe(chain.chain_id);
+    }
+    expect(text.stdout).toMatch(/Chains\n {2}optimism {4}http:\/\/127\.0\.0\.1:\d+/);
+    expect(text.stdout).toMatch(/Stand-ins\n {2}github {6}http:\/\/127\.0\.0\.1:\d+/);
     await started.close();
+    await l2.stop();
 
     await world.stop();
     const stopped = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });

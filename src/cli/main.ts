@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import pino from 'pino';
 import type { AreaEnv } from '../areas/kit/module.js';
-import { type Config, ConfigError, configWith } from '../config/index.js';
+import { type Config, configWith } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
 import {
@@ -11,7 +11,7 @@ import {
   createLogger,
   type Embedded,
   enabledJobs,
-  JobSideSetupError,
+  isOperatorError,
   logDestination,
   openSources,
   registryBook,
@@ -94,11 +94,7 @@ async function quickstartLines(store: Store, cfg: Config, base: string): Promise
 
 /** A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace. */
 function exitOnOperatorError(err: unknown): void {
-  const operators =
-    err instanceof ConfigError ||
-    (err as Error).name === 'WorldMismatchError' ||
-    (err instanceof JobSideSetupError && err.config);
-  if (!operators) return;
+  if (!isOperatorError(err)) return;
   process.stderr.write(`protoscore: ${(err as Error).message}\n`);
   process.exit(2);
 }

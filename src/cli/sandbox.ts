@@ -17,7 +17,12 @@ const OWN_FIELDS = new Set([
   'seed',
   'genesis_timestamp',
   'manifest',
+  'l2_chains',
+  'standins',
+  'standin_chains',
 ]);
+
+type Entries = Record<string, Record<string, unknown>>;
 
 /** Fee in hundredths of a basis point (Uniswap's unit) as a percentage: 3000 → 0.30%. */
 function feePercent(fee: number): string {
@@ -65,6 +70,14 @@ function infoDocument(running: RunningWorld, head: { number: string; timestamp: 
     anvil_pid: running.anvil_pid,
     data_dir: worldDir(dataDir),
     ...extras,
+    // Every chain a client can reach, by registry chain id: the world's own, the layer-2 chains, a stand-in's.
+    chains: {
+      [manifest.chain]: { rpc_url: running.rpc_url, chain_id: running.chain_id },
+      ...((running.l2_chains as Entries | undefined) ?? {}),
+      ...((running.standin_chains as Entries | undefined) ?? {}),
+    } as Entries,
+    // Every stand-in by service: `url` (its base-URL key's value) and the credentials a client needs.
+    standins: ((running.standins as Entries | undefined) ?? {}) as Entries,
     weth: manifest.weth,
     deployer: manifest.deployer,
     tokens: manifest.tokens.map((t) => ({ symbol: t.symbol, name: t.name, address: t.address, decimals: t.decimals })),
@@ -90,6 +103,15 @@ function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unk
     ...Object.entries(extras).map(([k, v]) => `  ${k}  ${String(v)}`),
     `  data      ${doc.data_dir}`,
   ];
+  const others = Object.entries(doc.chains).filter(([, c]) => c.rpc_url !== doc.rpc_url);
+  if (others.length) {
+    lines.push('', 'Chains');
+    for (const [id, c] of others) lines.push(`  ${id.padEnd(10)}  ${String(c.rpc_url)}`);
+  }
+  if (Object.keys(doc.standins).length) {
+    lines.push('', 'Stand-ins');
+    for (const [service, s] of Object.entries(doc.standins)) lines.push(`  ${service.padEnd(10)}  ${String(s.url)}`);
+  }
   if (doc.tokens.length) {
     lines.push('', 'Tokens');
     const width = Math.max(...doc.tokens.map((t) => t.symbol.length));

@@ -1,6 +1,7 @@
 export { type Embedded, type EmbeddedOptions, type StartProgressEvent, startEmbedded } from './embedded.js';
 export { type JobSide, JobSideSetupError, type JobSideSources } from './job-side.js';
 export { createLogger, logDestination } from './logger.js';
+export { isOperatorError } from './operator-error.js';
 export {
   areaEnv,
   closeOnSignals,

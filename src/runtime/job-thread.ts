@@ -5,10 +5,11 @@
  * goes out as messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ConfigError, loadConfig } from '../config/index.js';
+import { loadConfig } from '../config/index.js';
 import { systemClock } from '../core/time.js';
 import type { JobSideSources, JobThreadData, ToMain, ToThread } from './job-side.js';
 import { createLogger } from './logger.js';
+import { isOperatorError } from './operator-error.js';
 import { type Service, startService } from './service.js';
 import { type SourceSetup, setUpSources } from './sources.js';
 
@@ -25,7 +26,7 @@ async function run(): Promise<void> {
   try {
     config = loadConfig(data.env);
   } catch (err) {
-    post({ type: 'setup-failed', message: (err as Error).message, config: err instanceof ConfigError });
+    post({ type: 'setup-failed', message: (err as Error).message, config: isOperatorError(err) });
     port.on('message', () => post({ type: 'closed' }));
     return;
   }
@@ -76,8 +77,7 @@ async function run(): Promise<void> {
       },
     });
   } catch (err) {
-    // A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings is the operator's to fix.
-    const operators = err instanceof ConfigError || (err as Error).name === 'WorldMismatchError';
+    const operators = isOperatorError(err);
     if (!operators) logger.error({ err }, 'sources failed to come up');
     failed = true;
     post({ type: 'setup-failed', message: (err as Error).message, config: operators });

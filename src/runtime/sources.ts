@@ -9,6 +9,7 @@ import { type Config, ConfigError, configWith, RPC_URL_PREFIX } from '../config/
 import type { Clock } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
+import { type L2Chains, openL2Chains } from '../sandbox/l2/index.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, type World } from '../sandbox/world/world.js';
@@ -99,6 +100,8 @@ export interface SourceSetup {
   readonly sources: SourceMap;
   readonly book: AddressBook;
   readonly world?: World;
+  /** The sandbox's layer-2 chains (Optimism, Arbitrum), when the sandbox runs: `l2.caughtUp` tells when their history is complete. */
+  readonly l2?: L2Chains;
   /** The stand-ins started, by kind, with the base URL each serves. */
   readonly standins: readonly { kind: SourceKind; url: string }[];
   /** Stops the stand-ins and the world (when started here). */
@@ -125,7 +128,10 @@ export async function startStandins(
   const keys: Record<string, string> = {};
   const labels = new Map<SourceKind, string>();
   const standins: { kind: SourceKind; url: string }[] = [];
-  const announced: Record<string, string> = {};
+  const announced: Record<string, unknown> = {};
+  // `sandbox info --json`: `standins` by service, and the chains stand-ins serve (`standin_chains`, by registry id).
+  const services: Record<string, unknown> = {};
+  const chains: Record<string, unknown> = {};
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const c of closers.reverse()) await c();
@@ -146,14 +152,26 @@ export async function startStandins(
       labels.set(standin.kind, started.label);
       standins.push({ kind: standin.kind, url: started.url });
       Object.assign(announced, started.announce);
+      services[started.service] = started.info;
+      if (started.chain) {
+        const { id, ...rest } = started.chain;
+        chains[id] = rest;
+      }
       options.logger.info({ source: standin.kind, url: started.url }, `sandbox: ${standin.kind} stand-in started`);
     }
+    if (Object.keys(services).length) announced.standins = services;
+    if (Object.keys(chains).length) announced.standin_chains = chains;
     if (Object.keys(announced).length) await world.announce(announced);
   } catch (err) {
     await close();
     throw err;
   }
   return { config: keys, labels, standins, close };
+}
+
+/** What running.json says of the layer-2 chains (`chains` of `sandbox info --json`): each proxy's URL and chain id. */
+export function l2Announcement(l2: L2Chains): Record<string, unknown> {
+  return { l2_chains: Object.fromEntries(l2.chains.map((c) => [c.kind, { rpc_url: c.rpcUrl, chain_id: c.chainId }])) };
 }
 
 export interface SourceSetupOptions {
@@ -199,6 +217,17 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     for (const c of closers.reverse()) await c();
   };
   try {
+    // The layer-2 chains share the world's genesis and catch up alongside it (src/sandbox/l2/).
+    const l2 = await openL2Chains({
+      dataDir: config.dataDir,
+      seed: config.sandbox.seed,
+      genesisTimestamp: world.manifest.genesisTimestamp,
+      blockSeconds: config.sandbox.blockSeconds,
+      log: logger,
+      clock,
+    });
+    closers.push(() => l2.stop());
+    await world.announce(l2Announcement(l2));
     const started = await startStandins(config, world, {
       clock,
       logger,
@@ -207,6 +236,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     closers.push(() => started.close());
     config = configWith(config, {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
+      ...l2.config,
       ...started.config,
     });
     return {
@@ -214,6 +244,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       sources: openSources(config, { role, logger, labels: started.labels }),
       book: addressBookFromManifest(world.manifest),
       world,
+      l2,
       standins: started.standins,
       close,
     };

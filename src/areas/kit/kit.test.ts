@@ -29,6 +29,18 @@ describe('sourceLabel (meta.source)', () => {
   it('names the chain and its id, sandbox first when the world serves it', () => {
     expect(sourceLabel(env(), ['evm'])).toBe('ethereum:1');
     expect(sourceLabel(env({ book: sandboxBook }), ['evm'])).toBe('sandbox:ethereum:31337');
+    // The sandbox's layer-2 chains are configured too, but its book names only the world's chain.
+    const l2 = new EvmChains(
+      [
+        { id: 'ethereum', rpcUrl: 'http://127.0.0.1:1', finalityDepth: 2 },
+        { id: 'optimism', rpcUrl: 'http://127.0.0.1:2', finalityDepth: 2 },
+      ],
+      { log: pino({ level: 'silent' }) },
+    );
+    expect(sourceLabel(env({ book: sandboxBook, sources: new SourceMap({ evm: l2 }) }), ['evm'])).toBe(
+      'sandbox:ethereum:31337',
+    );
+    expect(sourceLabel(env({ sources: new SourceMap({ evm: l2 }) }), ['evm'])).toBe('ethereum:1, optimism:10');
     expect(isSandboxSource('sandbox:ethereum:31337')).toBe(true);
     expect(isSandboxSource('ethereum:1')).toBe(false);
   });

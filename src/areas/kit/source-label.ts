@@ -5,7 +5,7 @@ import type { AreaEnv } from './module.js';
  * `meta.source`: where a computation's figures come from, one label per source the area read, joined by `, `
  * (docs/vocabulary.md):
  * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
- *   the chain is the sandbox world's;
+ *   the chain is the sandbox world's (in the sandbox, only the chains its address book names);
  * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it; the beacon API likewise (`beacon`).
  * Undefined when the area read none of them (its own description stays).
  */
@@ -15,6 +15,9 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
   if (read.has('evm')) {
     const sandbox = env.book.origin === 'sandbox';
     for (const chain of env.sources.get('evm')?.ids ?? []) {
+      // The sandbox also serves chains its book has nothing on (its layer-2 chains): the areas that read the book's
+      // entry points read none of them.
+      if (sandbox && !env.book.chains[chain]) continue;
       const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
       labels.push(`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`);
     }

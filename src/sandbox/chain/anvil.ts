@@ -53,6 +53,8 @@ export interface AnvilOptions {
   readonly host?: string;
   /** How long to wait for the first RPC answer (loading a big state takes a while). Default 60 s. */
   readonly readyTimeoutMs?: number;
+  /** Further flags (e.g. `--optimism`, `--order fifo` for the sandbox's layer-2 chains, src/sandbox/l2/). */
+  readonly extraArgs?: readonly string[];
   /** SIGTERM → SIGKILL grace on stop. Default 3 s. */
   readonly stopGraceMs?: number;
   readonly log?: Logger;
@@ -199,6 +201,7 @@ function argsFor(options: AnvilOptions, port: number): string[] {
   if (options.mining === 'manual') args.push('--no-mining');
   if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
   if (options.loadStateFile) args.push('--load-state', options.loadStateFile);
+  if (options.extraArgs) args.push(...options.extraArgs);
   return args;
 }
 

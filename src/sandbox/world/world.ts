@@ -116,7 +116,7 @@ export interface World {
   /** Brings the chain to the clock's "now" (what the live timer does every `blockSeconds`). */
   sync(): Promise<void>;
   /** Adds fields (e.g. a stand-in's `github_api_url`) to running.json, which `sandbox info` shows. */
-  announce(fields: Readonly<Record<string, string | number | boolean>>): Promise<void>;
+  announce(fields: Readonly<Record<string, unknown>>): Promise<void>;
   status(): WorldStatus;
   /** Saves, stops the timer and anvil, removes running.json. Idempotent. */
   stop(): Promise<void>;
@@ -208,7 +208,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
     // ---- running.json ----------------------------------------------------------------------------------------
     const runningFile = path.join(dir, RUNNING_FILE);
     let phase: WorldStatus['phase'] = 'catching-up';
-    const announced: Record<string, string | number | boolean> = {};
+    const announced: Record<string, unknown> = {};
     // Writes in order, so that the newest phase wins; none after the world has stopped, so that a late write
     // cannot bring the file back.
     let runningWrites: Promise<void> = Promise.resolve();

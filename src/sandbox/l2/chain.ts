@@ -1,0 +1,748 @@
+/**
+ * One layer-2 chain of the sandbox (Optimism or Arbitrum): its anvil, the proxy clients read it through, the seeded
+ * traffic, and its life next to the Ethereum world (docs/sandbox.md, "Layer-2 chains"):
+ * - created on the first start with the world's genesis hour: anvil's block 0 one second before it, the setup block
+ *   (token deployed, users funded) at it;
+ * - catch-up: hourly blocks for the whole missed hours, one-minute blocks for the whole minutes left, then blocks of
+ *   `blockSeconds` (the Ethereum world's cadence); live: every `blockSeconds` of wall time up to now;
+ * - saved in `<dataDir>/sandbox/l2/<chain>/` as `chain-<block>-<hash>.json.gz` (anvil's dump) and `l2.json` (the
+ *   driver's state and what the proxy adds), written atomically like the world (saved.ts); resumed on the next
+ *   start with the missed time filled; a damaged or foreign save is kept aside and the chain made anew.
+ */
+
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import type { Logger } from 'pino';
+import {
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseAbi,
+  serializeTransaction,
+  type TransactionSerializableEIP1559,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { type Clock, HOUR, systemClock } from '../../core/time.js';
+import { type Anvil, startAnvil } from '../chain/anvil.js';
+import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
+import { Rng, type RngState } from '../world/random.js';
+import { fromJson, removeLeftovers, sha256, toJson, writeAtomic } from '../world/saved.js';
+import { l1OriginAt } from './l1.js';
+import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, gasUsedForL1, internalTx } from './nitro.js';
+import {
+  applyL1ToL2Alias,
+  BASE_FEE_SCALAR,
+  BLOB_BASE_FEE_SCALAR,
+  DEPOSITOR,
+  GAS_PRICE_ORACLE,
+  GAS_PRICE_ORACLE_SLOT0,
+  gasPriceOracleAbi,
+  L1_BLOCK,
+  L1_INFO_GAS,
+  l1InfoCalldata,
+  l1InfoSourceHash,
+  OP_CHAIN_ID,
+  opPredeploys,
+  SEQUENCER_FEE_VAULT,
+  userDepositSourceHash,
+} from './op-stack.js';
+import { type RpcProxy, startRpcProxy } from './proxy.js';
+import { nitroShaper, type OpReceiptFields, opShaper } from './shapers.js';
+import { type L2User, l2Cast, type PlannedTx, planBlock, planDeposits, USER_TOKENS } from './traffic.js';
+
+export type L2Kind = 'optimism' | 'arbitrum';
+
+export const L2_FORMAT = 1;
+export const L2_FILE = 'l2.json';
+const MINUTE = 60;
+/** Arbitrum One's block producer, as its blocks name it (`miner`). */
+const ARBITRUM_SEQUENCER: Address = '0xA4b000000000000000000073657175656e636572';
+/** Block gas limit: an hour of history is one block (as in the Ethereum world). */
+const L2_GAS_LIMIT = 1_000_000_000;
+
+/**
+ * The contract users deploy: 10 bytes that return 42 (init code 12 bytes). Small on purpose: every signed user
+ * transaction stays below the size at which Fjord's FastLZ estimate leaves its 100-byte floor, where
+ * `GasPriceOracle.getL1Fee` over the unsigned transaction (+68 bytes for the signature, its convention) equals what
+ * the node charges over the signed one. A large signed transaction (a token's creation code) would be charged on
+ * its own FastLZ size, which the oracle cannot be asked for: the token therefore comes as a deposit.
+ */
+const TINY_CONTRACT: Hex = '0x600a600c600039600a6000f3602a60005260206000f3';
+
+const erc20 = parseAbi([
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function mint(address account, uint256 value) returns (bool)',
+]);
+
+interface Stats {
+  blocks: number;
+  userTxs: number;
+  failed: number;
+  deposits: number;
+  deployments: number;
+  /** Receipts whose status differed from the plan (a bug if not 0). */
+  unexpected: number;
+}
+
+export interface L2State {
+  lastTimestamp: number;
+  rng: RngState;
+  nonces: number[];
+  deployerNonce: number;
+  tokenBalances: bigint[];
+  token: Address;
+  /** OP: the L1 origin of the previous block and the sequence number within it; the next user-deposit log index. */
+  l1Number: number;
+  sequenceNumber: number;
+  depositIndex: number;
+  /** OP: op-geth's receipt fields by transaction hash; Arbitrum: `gasUsedForL1` (hex) by transaction hash. */
+  extras: Record<string, OpReceiptFields | string>;
+  /** Arbitrum: the block of each internal transaction, by hash. */
+  internal: Record<string, number>;
+  stats: Stats;
+}
+
+interface SavedL2 {
+  readonly format: number;
+  readonly chain: L2Kind;
+  readonly seed: number;
+  readonly chain_id: number;
+  readonly genesis_timestamp: number;
+  readonly node_genesis: { readonly timestamp: number; readonly hash: string };
+  readonly saved_at: string;
+  readonly head: { readonly number: number; readonly hash: string };
+  readonly chain_file: string;
+  readonly chain_sha256: string;
+  readonly state: L2State;
+}
+
+export interface L2ChainOptions {
+  readonly kind: L2Kind;
+  readonly dataDir: string;
+  readonly seed: number;
+  /** The Ethereum world's genesis (its first grid instant): a new chain starts there, a saved one must match it. */
+  readonly genesisTimestamp: number;
+  readonly blockSeconds: number;
+  readonly log: Logger;
+  readonly clock?: Clock;
+  readonly live?: boolean;
+  readonly saveEveryMs?: number;
+}
+
+export interface L2Status {
+  readonly chain: L2Kind;
+  readonly chain_id: number;
+  readonly rpc_url: string;
+  readonly anvil_pid: number;
+  readonly simulated_until: number;
+  readonly stats: Stats;
+}
+
+export interface L2Chain {
+  readonly kind: L2Kind;
+  readonly chainId: number;
+  /** The proxy's URL: what `RPC_URL_<CHAIN>` is set to. */
+  readonly rpcUrl: string;
+  /** anvil itself (tests, diagnostics): not Nitro- or op-geth-shaped. */
+  readonly anvilUrl: string;
+  readonly caughtUp: Promise<void>;
+  sync(): Promise<void>;
+  status(): L2Status;
+  stop(): Promise<void>;
+}
+
+type Block = { number: string; hash: string; timestamp: string; baseFeePerGas?: string };
+type Receipt = { transactionHash: string; status: string; type: string; gasUsed: string };
+
+export function l2Dir(dataDir: string, kind: L2Kind): string {
+  return path.join(dataDir, 'sandbox', 'l2', kind);
+}
+
+async function batch(url: string, calls: readonly [string, readonly unknown[]][]): Promise<unknown[]> {
+  if (!calls.length) return [];
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const body = (await res.json()) as { id: number; result?: unknown; error?: { message: string } }[];
+  const out: unknown[] = [];
+  for (const r of body) {
+    if (r.error) throw new Error(`${calls[r.id]?.[0]}: ${r.error.message}`);
+    out[r.id] = r.result;
+  }
+  return out;
+}
+
+const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`;
+
+/** Signing accounts by key: deriving the public key is as slow as a signature. */
+const accounts = new Map<Hex, ReturnType<typeof privateKeyToAccount>>();
+function accountOf(key: Hex) {
+  let account = accounts.get(key);
+  if (!account) {
+    account = privateKeyToAccount(key);
+    accounts.set(key, account);
+  }
+  return account;
+}
+
+/** OP's L2 base fee of an hour: log-normal around 0.001 gwei (log-sd 0.8), from the hash of (seed, hour). */
+function opBaseFee(seed: number, timestamp: number): bigint {
+  const o = l1OriginAt(seed + 7919, Math.floor(timestamp / HOUR) * HOUR);
+  // Reuses the L1 draw's log-normal (median 3 gwei, log-sd 0.6) of another seed, scaled to 1e6 wei.
+  return (o.baseFee * 1_000_000n) / 3_000_000_000n + 1n;
+}
+
+function newState(kind: L2Kind, seed: number, genesisTimestamp: number, deployer: Address): L2State {
+  return {
+    lastTimestamp: genesisTimestamp,
+    rng: Rng.fromSeed(seed, `l2-traffic-${kind}`).state(),
+    nonces: [],
+    deployerNonce: 0,
+    tokenBalances: [],
+    token: kind === 'optimism' ? createdAddress(applyL1ToL2Alias(deployer), 0) : createdAddress(deployer, 0),
+    l1Number: -1,
+    sequenceNumber: 0,
+    depositIndex: 0,
+    extras: {},
+    internal: {},
+    stats: { blocks: 0, userTxs: 0, failed: 0, deposits: 0, deployments: 0, unexpected: 0 },
+  };
+}
+
+/** Opens (creates or resumes) one L2 chain and starts catching up; resolves once its proxy answers. */
+export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
+  const { kind, seed, log, blockSeconds } = options;
+  const clock = options.clock ?? systemClock;
+  const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
+  const chainId = kind === 'optimism' ? OP_CHAIN_ID : ARBITRUM_CHAIN_ID;
+  const dir = l2Dir(options.dataDir, kind);
+  const cacheDir = path.join(dir, 'anvil-cache');
+  const extraArgs = [
+    '--gas-limit',
+    String(L2_GAS_LIMIT),
+    ...(kind === 'optimism' ? ['--optimism', '--order', 'fifo'] : ['--order', 'fifo']),
+  ];
+  const { deployer, users } = l2Cast(kind, seed);
+  await mkdir(dir, { recursive: true });
+  await rm(cacheDir, { recursive: true, force: true });
+
+  let anvil: Anvil | undefined;
+  let state: L2State | undefined;
+  let nodeGenesis: SavedL2['node_genesis'] | undefined;
+  let lastSaved: string | undefined;
+  try {
+    const saved = await readSavedL2(dir, kind, seed, options.genesisTimestamp);
+    await removeLeftovers(dir, saved?.saved.chain_file, true);
+    if (saved) {
+      anvil = await loadL2(dir, saved.saved, saved.dump, cacheDir, extraArgs, log);
+      state = saved.saved.state;
+      nodeGenesis = saved.saved.node_genesis;
+      lastSaved = saved.saved.head.hash;
+      log.info({ chain: kind, block: saved.saved.head.number }, 'sandbox: saved L2 chain loaded');
+    }
+  } catch (err) {
+    await anvil?.stop();
+    anvil = undefined;
+    const aside = path.join(dir, `${L2_FILE}.invalid-${Date.now()}`);
+    log.warn({ chain: kind, err: (err as Error).message, kept: aside }, 'sandbox: saved L2 chain unusable, a new one');
+    await rename(path.join(dir, L2_FILE), aside).catch(() => undefined);
+    await removeLeftovers(dir, undefined, true);
+  }
+  if (!anvil || !state || !nodeGenesis) {
+    anvil = await startAnvil({
+      chainId,
+      genesisTimestamp: options.genesisTimestamp - 1,
+      cacheDir,
+      mining: 'manual',
+      anvilDefaults: true,
+      extraArgs,
+      log,
+    });
+    const block0 = await anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]);
+    nodeGenesis = { timestamp: Number(block0.timestamp), hash: block0.hash };
+    state = newState(kind, seed, options.genesisTimestamp, deployer.address);
+    try {
+      await setUp(anvil, kind, seed, state, deployer, users);
+    } catch (err) {
+      await anvil.stop();
+      throw err;
+    }
+  }
+  const node = anvil;
+  const genesis = nodeGenesis;
+  let st: L2State = state;
+  await node.request('anvil_setCoinbase', [kind === 'optimism' ? SEQUENCER_FEE_VAULT : ARBITRUM_SEQUENCER]);
+
+  const shaper =
+    kind === 'optimism'
+      ? opShaper((h) => st.extras[h] as OpReceiptFields | undefined)
+      : nitroShaper(
+          seed,
+          (h) => BigInt((st.extras[h] as string | undefined) ?? '0x0'),
+          (h) => st.internal[h],
+        );
+  const proxy: RpcProxy = await startRpcProxy(node.rpcUrl, shaper);
+
+  // ---- one writer -----------------------------------------------------------------------------------------------
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const abort = new AbortController();
+  let consistent = true;
+  let failed = false;
+  const saveEveryMs = options.saveEveryMs ?? 60_000;
+  let lastSaveAt = Date.now();
+
+  const save = async (why: string) => {
+    if (!consistent) return;
+    const head = await node.request<Block>('eth_getBlockByNumber', ['latest', false]);
+    if (lastSaved === head.hash) return;
+    const dump = await node.dumpState();
+    const chainFile = `chain-${Number(head.number)}-${head.hash.slice(2, 10)}.json.gz`;
+    await writeAtomic(path.join(dir, chainFile), dump);
+    const doc: SavedL2 = {
+      format: L2_FORMAT,
+      chain: kind,
+      seed,
+      chain_id: chainId,
+      genesis_timestamp: options.genesisTimestamp,
+      node_genesis: genesis,
+      saved_at: new Date(clock.nowMs()).toISOString(),
+      head: { number: Number(head.number), hash: head.hash },
+      chain_file: chainFile,
+      chain_sha256: sha256(dump),
+      state: st,
+    };
+    await writeAtomic(path.join(dir, L2_FILE), toJson(doc));
+    await removeLeftovers(dir, chainFile, false);
+    lastSaved = head.hash;
+    lastSaveAt = Date.now();
+    log.debug({ chain: kind, why, block: Number(head.number), bytes: dump.length }, 'sandbox: L2 chain saved');
+  };
+
+  const stepTo = async (until: number, stepSeconds: number) => {
+    while (!abort.signal.aborted && st.lastTimestamp + stepSeconds <= until) {
+      consistent = false;
+      st = await mineBlock(node, kind, seed, st, deployer, users, st.lastTimestamp + stepSeconds, stepSeconds);
+      consistent = true;
+    }
+  };
+  const advance = async () => {
+    const target = nowSeconds();
+    const hours = Math.floor((target - st.lastTimestamp) / HOUR);
+    if (hours > 0) await stepTo(st.lastTimestamp + hours * HOUR, HOUR);
+    for (const step of blockSeconds < MINUTE ? [MINUTE, blockSeconds] : [blockSeconds]) {
+      const steps = Math.floor((target - st.lastTimestamp) / step);
+      if (steps > 0) await stepTo(st.lastTimestamp + steps * step, step);
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    exclusive(async () => {
+      await advance();
+      if (Date.now() - lastSaveAt >= saveEveryMs) await save('periodic');
+    })
+      .catch((err: unknown) => {
+        if (abort.signal.aborted) return;
+        failed = true;
+        log.error({ chain: kind, err }, 'sandbox: L2 live step failed; the chain stays where it is until a restart');
+      })
+      .finally(() => {
+        if (abort.signal.aborted || failed) return;
+        timer = setTimeout(tick, blockSeconds * 1000);
+        timer.unref();
+      });
+  };
+  const started = Date.now();
+  const caughtUp = exclusive(async () => {
+    await advance();
+    if (abort.signal.aborted) return;
+    await save('caught up');
+    log.info({ chain: kind, blocks: st.stats.blocks, ms: Date.now() - started }, 'sandbox: L2 chain caught up');
+    if (options.live ?? true) {
+      timer = setTimeout(tick, blockSeconds * 1000);
+      timer.unref();
+    }
+  });
+  caughtUp.catch((err: unknown) => {
+    if (abort.signal.aborted) return;
+    failed = true;
+    log.error({ chain: kind, err }, 'sandbox: L2 catch-up failed');
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    kind,
+    chainId,
+    rpcUrl: proxy.url,
+    anvilUrl: node.rpcUrl,
+    caughtUp,
+    sync: () =>
+      exclusive(async () => {
+        if (abort.signal.aborted) throw new Error(`the sandbox's ${kind} chain is stopped`);
+        await advance();
+      }),
+    status: () => ({
+      chain: kind,
+      chain_id: chainId,
+      rpc_url: proxy.url,
+      anvil_pid: node.pid,
+      simulated_until: st.lastTimestamp,
+      stats: { ...st.stats },
+    }),
+    stop: () => {
+      stopping ??= (async () => {
+        abort.abort();
+        if (timer) clearTimeout(timer);
+        await queue;
+        try {
+          if (!failed) await exclusive(() => save('stop'));
+        } catch (err) {
+          log.error({ chain: kind, err }, 'sandbox: saving the L2 chain on stop failed');
+        }
+        await proxy.close();
+        await node.stop();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function readSavedL2(dir: string, kind: L2Kind, seed: number, genesisTimestamp: number) {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, L2_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const saved = fromJson<SavedL2>(text);
+  if (saved.format !== L2_FORMAT) throw new Error(`${L2_FILE} has format ${saved.format}, expected ${L2_FORMAT}`);
+  if (saved.chain !== kind || saved.seed !== seed)
+    throw new Error(`${L2_FILE} holds ${saved.chain} of seed ${saved.seed}`);
+  // The Ethereum world was made anew (another genesis): so is the L2 chain, which shares its history's span.
+  if (saved.genesis_timestamp !== genesisTimestamp) {
+    throw new Error(`${L2_FILE} starts at ${saved.genesis_timestamp}, the world at ${genesisTimestamp}`);
+  }
+  const dump = await readFile(path.join(dir, saved.chain_file));
+  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${L2_FILE}`);
+  return { saved, dump };
+}
+
+async function loadL2(
+  dir: string,
+  saved: SavedL2,
+  dump: Buffer,
+  cacheDir: string,
+  extraArgs: string[],
+  log: Logger,
+): Promise<Anvil> {
+  const loadFile = path.join(dir, `load-${process.pid}.json`);
+  let anvil: Anvil | undefined;
+  try {
+    await pipeline(Readable.from([dump]), createGunzip(), createWriteStream(loadFile));
+    anvil = await startAnvil({
+      loadStateFile: loadFile,
+      genesisTimestamp: saved.node_genesis.timestamp,
+      chainId: saved.chain_id,
+      cacheDir,
+      mining: 'manual',
+      anvilDefaults: true,
+      extraArgs,
+      log,
+    });
+    const [block0, head] = await Promise.all([
+      anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]),
+      anvil.request<Block>('eth_getBlockByNumber', ['latest', false]),
+    ]);
+    if (block0.hash !== saved.node_genesis.hash) throw new Error(`the loaded chain's genesis is ${block0.hash}`);
+    if (head.hash !== saved.head.hash) throw new Error(`the loaded chain's head is ${head.hash}`);
+    return anvil;
+  } catch (err) {
+    await anvil?.stop();
+    throw err;
+  } finally {
+    await rm(loadFile, { force: true });
+  }
+}
+
+/** Predeploys (OP), balances, and the first block: the token deployed and minted to every user. */
+async function setUp(anvil: Anvil, kind: L2Kind, seed: number, state: L2State, deployer: L2User, users: L2User[]) {
+  const calls: [string, unknown[]][] = [];
+  if (kind === 'optimism') {
+    for (const p of opPredeploys()) calls.push(['anvil_setCode', [p.address, p.code]]);
+    calls.push(['anvil_setStorageAt', [GAS_PRICE_ORACLE, `0x${'0'.repeat(64)}`, GAS_PRICE_ORACLE_SLOT0]]);
+    calls.push(['anvil_setBalance', [DEPOSITOR, hex(10n ** 18n)]]);
+  }
+  const funds = hex(1000n * 10n ** 18n);
+  for (const a of [deployer, ...users]) calls.push(['anvil_setBalance', [a.address, funds]]);
+  await batch(anvil.rpcUrl, calls);
+  state.nonces = users.map(() => 0);
+  state.tokenBalances = users.map(() => USER_TOKENS);
+  const { mintableErc20 } = tokenArtifacts();
+  const setup: Hex[] = [
+    encodeDeployData({ abi: mintableErc20.abi, bytecode: mintableErc20.bytecode, args: ['USD Coin', 'USDC', 6] }),
+    ...users.map((u) => encodeFunctionData({ abi: erc20, functionName: 'mint', args: [u.address, USER_TOKENS] })),
+  ];
+  const next = await mineBlock(anvil, kind, seed, state, deployer, users, state.lastTimestamp, 0, setup);
+  Object.assign(state, next);
+}
+
+/**
+ * Mines one block at `timestamp`: the system transaction first (OP: the L1-attributes deposit; Arbitrum: recorded
+ * for the proxy, which shows it), OP user deposits, the planned user transactions (or the setup's deployer
+ * transactions); then checks every receipt and records what the proxy adds.
+ */
+async function mineBlock(
+  anvil: Anvil,
+  kind: L2Kind,
+  seed: number,
+  prev: L2State,
+  deployer: L2User,
+  users: L2User[],
+  timestamp: number,
+  stepSeconds: number,
+  setup?: Hex[],
+): Promise<L2State> {
+  const state: L2State = {
+    ...prev,
+    nonces: [...prev.nonces],
+    tokenBalances: [...prev.tokenBalances],
+    stats: { ...prev.stats },
+  };
+  const rng = new Rng(prev.rng);
+  const url = anvil.rpcUrl;
+  const chainId = kind === 'optimism' ? OP_CHAIN_ID : ARBITRUM_CHAIN_ID;
+  const origin = l1OriginAt(seed, timestamp);
+  const baseFee = kind === 'optimism' ? opBaseFee(seed, timestamp) : ARBITRUM_BASE_FEE;
+  const pre: [string, unknown[]][] = [['anvil_setNextBlockBaseFeePerGas', [hex(baseFee)]]];
+  const expected: { ok: boolean; kind: string }[] = [];
+
+  if (kind === 'optimism') {
+    if (Number(origin.number) !== state.l1Number) {
+      state.l1Number = Number(origin.number);
+      state.sequenceNumber = 0;
+    } else state.sequenceNumber++;
+    const seq = BigInt(state.sequenceNumber);
+    pre.push([
+      'eth_sendTransaction',
+      [
+        {
+          from: DEPOSITOR,
+          to: L1_BLOCK,
+          type: '0x7e',
+          sourceHash: l1InfoSourceHash(origin.hash, seq),
+          mint: '0x0',
+          isSystemTx: false,
+          gas: hex(L1_INFO_GAS),
+          value: '0x0',
+          data: l1InfoCalldata(origin, seq),
+        },
+      ],
+    ]);
+    expected.push({ ok: true, kind: 'l1-info' });
+    if (setup) {
+      // The token comes from L1, as a deposit that creates it: a deposit pays no L1 data fee (see TINY_CONTRACT).
+      pre.push([
+        'eth_sendTransaction',
+        [
+          {
+            from: applyL1ToL2Alias(deployer.address),
+            type: '0x7e',
+            sourceHash: userDepositSourceHash(origin.hash, BigInt(state.depositIndex++)),
+            mint: '0x0',
+            isSystemTx: false,
+            gas: hex(5_000_000),
+            value: '0x0',
+            data: setup[0]!,
+          },
+        ],
+      ]);
+      expected.push({ ok: true, kind: 'setup-deposit' });
+    }
+    const deposits = setup ? 0 : planDeposits(rng, seed, kind, timestamp, stepSeconds);
+    for (let i = 0; i < deposits; i++) {
+      // Each from its own L1 contract (aliased on L2): never two deposits from one sender in a block.
+      const index = BigInt(state.depositIndex++);
+      const l1Sender = `0x${(0xb0000000n + index).toString(16).padStart(40, '0')}` as Address;
+      const to = users[rng.int(users.length)]!;
+      const value = BigInt(Math.round(rng.logNormal(0.2, 1) * 1e9)) * 1_000_000_000n;
+      pre.push([
+        'eth_sendTransaction',
+        [
+          {
+            from: applyL1ToL2Alias(l1Sender),
+            to: to.address,
+            type: '0x7e',
+            sourceHash: userDepositSourceHash(origin.hash, index),
+            mint: hex(value),
+            isSystemTx: false,
+            gas: hex(100_000),
+            value: hex(value),
+            data: '0x',
+          },
+        ],
+      ]);
+      expected.push({ ok: true, kind: 'deposit' });
+      state.stats.deposits++;
+    }
+  }
+
+  const maxFee = kind === 'optimism' ? 1_000_000_000n : 100_000_000n;
+  const sign = async (
+    who: L2User,
+    nonce: number,
+    to: Address | undefined,
+    data: Hex,
+    value: bigint,
+    gas: bigint,
+  ): Promise<{ signed: Hex; unsigned: Hex }> => {
+    const tip = kind === 'optimism' ? BigInt(1000 + rng.int(1_000_000)) : 0n;
+    const base: TransactionSerializableEIP1559 = {
+      chainId,
+      type: 'eip1559',
+      nonce,
+      ...(to ? { to } : {}),
+      value,
+      data,
+      gas,
+      maxFeePerGas: maxFee,
+      maxPriorityFeePerGas: tip,
+    };
+    // Nitro charges the L1 part as gas: a wallet's limit covers it (estimated from the unsigned bytes, padded).
+    if (kind === 'arbitrum') {
+      base.gas =
+        gas +
+        (gasUsedForL1(`${serializeTransaction(base)}${'ff'.repeat(67)}` as Hex, origin.baseFee, baseFee) * 3n) / 2n +
+        5000n;
+    }
+    const signed = await accountOf(who.key).signTransaction(base);
+    return { signed, unsigned: serializeTransaction(base) };
+  };
+
+  const txs: { signed: Hex; unsigned: Hex; ok: boolean; kind: string }[] = [];
+  if (setup) {
+    for (const data of kind === 'optimism' ? setup.slice(1) : setup) {
+      const nonce = state.deployerNonce++;
+      const to = nonce === 0 && kind !== 'optimism' ? undefined : state.token;
+      txs.push({
+        ...(await sign(deployer, nonce, to, data, 0n, to ? 100_000n : 3_000_000n)),
+        ok: true,
+        kind: 'setup',
+      });
+    }
+  } else {
+    const plan: PlannedTx[] = planBlock(rng, seed, kind, users, state.tokenBalances, timestamp, stepSeconds);
+    for (const p of plan) {
+      const from = users[p.from]!;
+      const nonce = state.nonces[p.from]!;
+      state.nonces[p.from] = nonce + 1;
+      const to = users[p.to]!.address;
+      let t: { signed: Hex; unsigned: Hex };
+      if (p.kind === 'eth') t = await sign(from, nonce, to, '0x', p.amount, 21_000n);
+      else if (p.kind === 'deploy') {
+        t = await sign(from, nonce, undefined, TINY_CONTRACT, 0n, 100_000n);
+        state.stats.deployments++;
+      } else {
+        const data = encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [to, p.amount] });
+        t = await sign(from, nonce, state.token, data, 0n, 80_000n);
+        if (p.kind === 'erc20') {
+          state.tokenBalances[p.from] = state.tokenBalances[p.from]! - p.amount;
+          state.tokenBalances[p.to] = state.tokenBalances[p.to]! + p.amount;
+        } else state.stats.failed++;
+      }
+      txs.push({ ...t, ok: p.kind !== 'fail', kind: p.kind });
+      state.stats.userTxs++;
+    }
+  }
+  // The base fee and the system deposit first (so that fifo puts it first), then the user deposits and the user
+  // transactions in batches (anvil may take a batch's elements in any order: receipts are matched by hash).
+  const [first, ...others] = pre.slice(1);
+  const opening = await batch(url, first ? [pre[0]!, first] : [pre[0]!]);
+  const sending = [...others, ...txs.map((t) => ['eth_sendRawTransaction', [t.signed]] as [string, unknown[]])];
+  const answers: unknown[] = [];
+  for (let i = 0; i < sending.length; i += 500) answers.push(...(await batch(url, sending.slice(i, i + 500))));
+  const depositHashes = [...(first ? [opening[1]] : []), ...answers.slice(0, others.length)] as string[];
+  const sent = new Map<string, { ok: boolean; kind: string; signed?: Hex; unsigned?: Hex }>();
+  for (const [i, h] of depositHashes.entries()) sent.set(h.toLowerCase(), expected[i]!);
+  for (const t of txs) sent.set(keccak256(t.signed).toLowerCase(), t);
+  await anvil.request('evm_mine', [timestamp]);
+  // op-geth's fields come from the predeploys at this block (the head: its state is the block's). GasPriceOracle
+  // takes the unsigned transaction (it adds 68 bytes for the signature): with that, Σ l1Fee is exactly what the
+  // node credits to the L1 fee vault (see TINY_CONTRACT).
+  const call = (fn: 'getL1Fee' | 'getL1GasUsed', unsigned: Hex): [string, unknown[]] => [
+    'eth_call',
+    [
+      {
+        from: DEPOSITOR,
+        to: GAS_PRICE_ORACLE,
+        data: encodeFunctionData({ abi: gasPriceOracleAbi, functionName: fn, args: [unsigned] }),
+      },
+      'latest',
+    ],
+  ];
+  const [blockAnswer, receiptsAnswer, ...fees] = await batch(url, [
+    ['eth_getBlockByNumber', ['latest', false]],
+    ['eth_getBlockReceipts', ['latest']],
+    ...(kind === 'optimism'
+      ? txs.flatMap((t) => [call('getL1Fee', t.unsigned), call('getL1GasUsed', t.unsigned)])
+      : []),
+  ]);
+  const block = blockAnswer as Block;
+  const receipts = receiptsAnswer as Receipt[];
+  if (Number(block.timestamp) !== timestamp) throw new Error(`${kind}: mined at ${block.timestamp}, not ${timestamp}`);
+  if (receipts.length !== sent.size || receipts.some((r) => !sent.has(r.transactionHash.toLowerCase()))) {
+    throw new Error(`${kind}: block ${Number(block.number)} holds ${receipts.length} transactions, ${sent.size} sent`);
+  }
+  if (kind === 'optimism' && receipts[0]?.transactionHash.toLowerCase() !== depositHashes[0]?.toLowerCase()) {
+    throw new Error(`${kind}: block ${Number(block.number)} does not start with its L1-attributes deposit`);
+  }
+  for (const r of receipts) {
+    if ((r.status === '0x1') !== sent.get(r.transactionHash.toLowerCase())!.ok) state.stats.unexpected++;
+  }
+  if (kind === 'optimism') {
+    for (const [i, t] of txs.entries()) {
+      state.extras[keccak256(t.signed).toLowerCase()] = {
+        l1Fee: hex(BigInt(fees[2 * i] as Hex)),
+        l1GasUsed: hex(BigInt(fees[2 * i + 1] as Hex)),
+        l1GasPrice: hex(origin.baseFee),
+        l1BaseFeeScalar: hex(BASE_FEE_SCALAR),
+        l1BlobBaseFee: hex(origin.blobBaseFee),
+        l1BlobBaseFeeScalar: hex(BLOB_BASE_FEE_SCALAR),
+      };
+    }
+  }
+  const user = receipts.filter((r) => sent.get(r.transactionHash.toLowerCase())!.signed);
+  if (kind === 'arbitrum') {
+    for (const r of user) {
+      const signed = sent.get(r.transactionHash.toLowerCase())!.signed!;
+      state.extras[r.transactionHash.toLowerCase()] = hex(gasUsedForL1(signed, origin.baseFee, baseFee));
+    }
+    const { hash } = internalTx(seed, {
+      number: BigInt(block.number),
+      hash: block.hash as Hex,
+      timestamp,
+      baseFee: BigInt(block.baseFeePerGas ?? '0x0'),
+      // The setup block follows anvil's block 0, one second before it.
+      previousTimestamp: setup ? timestamp - 1 : prev.lastTimestamp,
+    });
+    state.internal[hash] = Number(block.number);
+  }
+  state.rng = rng.state();
+  state.lastTimestamp = timestamp;
+  state.stats.blocks++;
+  return state;
+}
