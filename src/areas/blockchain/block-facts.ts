@@ -87,7 +87,8 @@ export function blockFact(
     typeMix[name] = (typeMix[name] ?? 0) + 1;
     if (r.status === 0) failed++;
     if (r.contractAddress !== null) newContracts++;
-    const gasFee = r.gasUsed * r.effectiveGasPrice;
+    // OP deposits buy their gas on L1 and pay no L2 fee, whatever price a node writes in their receipt.
+    const gasFee = kind === 'op' && tx.type === 0x7e ? 0n : r.gasUsed * r.effectiveGasPrice;
     gasFees += gasFee;
     // OP charges the L1 data fee beside the gas; Nitro buys L1 data with part of the gas (`gasUsedForL1`).
     const l1 = kind === 'op' ? (r.l1Fee ?? 0n) : kind === 'nitro' ? (r.gasUsedForL1 ?? 0n) * r.effectiveGasPrice : 0n;
@@ -99,7 +100,8 @@ export function blockFact(
     }
     senders.add(tx.from);
   });
-  const violation = kind === 'l1' ? 0 : system === 1 && systemAtZero ? 0 : 1;
+  // The genesis block holds no transaction on any chain: it is not a violation.
+  const violation = kind === 'l1' || block.number === 0 ? 0 : system === 1 && systemAtZero ? 0 : 1;
   return {
     chain,
     number: block.number,
