@@ -91,7 +91,10 @@ describe('blockchain on the sandbox layer-2 chains', () => {
         headers: { authorization: `Bearer ${t.token}` },
       });
       expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-      return (res.json() as { data: L2Doc[] }).data;
+      const body = res.json() as { data: L2Doc[]; meta: { source: string } };
+      // Each chain's documents name their own chain (registry chain id), not every chain the area reads.
+      expect(body.meta.source).toBe(`${chain}:${registry.chain(chain)!.evmChainId}`);
+      return body.data;
     };
 
     // Recount from the chains: per day, transactions by kind and fees.

@@ -1,6 +1,6 @@
 import { isoSeconds, nowSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { chainSourceLabel, computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { type ChainInput, computeBlockchain } from './compute.js';
 import { BlockchainIngest } from './ingest.js';
@@ -19,7 +19,6 @@ import { blockchainTargets } from './targets.js';
 export const BLOCKCHAIN_COMPUTATION = 'blockchain.compute';
 /** An hour without a newer block means the chain or its node stalled (Arbitrum and OP make one every 0.25–2 s). */
 const FRESH_FOR_SECONDS = 3600;
-const SOURCE = 'chain blocks and receipts (JSON-RPC), network samples, beacon API';
 /** Prices move while blocks do not: the computation runs again at least this often (identical documents kept). */
 const PRICE_REFRESH_SECONDS = 600;
 
@@ -57,6 +56,8 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
       area: 'blockchain',
       description: 'Daily transaction and network statistics of Ethereum and the layer 2s, 7 days',
       keepIdentical: true,
+      // Each chain's documents name their own chain (and the beacon API for Ethereum's).
+      ownSources: true,
       inputs: async (ctx) => {
         const repo = new BlockchainRepository(ctx.store.db);
         const heads: [string, number, string, number | null][] = [];
@@ -82,7 +83,9 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
       documents: (output) => {
         const docs: ReturnType<DocumentSet['add']>['documents'] = [];
         for (const c of output.chains) {
-          const set = new DocumentSet(blockchainPaths, { asOf: c.asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+          const beacon = targets.find((t) => t.chain === c.chain)?.beacon ?? false;
+          const source = chainSourceLabel(env, c.chain, { beacon });
+          const set = new DocumentSet(blockchainPaths, { asOf: c.asOf, source, freshFor: FRESH_FOR_SECONDS });
           const m = { methodology: EVM_METHODOLOGY };
           if (c.transactionStatistics)
             set.add('blockchain.transaction-statistics', { l1_chain: c.chain }, c.transactionStatistics, m);

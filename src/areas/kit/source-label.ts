@@ -34,5 +34,19 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
   return labels.length ? labels.join(', ') : undefined;
 }
 
+/**
+ * The label of one EVM chain, and of the beacon API with it when `beacon` (the same words as `sourceLabel`), for an
+ * area whose documents each come from one chain (`ComputeJobSpec.ownSources`): in the sandbox also a chain its
+ * address book does not name (its layer-2 chains), with the registry's chain id.
+ */
+export function chainSourceLabel(env: AreaEnv, chain: string, options: { beacon?: boolean } = {}): string {
+  const sandbox = env.book.origin === 'sandbox';
+  const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
+  const labels = [`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`];
+  const beacon = options.beacon ? env.sources.get('beacon') : undefined;
+  if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
+  return labels.join(', ');
+}
+
 /** Whether a `meta.source` names the sandbox (every label of it does, or one of them). */
 export const isSandboxSource = (source: string): boolean => source.split(', ').some((s) => s.startsWith('sandbox:'));
