@@ -3,7 +3,7 @@ import { nowSeconds, utcDate } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import type { BeaconEndpoint } from '../../sources/beacon/endpoint.js';
 import type { EvmChains } from '../../sources/evm/chains.js';
-import { type FullBlock, isNotAvailable } from '../../sources/evm/full-blocks.js';
+import { type FullBlock, type FullReceipt, isNotAvailable } from '../../sources/evm/full-blocks.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import { blockFact } from './block-facts.js';
@@ -26,6 +26,9 @@ import type { EvmChainTarget } from './targets.js';
  *   validators by status. A part the node lacks is recorded as unavailable (a gap), never as zero; a node that does
  *   not answer at all stores no sample (the day keeps its earlier ones).
  */
+/** Receipts asked in one round of batched calls, at most (whole blocks; bounds the answer's size). */
+const RECEIPTS_PER_CALL = 4000;
+
 /** A network sample at most this often (a day's record is its last sample; samples are kept for the history). */
 export const SAMPLE_SECONDS = 60;
 
@@ -92,7 +95,17 @@ export class BlockchainIngest {
         }
         list.push(b);
       }
-      const receipts = await source.full.getReceipts(list);
+      // Receipts in groups of at most RECEIPTS_PER_CALL transactions (one busy block alone may exceed it).
+      const receipts = new Map<number, FullReceipt[]>();
+      for (let i = 0; i < list.length; ) {
+        const group = [list[i]!];
+        let txs = list[i]!.transactions.length;
+        for (i++; i < list.length && txs + list[i]!.transactions.length <= RECEIPTS_PER_CALL; i++) {
+          txs += list[i]!.transactions.length;
+          group.push(list[i]!);
+        }
+        for (const [n, r] of await source.full.getReceipts(group)) receipts.set(n, r);
+      }
       const facts: BlockFact[] = list.map((b) => blockFact(target.chain, target.kind, b, receipts.get(b.number)!));
       await repo.saveBlocks(target.chain, facts, now());
       const last = list[list.length - 1]!;
