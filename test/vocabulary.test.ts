@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockchainArea } from '../src/areas/blockchain/index.js';
 import { developmentArea } from '../src/areas/development/index.js';
 import { dexArea } from '../src/areas/dex/index.js';
 import { PATHS } from '../src/areas/index.js';
@@ -217,7 +218,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     const runAll = async (runner: ReturnType<typeof areaRunner>) => {
       for (const name of runner.jobs) summaries.push({ job: name, summary: (await runner.run(name)) ?? null });
     };
-    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea]) {
+    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea, blockchainArea]) {
       await runAll(areaRunner(area, w.env, t.store, t.clock, () => t.sync()));
     }
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
@@ -259,7 +260,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
 
   it('publishes documents of every built area', () => {
     const areas = new Set(docs.map((d) => d.area));
-    expect([...areas].sort()).toEqual(['development', 'dex', 'lending', 'liquid-staking', 'oracles']);
+    expect([...areas].sort()).toEqual(['blockchain', 'development', 'dex', 'lending', 'liquid-staking', 'oracles']);
     for (const d of docs) expect(rowOf(PATHS, d.area, d.path), d.path).toBeDefined();
   });
 

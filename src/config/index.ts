@@ -44,6 +44,8 @@ export interface Config {
    * sandbox's GitHub stand-in (and other roles read https://api.github.com). The token is a secret: never logged.
    */
   readonly github: GithubSettings;
+  /** `BEACON_API_URL`: the Ethereum beacon node API (validators, finality); undefined when not set. */
+  readonly beaconApiUrl: string | undefined;
   /**
    * Bitcoin Core's JSON-RPC (`RPC_URL_BITCOIN`) and its credentials: user and password, or the node's cookie file.
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
@@ -305,6 +307,12 @@ export const CONFIG_KEYS = {
       return path.resolve(v.trim());
     },
   },
+  BEACON_API_URL: {
+    key: 'BEACON_API_URL',
+    doc: 'Ethereum beacon node API base URL (validators by status, finality checkpoints) of the blockchain area. Unset: no beacon figures (null with a gap reason); with the sandbox in use, `start` runs the beacon stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -401,6 +409,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       password: p.BITCOIN_RPC_PASSWORD,
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
+    beaconApiUrl: p.BEACON_API_URL,
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(

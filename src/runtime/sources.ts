@@ -13,6 +13,7 @@ import { type L2Chains, openL2Chains } from '../sandbox/l2/index.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, type World } from '../sandbox/world/world.js';
+import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
@@ -85,8 +86,18 @@ const bitcoinSource: SourceDef<'bitcoin'> = {
   },
 };
 
+const beaconSource: SourceDef<'beacon'> = {
+  kind: 'beacon',
+  configured: (config) => config.beaconApiUrl !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : beaconFromConfig(config);
+    const label = ctx.labels.get('beacon');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
-export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, bitcoinSource];
+export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, bitcoinSource, beaconSource];
 
 /** Opens every source the configuration names. */
 export function openSources(config: Config, ctx: OpenContext): SourceMap {
@@ -132,7 +143,7 @@ export interface StartedStandins {
 export async function startStandins(
   config: Config,
   world: Pick<World, 'announce'>,
-  options: { clock: Clock; logger: Logger },
+  options: { clock: Clock; logger: Logger; chains?: ReadonlyMap<string, string> },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
   const labels = new Map<SourceKind, string>();
@@ -154,6 +165,7 @@ export async function startStandins(
         clock: options.clock,
         dataDir: config.dataDir,
         days: config.sandbox.days,
+        ...(options.chains ? { chains: options.chains } : {}),
       });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
@@ -236,7 +248,11 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     });
     closers.push(() => l2.stop());
     await world.announce(l2Announcement(l2));
-    const started = await startStandins(config, world, { clock, logger });
+    const started = await startStandins(config, world, {
+      clock,
+      logger,
+      chains: new Map([[world.manifest.chain, world.rpcUrl]]),
+    });
     closers.push(() => started.close());
     config = configWith(config, {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,

@@ -4,6 +4,7 @@
  * runtime's list of sources (`runtime/sources.ts`). What a source hands the areas is its handle, declared here
  * once: areas receive every handle in one typed map and take the ones they read.
  */
+import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
@@ -14,6 +15,8 @@ export interface SourceHandles {
   readonly evm: EvmChains;
   /** GitHub's REST API (or its stand-in). */
   readonly github: GithubEndpoint;
+  /** The Ethereum beacon node API (or its stand-in). */
+  readonly beacon: BeaconEndpoint;
   /** Bitcoin Core's JSON-RPC (or its stand-in). */
   readonly bitcoin: BitcoinEndpoint;
 }

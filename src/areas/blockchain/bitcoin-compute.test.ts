@@ -77,7 +77,7 @@ describe('Core-style statistics', () => {
 describe('computeBitcoin', () => {
   it('makes 7 records newest first, each day from its own blocks', () => {
     const out = computeBitcoin(input());
-    expect(out.l1.map((r) => r.date)).toEqual([
+    expect(out.days.map((r) => r.date)).toEqual([
       '2026-11-20',
       '2026-11-19',
       '2026-11-18',
@@ -86,7 +86,7 @@ describe('computeBitcoin', () => {
       '2026-11-15',
       '2026-11-14',
     ]);
-    const [today, yesterday] = out.l1;
+    const [today, yesterday] = out.days;
     expect(today).toMatchObject({
       partial: true,
       tx_count: 6,
@@ -126,7 +126,7 @@ describe('computeBitcoin', () => {
       new_contracts: 'not_applicable',
       failed_tx_count: 'not_applicable',
     });
-    for (const r of out.l1.slice(3))
+    for (const r of out.days.slice(3))
       expect(r).toMatchObject({ gap_reason: 'no_data', tx_count: null, block_count: null });
     // The three documents are views of the same records.
     expect(out.transactions[0]).not.toHaveProperty('difficulty');
@@ -136,21 +136,26 @@ describe('computeBitcoin', () => {
 
   it('prices fees where a BTC/USD price exists', () => {
     const prices = new Map([['2026-11-20', { usd: 50_000, source: 'test', confidence: 1 }]]);
-    const [today, yesterday] = computeBitcoin(input({ prices })).l1;
+    const [today, yesterday] = computeBitcoin(input({ prices })).days;
     expect(today!.fees_total_usd).toBe(3);
     expect(yesterday!.fees_total_usd).toBeNull();
   });
 
   it('leaves a day with a pruned block unknown where it sums over blocks, and keeps its network figures', () => {
     const missing = [{ height: 999, time: T - 1800, reason: 'source_error' as const }];
-    const [today] = computeBitcoin(input({ missing })).l1;
+    const [today] = computeBitcoin(input({ missing })).days;
     expect(today).toMatchObject({ tx_count: null, fees_total_sat: null, block_height: 104, mempool_tx_count: 4 });
     expect(today!.gap_reasons).toMatchObject({ tx_count: 'source_error', fees_total_sat: 'source_error' });
   });
 
   it('marks the days after a node stopped answering with source_error', () => {
     const out = computeBitcoin(input({ asOf: T + DAY, knownUntil: T, sourceError: true }));
-    expect(out.l1[0]).toMatchObject({ date: '2026-11-21', partial: true, gap_reason: 'source_error', tx_count: null });
-    expect(out.l1[1]).toMatchObject({ date: '2026-11-20', partial: false, tx_count: 6 });
+    expect(out.days[0]).toMatchObject({
+      date: '2026-11-21',
+      partial: true,
+      gap_reason: 'source_error',
+      tx_count: null,
+    });
+    expect(out.days[1]).toMatchObject({ date: '2026-11-20', partial: false, tx_count: 6 });
   });
 });

@@ -3,6 +3,7 @@ import { mean, quantile } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
 import {
   type BitcoinBlockFact,
+  type BitcoinDayRecord,
   type BitcoinL1Record,
   type BitcoinMissingBlock,
   type BitcoinNetworkRecord,
@@ -38,6 +39,8 @@ export interface BitcoinComputeInput {
 }
 
 export interface BitcoinOutput {
+  /** Each day with every field (the three documents are views of these). */
+  readonly days: BitcoinDayRecord[];
   readonly l1: BitcoinL1Record[];
   readonly transactions: BitcoinTransactionRecord[];
   readonly network: BitcoinNetworkRecord[];
@@ -89,7 +92,7 @@ function addCounts(into: Record<string, number>, from: Readonly<Record<string, n
 const sorted = (o: Record<string, number>) =>
   Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
-function nullRecord(date: string, partial: boolean, reason: GapReason, finalConfirmations: number): BitcoinL1Record {
+function nullRecord(date: string, partial: boolean, reason: GapReason, finalConfirmations: number): BitcoinDayRecord {
   const record: Record<string, unknown> = { date, partial };
   for (const f of [...TX_FIELDS, ...NET_FIELDS]) record[f] = null;
   record.final_confirmations = finalConfirmations;
@@ -98,12 +101,12 @@ function nullRecord(date: string, partial: boolean, reason: GapReason, finalConf
   for (const f of [...TX_FIELDS, ...NET_FIELDS]) if (f !== 'final_confirmations') reasons[f] = reason;
   for (const f of ALWAYS_NA) reasons[f] = 'not_applicable';
   record.gap_reasons = reasons;
-  return record as unknown as BitcoinL1Record;
+  return record as unknown as BitcoinDayRecord;
 }
 
 export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
   const byHeight = new Map(input.blocks.map((b) => [b.height, b]));
-  const l1: BitcoinL1Record[] = dailyHistoryInstants(input.asOf).map((end, i) => {
+  const days: BitcoinDayRecord[] = dailyHistoryInstants(input.asOf).map((end, i) => {
     const start = startOfUtcDay(end);
     const date = utcDate(start);
     const partial = i === 0;
@@ -141,7 +144,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       .sort((a, b) => a.time - b.time)
       .at(-1);
 
-    const record: BitcoinL1Record = {
+    const record: BitcoinDayRecord = {
       date,
       partial,
       gap_reason: null,
@@ -219,7 +222,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
     }
     return record;
   });
-  const pick = <K extends string>(r: BitcoinL1Record, fields: readonly K[]) => {
+  const pick = <K extends string>(r: BitcoinDayRecord, fields: readonly K[]) => {
     const out: Record<string, unknown> = { date: r.date, partial: r.partial, gap_reason: r.gap_reason };
     const reasons: Record<string, GapReason> = {};
     for (const f of fields) {
@@ -230,9 +233,18 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
     out.gap_reasons = reasons;
     return out;
   };
+  const transactions = days.map((r) => pick(r, TX_FIELDS) as unknown as BitcoinTransactionRecord);
+  const network = days.map((r) => pick(r, NET_FIELDS) as unknown as BitcoinNetworkRecord);
   return {
-    l1,
-    transactions: l1.map((r) => pick(r, TX_FIELDS) as unknown as BitcoinTransactionRecord),
-    network: l1.map((r) => pick(r, NET_FIELDS) as unknown as BitcoinNetworkRecord),
+    days,
+    l1: days.map((r, i) => ({
+      date: r.date,
+      partial: r.partial,
+      gap_reason: r.gap_reason,
+      transaction_statistics: transactions[i]!,
+      network_statistics: network[i]!,
+    })),
+    transactions,
+    network,
   };
 }

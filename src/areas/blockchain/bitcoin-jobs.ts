@@ -1,4 +1,4 @@
-import { DAY, startOfUtcDay } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
@@ -12,7 +12,8 @@ import {
   type ErrorCheckpoint,
   type IngestCheckpoint,
 } from './bitcoin-repo.js';
-import { BITCOIN_METHODOLOGY, type DailyPrices } from './bitcoin-schema.js';
+import { BITCOIN_METHODOLOGY } from './bitcoin-schema.js';
+import { loadNativeUsdByDay } from './prices.js';
 import { blockchainPaths } from './routes.js';
 
 /**
@@ -27,13 +28,11 @@ const SOURCE = 'Bitcoin Core RPC (getblock, getblockstats, getnetworkhashps, get
 /** Publications follow new blocks, and the mempool at most every 10 minutes. */
 const SAMPLE_BUCKET = 600;
 
-export function bitcoinJobs(env: AreaEnv, options: { prices?: () => Promise<DailyPrices> } = {}): JobDef[] {
+export function bitcoinJobs(env: AreaEnv): JobDef[] {
   const endpoint = env.sources.get('bitcoin');
   if (!endpoint) return [];
   const finalityDepth = env.registry.chain('bitcoin')?.finalityDepth ?? 6;
   const ingest = new BitcoinIngest(openBitcoin(endpoint), { ...DEFAULT_BITCOIN_INGEST, finalityDepth });
-  // USD: the lead plugs the shared loader of native-asset prices (prices.ts) in here; until then no price.
-  const prices = options.prices ?? (async (): Promise<DailyPrices> => new Map());
 
   return [
     {
@@ -73,7 +72,8 @@ export function bitcoinJobs(env: AreaEnv, options: { prices?: () => Promise<Dail
           knownUntil: done.at,
           sourceError,
           ...(await repo.computeInput(since)),
-          prices: await prices(),
+          // BTC/USD per day under the price policy (prices.ts): the BTC-USD feed, else WBTC's DEX price.
+          prices: await loadNativeUsdByDay(ctx.store.db, env, 'BTC', dailyHistoryInstants(asOf).map(utcDate), asOf),
           finalConfirmations: finalityDepth,
         };
       },

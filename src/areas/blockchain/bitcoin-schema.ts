@@ -75,8 +75,20 @@ export const BitcoinTransactionRecord = Type.Object({ ...common, ...bitcoinTrans
 export type BitcoinTransactionRecord = Static<typeof BitcoinTransactionRecord>;
 export const BitcoinNetworkRecord = Type.Object({ ...common, ...bitcoinNetworkFields });
 export type BitcoinNetworkRecord = Static<typeof BitcoinNetworkRecord>;
-/** `/data/blockchain/bitcoin`: both in one record per day. */
-export const BitcoinL1Record = Type.Object({ ...common, ...bitcoinTransactionFields, ...bitcoinNetworkFields });
+/** One day with every field, transaction and network (what the computation builds the three documents from). */
+export const BitcoinDayRecord = Type.Object({ ...common, ...bitcoinTransactionFields, ...bitcoinNetworkFields });
+export type BitcoinDayRecord = Static<typeof BitcoinDayRecord>;
+/**
+ * `/data/blockchain/bitcoin`: both records of the day in one, the same shape as Ethereum's
+ * (`transaction_statistics`, `network_statistics`).
+ */
+export const BitcoinL1Record = Type.Object({
+  date: common.date,
+  partial: common.partial,
+  gap_reason: common.gap_reason,
+  transaction_statistics: BitcoinTransactionRecord,
+  network_statistics: BitcoinNetworkRecord,
+});
 export type BitcoinL1Record = Static<typeof BitcoinL1Record>;
 
 /** One ingested block: what the daily figures need of it. */

@@ -1,6 +1,9 @@
+import { type TSchema, Type } from '@sinclair/typebox';
 import { oneOf } from '../../paths/entity.js';
 import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
+import { BitcoinL1Record, BitcoinNetworkRecord, BitcoinTransactionRecord } from './bitcoin-schema.js';
+import { daily7, EthereumL1Doc, EthereumNetworkStatsDoc, EthereumTxStatsDoc, L2Doc } from './schema.js';
 
 const layer = (name: 'l1_chain' | 'l2_chain', what: string) => (p: PathParams, r: Registry) =>
   oneOf(
@@ -12,9 +15,17 @@ const layer = (name: 'l1_chain' | 'l2_chain', what: string) => (p: PathParams, r
 const l1 = layer('l1_chain', 'layer 1 chain');
 const l2 = layer('l2_chain', 'layer 2 chain');
 
+/** The daily records each layer 1 path serves, one schema per chain family; the payload is 7 of their union. */
+export const L1_TX_RECORDS: readonly TSchema[] = [EthereumTxStatsDoc, BitcoinTransactionRecord];
+export const L1_NETWORK_RECORDS: readonly TSchema[] = [EthereumNetworkStatsDoc, BitcoinNetworkRecord];
+export const L1_RECORDS: readonly TSchema[] = [EthereumL1Doc, BitcoinL1Record];
+
+const union = (records: readonly TSchema[]) => (records.length === 1 ? records[0]! : Type.Union([...records]));
+
 export const blockchainPaths: PathDef[] = [
   {
     id: 'blockchain.transaction-statistics',
+    payload: daily7(union(L1_TX_RECORDS)),
     area: 'blockchain',
     template: '/data/blockchain/<l1_chain>/transaction-statistics',
     shape: 'daily-7',
@@ -23,6 +34,7 @@ export const blockchainPaths: PathDef[] = [
   },
   {
     id: 'blockchain.network-statistics',
+    payload: daily7(union(L1_NETWORK_RECORDS)),
     area: 'blockchain',
     template: '/data/blockchain/<l1_chain>/network-statistics',
     shape: 'daily-7',
@@ -31,6 +43,7 @@ export const blockchainPaths: PathDef[] = [
   },
   {
     id: 'blockchain.l1',
+    payload: daily7(union(L1_RECORDS)),
     area: 'blockchain',
     template: '/data/blockchain/<l1_chain>',
     shape: 'daily-7',
@@ -39,6 +52,7 @@ export const blockchainPaths: PathDef[] = [
   },
   {
     id: 'blockchain.l2',
+    payload: daily7(L2Doc),
     area: 'blockchain',
     template: '/data/blockchain/<l2_chain>',
     shape: 'daily-7',

@@ -35,6 +35,11 @@ export interface ComputeJobSpec<Inputs, Input, Output> {
   documents(output: Output, input: Input): DatasetDocument[];
   /** A run whose documents equal the published set publishes nothing (version, computed_at and ETags stay). */
   readonly keepIdentical?: boolean;
+  /**
+   * The documents name their own `meta.source` (an area whose documents each come from other sources, e.g. one chain
+   * each: `sourceLabelOf`); the area's label (`publishedAs`) does not replace it.
+   */
+  readonly ownSources?: boolean;
   /** What the summary says about the input (e.g. `at block 123`). */
   describe?(input: Input): string;
 }
@@ -74,7 +79,7 @@ export function computeJob<Inputs, Input, Output>(
       const input = await spec.load(ctx, inputs);
       if (isWait(input)) return input.wait;
       const named = spec.documents(spec.compute(input), input);
-      const documents = source === undefined ? named : named.map((d) => ({ ...d, source }));
+      const documents = source === undefined || spec.ownSources ? named : named.map((d) => ({ ...d, source }));
       const described = spec.describe ? ` ${spec.describe(input)}` : '';
       const datasets = new DatasetRepository(ctx.store.db);
       const at = nowSeconds(ctx.clock);

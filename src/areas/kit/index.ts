@@ -2,4 +2,4 @@ export { type ComputeJobSpec, computedKey, computeJob, publishedAs, type Wait, w
 export { type DocumentDefaults, type DocumentOptions, DocumentSet, isScorePath } from './documents.js';
 export { type IngestStart, type IngestStartOptions, ingestStart } from './ingest-start.js';
 export { type AreaEnv, type AreaModule, defineArea } from './module.js';
-export { isSandboxSource, sourceLabel } from './source-label.js';
+export { chainSourceLabel, isSandboxSource, sourceLabel } from './source-label.js';

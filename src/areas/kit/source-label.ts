@@ -6,7 +6,7 @@ import type { AreaEnv } from './module.js';
  * (docs/vocabulary.md):
  * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
  *   the chain is the sandbox world's (in the sandbox, only the chains its address book names);
- * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it;
+ * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it; the beacon API likewise (`beacon`);
  * - Bitcoin Core's RPC: `bitcoin`, or `sandbox:bitcoin:regtest` when the sandbox's stand-in (a regtest chain) serves it.
  * Undefined when the area read none of them (its own description stays).
  */
@@ -33,7 +33,25 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
     // The runtime labels the endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
     if (bitcoin) labels.push(bitcoin.label === undefined ? 'bitcoin' : 'sandbox:bitcoin:regtest');
   }
+  if (read.has('beacon')) {
+    const beacon = env.sources.get('beacon');
+    if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
+  }
   return labels.length ? labels.join(', ') : undefined;
+}
+
+/**
+ * The label of one EVM chain, and of the beacon API with it when `beacon` (the same words as `sourceLabel`), for an
+ * area whose documents each come from one chain (`ComputeJobSpec.ownSources`): in the sandbox also a chain its
+ * address book does not name (its layer-2 chains), with the registry's chain id.
+ */
+export function chainSourceLabel(env: AreaEnv, chain: string, options: { beacon?: boolean } = {}): string {
+  const sandbox = env.book.origin === 'sandbox';
+  const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
+  const labels = [`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`];
+  const beacon = options.beacon ? env.sources.get('beacon') : undefined;
+  if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
+  return labels.join(', ');
 }
 
 /** Whether a `meta.source` names the sandbox (every label of it does, or one of them). */

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import { startBeaconStandin } from './beacon/server.js';
 import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
 import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 
@@ -40,6 +41,8 @@ export interface StandinStartOptions {
   readonly dataDir: string;
   /** Simulated history of a new sandbox world, in days (`SANDBOX_DAYS`). */
   readonly days: number;
+  /** The sandbox's chains: registry chain id → RPC URL (a stand-in that follows a chain, e.g. the beacon API). */
+  readonly chains?: ReadonlyMap<string, string>;
 }
 
 export interface StandinDef {
@@ -89,4 +92,21 @@ const bitcoin: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin];
+const beacon: StandinDef = {
+  kind: 'beacon',
+  async start({ seed, clock, days, chains }) {
+    const rpcUrl = chains?.get('ethereum');
+    const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}) });
+    return {
+      url: standin.url,
+      config: { BEACON_API_URL: standin.url },
+      label: 'sandbox beacon node API stand-in',
+      announce: { beacon_api_url: standin.url },
+      service: 'beacon',
+      info: { url: standin.url },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon];

@@ -2,6 +2,7 @@ import { createPublicClient, custom, type MulticallReturnType, type PublicClient
 import { ServiceError } from '../../core/errors.js';
 import type { SleepFn } from '../../core/retry.js';
 import { BlockReader } from './blocks.js';
+import { FullBlockReader } from './full-blocks.js';
 import { AdaptiveWindow, LogFetcher, type LogFetchStats } from './logs.js';
 import { type MulticallArgs, type MulticallMode, MulticallReader } from './multicall.js';
 import { RpcClient, type RpcStats } from './rpc.js';
@@ -48,6 +49,8 @@ export class EvmSource {
   /** viem over the engine's transport (retries and limits included); viem's own retries are off. */
   readonly client: PublicClient;
   readonly log: EvmLogger | undefined;
+  /** Whole blocks, receipts, fee history, block tags and the transaction pool (chain statistics). */
+  readonly full: FullBlockReader;
   private readonly logs: LogFetcher;
   private readonly blocks: BlockReader;
   private readonly reader: MulticallReader;
@@ -84,6 +87,7 @@ export class EvmSource {
       ...(options.blockCacheSize === undefined ? {} : { blockCacheSize: options.blockCacheSize }),
       ...(options.senderCacheSize === undefined ? {} : { senderCacheSize: options.senderCacheSize }),
     });
+    this.full = new FullBlockReader(this.rpc, this.chain.id);
     this.reader = new MulticallReader(this.client, this.rpc, {
       chain: this.chain.id,
       ...(options.multicall ? { mode: options.multicall } : {}),

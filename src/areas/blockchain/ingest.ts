@@ -1,0 +1,230 @@
+import { ServiceError } from '../../core/errors.js';
+import { nowSeconds, utcDate } from '../../core/time.js';
+import type { JobContext } from '../../jobs/types.js';
+import type { BeaconEndpoint } from '../../sources/beacon/endpoint.js';
+import type { EvmChains } from '../../sources/evm/chains.js';
+import { type FullBlock, type FullReceipt, isNotAvailable } from '../../sources/evm/full-blocks.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import { ingestStart } from '../kit/ingest-start.js';
+import { blockFact } from './block-facts.js';
+import type { BlockFact, NetworkSample, ValidatorSnapshot } from './facts.js';
+import { BlockchainRepository, HISTORY_SECONDS, startKey } from './repo.js';
+import type { EvmChainTarget } from './targets.js';
+
+/**
+ * The blockchain area's reads of an EVM chain:
+ * - blocks: every block from the ingestion start (the same look-back on every chain, `HISTORY_SECONDS`) to the
+ *   head, with transactions and receipts, turned into one `BlockFact` each and committed in batches with the
+ *   checkpoint (one transaction per batch). A run reads at most `maxBlocksPerRun` blocks, so a backfill (≈65,000
+ *   blocks for 9 days of Ethereum, ≈390,000 for OP, ≈3 M for Arbitrum at 4 blocks a second) spreads over runs.
+ *   Reorgs: the stored top block is compared with the node's block of the same number; on a mismatch the stored
+ *   blocks are walked back (within the chain's finality depth) to the newest one still on the chain, and everything
+ *   above it is rolled back and read again. A batch whose first block does not extend the stored top fails the run
+ *   (retryable): the next run's check finds the fork;
+ * - a network sample (at most once a minute): the `latest`, `safe` and `finalized` blocks, `txpool_status`, the next block's blob base fee
+ *   (`eth_feeHistory`) and, for Ethereum with a beacon API, the finality checkpoints and (once per UTC day) the
+ *   validators by status. A part the node lacks is recorded as unavailable (a gap), never as zero; a node that does
+ *   not answer at all stores no sample (the day keeps its earlier ones).
+ */
+/** Receipts asked in one round of batched calls, at most (whole blocks; bounds the answer's size). */
+const RECEIPTS_PER_CALL = 4000;
+
+/** A network sample at most this often (a day's record is its last sample; samples are kept for the history). */
+export const SAMPLE_SECONDS = 60;
+
+export interface BlockchainIngestOptions {
+  /** Blocks per batch (one `eth_getBlockByNumber` and one `eth_getBlockReceipts` per block, batched). Default 20. */
+  readonly batchSize?: number;
+  /** Blocks read per run at most (default 2,000). */
+  readonly maxBlocksPerRun?: number;
+  readonly historySeconds?: number;
+}
+
+export class BlockchainIngest {
+  private readonly batchSize: number;
+  private readonly maxBlocksPerRun: number;
+  private readonly historySeconds: number;
+
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly beacon: BeaconEndpoint | undefined,
+    options: BlockchainIngestOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 20;
+    this.maxBlocksPerRun = options.maxBlocksPerRun ?? 2000;
+    this.historySeconds = options.historySeconds ?? HISTORY_SECONDS;
+  }
+
+  /** Reads new blocks, then takes a network sample; returns the run's summary. */
+  async run(ctx: JobContext, target: EvmChainTarget): Promise<string> {
+    const blocks = await this.blocks(ctx, target);
+    const sample = await this.sample(ctx, target);
+    return `${target.chain}: ${blocks}; ${sample}`;
+  }
+
+  private async blocks(ctx: JobContext, target: EvmChainTarget): Promise<string> {
+    const source = this.evm.source(target.chain);
+    const repo = new BlockchainRepository(ctx.store.db);
+    const now = () => nowSeconds(ctx.clock);
+    const start = await ingestStart(ctx, source, startKey(target.chain), {
+      startBlocks: [],
+      lookbackSeconds: this.historySeconds,
+    });
+    let reorged = '';
+    const rolledBack = await this.checkReorg(source, repo, target, now());
+    if (rolledBack !== undefined) reorged = ` (reorg: rolled back from block ${rolledBack})`;
+    const head = await source.blockNumber();
+    let top = await repo.lastBlock(target.chain);
+    const from = top ? top.number + 1 : start.block;
+    const to = Math.min(head, from + this.maxBlocksPerRun - 1);
+    let stored = 0;
+    for (let lo = from; lo <= to; lo += this.batchSize) {
+      if (ctx.signal.aborted) break;
+      const numbers = Array.from({ length: Math.min(this.batchSize, to - lo + 1) }, (_, i) => lo + i);
+      const fetched = await source.full.getFullBlocks(numbers);
+      const list: FullBlock[] = [];
+      for (const n of numbers) {
+        const b = fetched.get(n);
+        if (!b) throw new ServiceError(`${target.chain}: block ${n} is not on the node (head ${head})`, true);
+        const parent = list.length ? list[list.length - 1]!.hash : top?.number === n - 1 ? top.hash : undefined;
+        if (parent !== undefined && b.parentHash !== parent) {
+          throw new ServiceError(
+            `${target.chain}: block ${n} does not extend block ${n - 1} (a reorg while reading)`,
+            true,
+          );
+        }
+        list.push(b);
+      }
+      // Receipts in groups of at most RECEIPTS_PER_CALL transactions (one busy block alone may exceed it).
+      const receipts = new Map<number, FullReceipt[]>();
+      for (let i = 0; i < list.length; ) {
+        const group = [list[i]!];
+        let txs = list[i]!.transactions.length;
+        for (i++; i < list.length && txs + list[i]!.transactions.length <= RECEIPTS_PER_CALL; i++) {
+          txs += list[i]!.transactions.length;
+          group.push(list[i]!);
+        }
+        for (const [n, r] of await source.full.getReceipts(group)) receipts.set(n, r);
+      }
+      const facts: BlockFact[] = list.map((b) => blockFact(target.chain, target.kind, b, receipts.get(b.number)!));
+      await repo.saveBlocks(target.chain, facts, now());
+      const last = list[list.length - 1]!;
+      top = { number: last.number, hash: last.hash, timestamp: last.timestamp };
+      stored += list.length;
+    }
+    if (top) await repo.prune(target.chain, utcDate(top.timestamp - this.historySeconds));
+    return stored
+      ? `${stored} blocks ${from}–${from + stored - 1} of ${head}${reorged}`
+      : `up to date at block ${top?.number ?? head}${reorged}`;
+  }
+
+  /** Rolls back stored blocks that left the chain; returns the first rolled-back block, if any. */
+  private async checkReorg(
+    source: EvmSource,
+    repo: BlockchainRepository,
+    target: EvmChainTarget,
+    now: number,
+  ): Promise<number | undefined> {
+    const top = await repo.lastBlock(target.chain);
+    if (!top) return undefined;
+    const current = await source.getBlock(top.number, { fresh: true });
+    if (current?.hash === top.hash) return undefined;
+    // Walk back through the stored blocks within the finality depth to the newest one still on the chain.
+    const stored = await repo.blocksFrom(target.chain, Math.max(0, top.number - target.finalityDepth));
+    const onChain = await source.getBlocks(
+      stored.map((b) => b.number),
+      { fresh: true },
+    );
+    let from = stored.length ? stored[stored.length - 1]!.number : top.number;
+    for (const b of stored) {
+      if (onChain.get(b.number)?.hash === b.hash) {
+        from = b.number + 1;
+        break;
+      }
+    }
+    source.forgetBlocksFrom(from);
+    await repo.rollbackFrom(target.chain, from, now);
+    return from;
+  }
+
+  private async sample(ctx: JobContext, target: EvmChainTarget): Promise<string> {
+    const source = this.evm.source(target.chain);
+    const repo = new BlockchainRepository(ctx.store.db);
+    const takenAt = nowSeconds(ctx.clock);
+    const last = await repo.lastSampleAt(target.chain);
+    if (last !== null && takenAt >= last && takenAt - last < SAMPLE_SECONDS) return 'sampled less than a minute ago';
+    const unavailable: Record<string, string> = {};
+    // Without the head the node is not answering: no sample (the day keeps its earlier ones); the error propagates.
+    const latest = await source.full.taggedBlock('latest');
+    if (isNotAvailable(latest)) throw new ServiceError(latest.notAvailable, true);
+    const tag = async (name: 'finalized' | 'safe') => {
+      try {
+        const b = await source.full.taggedBlock(name);
+        if (!isNotAvailable(b)) return { number: b.number, timestamp: b.timestamp };
+        unavailable[name] = b.notAvailable;
+      } catch (err) {
+        unavailable[name] = (err as Error).message;
+      }
+      return null;
+    };
+    const finalized = await tag('finalized');
+    const safe = await tag('safe');
+    let txpool: NetworkSample['txpool'] = null;
+    try {
+      const t = await source.full.txpoolStatus();
+      if (isNotAvailable(t)) unavailable.txpool = t.notAvailable;
+      else txpool = t;
+    } catch (err) {
+      unavailable.txpool = (err as Error).message;
+    }
+    let blobBaseFeeWei: string | null = null;
+    try {
+      const h = await source.full.feeHistory(1, 'latest');
+      const next = h.baseFeePerBlobGas.at(-1);
+      if (next === undefined) unavailable.blobBaseFee = `${target.chain}: eth_feeHistory without baseFeePerBlobGas`;
+      else blobBaseFeeWei = String(next);
+    } catch (err) {
+      unavailable.blobBaseFee = (err as Error).message;
+    }
+    let beacon: NetworkSample['beacon'] = null;
+    let validators: ValidatorSnapshot | null = null;
+    if (target.beacon && this.beacon) {
+      const client = this.beacon.client;
+      try {
+        const [f, headSlot] = [await client.finality('head'), await client.headSlot()];
+        beacon = { finalizedEpoch: f.finalizedEpoch, justifiedEpoch: f.justifiedEpoch, headSlot };
+        const day = utcDate(takenAt);
+        if ((await repo.validatorDay(target.chain)) !== day) {
+          const stateId = String(headSlot);
+          const counts = await client.validatorCounts(stateId);
+          validators = {
+            stateId,
+            slot: headSlot,
+            byStatus: counts.byStatus,
+            activeStakeGwei: String(counts.activeStakeGwei),
+            totalBalanceGwei: String(counts.totalBalanceGwei),
+          };
+        }
+      } catch (err) {
+        unavailable.beacon = (err as Error).message;
+        if (!validators) unavailable.validators = (err as Error).message;
+      }
+    }
+    const sample: NetworkSample = {
+      chain: target.chain,
+      takenAt,
+      head: { number: latest.number, timestamp: latest.timestamp, gasLimit: String(latest.gasLimit) },
+      finalized,
+      safe,
+      txpool,
+      blobBaseFeeWei,
+      beacon,
+      validators,
+      unavailable,
+    };
+    await repo.saveSample(sample);
+    if (validators) await repo.setValidatorDay(target.chain, utcDate(takenAt), takenAt);
+    const gaps = Object.keys(unavailable);
+    return `sampled${validators ? ' with validators' : ''}${gaps.length ? ` (unavailable: ${gaps.join(', ')})` : ''}`;
+  }
+}

@@ -1,0 +1,103 @@
+import { isoSeconds, nowSeconds } from '../../core/time.js';
+import type { JobDef } from '../../jobs/types.js';
+import { chainSourceLabel, computeJob, DocumentSet, wait } from '../kit/index.js';
+import type { AreaEnv } from '../kit/module.js';
+import { type ChainInput, computeBlockchain } from './compute.js';
+import { BlockchainIngest } from './ingest.js';
+import { loadNativeUsdByDay } from './prices.js';
+import { BlockchainRepository } from './repo.js';
+import { blockchainPaths } from './routes.js';
+import { EVM_METHODOLOGY } from './schema.js';
+import { blockchainTargets } from './targets.js';
+
+/**
+ * The blockchain area's EVM jobs: `blockchain.ingest` (blocks, receipts and a network sample per chain; one chain
+ * failing leaves the others' runs committed) and `blockchain.compute` (stored facts → the 7-day documents of every
+ * chain with stored blocks, published together; a chain whose node stopped answering is recomputed from what was
+ * stored, so its documents stay as they were).
+ */
+export const BLOCKCHAIN_COMPUTATION = 'blockchain.compute';
+/** An hour without a newer block means the chain or its node stalled (Arbitrum and OP make one every 0.25–2 s). */
+const FRESH_FOR_SECONDS = 3600;
+/** Prices move while blocks do not: the computation runs again at least this often (identical documents kept). */
+const PRICE_REFRESH_SECONDS = 600;
+
+export function blockchainJobs(env: AreaEnv): JobDef[] {
+  const evm = env.sources.get('evm');
+  const beacon = env.sources.get('beacon');
+  const targets = blockchainTargets(env);
+  if (!evm || !targets.length) return [];
+  const ingest = new BlockchainIngest(evm, beacon);
+  return [
+    {
+      name: 'blockchain.ingest',
+      area: 'blockchain',
+      description: `Reads whole blocks, receipts and network samples of ${targets.map((t) => t.chain).join(', ')}`,
+      everySeconds: 10,
+      maxAttempts: 5,
+      backoffMs: 2000,
+      run: async (ctx) => {
+        const results = await Promise.allSettled(targets.map((t) => ingest.run(ctx, t)));
+        const failed = results.flatMap((r, i) =>
+          r.status === 'rejected' ? [[targets[i]!.chain, r.reason] as const] : [],
+        );
+        const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        if (failed.length) {
+          const [chain, reason] = failed[0]!;
+          const err = reason instanceof Error ? reason : new Error(String(reason));
+          err.message = `${failed.map(([c]) => c).join(', ')} failed (${chain}: ${err.message})${done.length ? `; ${done.join('; ')}` : ''}`;
+          throw err;
+        }
+        return done.join('; ');
+      },
+    },
+    computeJob({
+      name: BLOCKCHAIN_COMPUTATION,
+      area: 'blockchain',
+      description: 'Daily transaction and network statistics of Ethereum and the layer 2s, 7 days',
+      keepIdentical: true,
+      // Each chain's documents name their own chain (and the beacon API for Ethereum's).
+      ownSources: true,
+      inputs: async (ctx) => {
+        const repo = new BlockchainRepository(ctx.store.db);
+        const heads: [string, number, string, number | null][] = [];
+        for (const t of targets) {
+          const last = await repo.lastBlock(t.chain);
+          if (last) heads.push([t.chain, last.number, last.hash, await repo.lastSampleAt(t.chain)]);
+        }
+        if (!heads.length) return wait('no block stored yet');
+        return { heads, prices: Math.floor(nowSeconds(ctx.clock) / PRICE_REFRESH_SECONDS) };
+      },
+      load: async (ctx) => {
+        const repo = new BlockchainRepository(ctx.store.db);
+        const chains: ChainInput[] = [];
+        for (const t of targets) {
+          const input = await repo.chainInput(t, (days, asOf) =>
+            loadNativeUsdByDay(ctx.store.db, env, 'ETH', days, asOf),
+          );
+          if (input) chains.push(input);
+        }
+        return chains.length ? { chains } : wait('no block stored yet');
+      },
+      compute: computeBlockchain,
+      documents: (output) => {
+        const docs: ReturnType<DocumentSet['add']>['documents'] = [];
+        for (const c of output.chains) {
+          const beacon = targets.find((t) => t.chain === c.chain)?.beacon ?? false;
+          const source = chainSourceLabel(env, c.chain, { beacon });
+          const set = new DocumentSet(blockchainPaths, { asOf: c.asOf, source, freshFor: FRESH_FOR_SECONDS });
+          const m = { methodology: EVM_METHODOLOGY };
+          if (c.transactionStatistics)
+            set.add('blockchain.transaction-statistics', { l1_chain: c.chain }, c.transactionStatistics, m);
+          if (c.networkStatistics)
+            set.add('blockchain.network-statistics', { l1_chain: c.chain }, c.networkStatistics, m);
+          if (c.l1) set.add('blockchain.l1', { l1_chain: c.chain }, c.l1, m);
+          if (c.l2) set.add('blockchain.l2', { l2_chain: c.chain }, c.l2, m);
+          docs.push(...set.documents);
+        }
+        return docs;
+      },
+      describe: (input) => input.chains.map((c) => `${c.chain} as of ${isoSeconds(c.asOf)}`).join(', '),
+    }),
+  ];
+}
