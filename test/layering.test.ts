@@ -4,8 +4,8 @@
  *
  * - `core/` is pure: it imports only `core/`, and reaches no `node:` module, store, source, network client or clock.
  * - An area's `compute.ts` and `score.ts` (and a chain family's `<family>-compute.ts`) are pure: what they reach at
- *   run time stays in `core/`, `registry/` and the area's own pure files (or another area's pure files through its `public.ts`), and they name no store,
- *   source, http, jobs or runtime module even as a type.
+ *   run time stays in `core/`, `registry/` and the area's own pure files (or another area's pure files through its
+ *   `public.ts`), and they name no store, source, http, jobs or runtime module even as a type.
  * - `store/` and `sources/` import no area; `sources/` writes nothing, so it imports no store either.
  * - An area imports another area only through that area's `public.ts`, and only when it declares the dependency
  *   (`dependsOn`) on its module.

@@ -161,9 +161,28 @@ describe('protoscore sandbox info', () => {
     const org = await fetch(`${doc.github_api_url}/orgs/aave/repos`, { headers: { authorization: 'token sandbox' } });
     expect(org.status).toBe(200);
     expect(((await org.json()) as { full_name: string }[])[0]!.full_name).toMatch(/^aave\//);
-    for (const [id, chain] of Object.entries(doc.chains as Record<string, { rpc_url: string; chain_id: number }>)) {
+    type ChainInfo = { rpc_url: string; chain_id?: number; rpc_user?: string; rpc_password?: string };
+    const chains = doc.chains as Record<string, ChainInfo>;
+    expect(Object.keys(chains).sort()).toEqual(['arbitrum', 'bitcoin', 'ethereum', 'optimism']);
+    for (const [id, chain] of Object.entries(chains)) {
+      if (id === 'bitcoin') continue;
       expect(Number(await jsonRpc(chain.rpc_url, 'eth_chainId')), id).toBe(chain.chain_id);
     }
+    // Bitcoin Core's RPC, reached with the announced credentials as any client would.
+    const btc = chains.bitcoin!;
+    const auth = `Basic ${Buffer.from(`${btc.rpc_user}:${btc.rpc_password}`).toString('base64')}`;
+    const info = await fetch(btc.rpc_url, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getblockcount', params: [] }),
+    });
+    expect(info.status).toBe(200);
+    // Every stand-in is listed by service with what a client needs; the beacon one answers the beacon API.
+    const standins = doc.standins as Record<string, { url: string } & Record<string, string>>;
+    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'github']);
+    expect(standins.bitcoin).toEqual({ url: btc.rpc_url, rpc_user: btc.rpc_user, rpc_password: btc.rpc_password });
+    const genesis = await fetch(`${standins.beacon!.url}/eth/v1/beacon/genesis`);
+    expect(genesis.status).toBe(200);
     expect(text.stdout).toMatch(/Chains\n {2}optimism {4}http:\/\/127\.0\.0\.1:\d+/);
     expect(text.stdout).toMatch(/Stand-ins\n {2}github {6}http:\/\/127\.0\.0\.1:\d+/);
     await started.close();

@@ -60,6 +60,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0004_development',
         '0005_lending',
         '0006_liquid_staking',
+        '0007_blockchain',
         '0008_blockchain_bitcoin',
       ]);
       expect(await store.migrate()).toEqual([]);
