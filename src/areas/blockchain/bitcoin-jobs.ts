@@ -1,7 +1,7 @@
 import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, sourceLabel, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeBitcoin } from './bitcoin-compute.js';
 import { BitcoinIngest, DEFAULT_BITCOIN_INGEST } from './bitcoin-ingest.js';
@@ -47,6 +47,8 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
     computeJob({
       name: BITCOIN_COMPUTATION,
       area: 'blockchain',
+      // Bitcoin's documents come from Bitcoin Core alone, not from every source the area reads (EVM nodes, beacon).
+      ownSources: true,
       description: 'Bitcoin daily transaction and network statistics, published for l1_chain = bitcoin',
       inputs: async (ctx) => {
         const repo = new BitcoinRepository(ctx.store.db);
@@ -81,7 +83,7 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
       documents: (output, input) => {
         const docs = new DocumentSet(blockchainPaths, {
           asOf: input.asOf,
-          source: SOURCE,
+          source: sourceLabel(env, ['bitcoin']) ?? SOURCE,
           freshFor: FRESH_FOR_SECONDS,
         });
         const params = { l1_chain: 'bitcoin' };
