@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Block } from 'bitcoinjs-lib';
+import { address, Block, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin-schema.js';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
@@ -47,16 +47,37 @@ async function documentOf(path: string) {
   return { data: JSON.parse(row.payload) as unknown[], meta: JSON.parse(row.meta) as Record<string, unknown>, row };
 }
 
-/** Per UTC day: transactions and fees recounted from the raw blocks. */
-async function recount(): Promise<Map<string, { txs: number; fees: bigint; blocks: number }>> {
-  const outputs = new Map<string, bigint>();
-  const days = new Map<string, { txs: number; fees: bigint; blocks: number }>();
+/** The address of an output script (none for OP_RETURN and other non-standard scripts). */
+function addressOf(script: Uint8Array): string | undefined {
+  // Taproot (OP_1 <32 bytes>): bitcoinjs-lib wants an ECC library for it, which the bech32m encoding does not need.
+  if (script.length === 34 && script[0] === 0x51 && script[1] === 0x20) {
+    return address.toBech32(script.subarray(2), 1, networks.regtest.bech32);
+  }
+  try {
+    return address.fromOutputScript(script, networks.regtest);
+  } catch {
+    return undefined;
+  }
+}
+
+interface DayTruth {
+  txs: number;
+  fees: bigint;
+  blocks: number;
+  /** Distinct addresses of the outputs created and the outputs spent. */
+  addresses: Set<string>;
+}
+
+/** Per UTC day: transactions, fees and addresses recounted from the raw blocks. */
+async function recount(): Promise<Map<string, DayTruth>> {
+  const outputs = new Map<string, { value: bigint; address: string | undefined }>();
+  const days = new Map<string, DayTruth>();
   const tip = (await rpc('getblockcount')) as number;
   for (let h = 0; h <= tip; h++) {
     const hash = (await rpc('getblockhash', [h])) as string;
     const block = Block.fromHex((await rpc('getblock', [hash, 0])) as string);
     const day = utcDate(block.timestamp);
-    const entry = days.get(day) ?? { txs: 0, fees: 0n, blocks: 0 };
+    const entry = days.get(day) ?? { txs: 0, fees: 0n, blocks: 0, addresses: new Set<string>() };
     entry.blocks++;
     for (const [i, tx] of (block.transactions ?? []).entries()) {
       entry.txs++;
@@ -65,14 +86,19 @@ async function recount(): Promise<Map<string, { txs: number; fees: bigint; block
         let valueIn = 0n;
         for (const input of tx.ins) {
           const key = `${Buffer.from(input.hash).reverse().toString('hex')}:${input.index}`;
-          const value = outputs.get(key);
-          if (value === undefined) throw new Error(`block ${h}: spends unknown output ${key}`);
+          const spent = outputs.get(key);
+          if (spent === undefined) throw new Error(`block ${h}: spends unknown output ${key}`);
           outputs.delete(key);
-          valueIn += value;
+          valueIn += spent.value;
+          if (spent.address) entry.addresses.add(spent.address);
         }
         entry.fees += valueIn - tx.outs.reduce((s, o) => s + o.value, 0n);
       }
-      for (const [n, out] of tx.outs.entries()) outputs.set(`${txid}:${n}`, out.value);
+      for (const [n, out] of tx.outs.entries()) {
+        const a = addressOf(out.script);
+        if (a) entry.addresses.add(a);
+        outputs.set(`${txid}:${n}`, { value: out.value, address: a });
+      }
     }
     days.set(day, entry);
   }
@@ -140,6 +166,7 @@ describe('Bitcoin on the sandbox, end to end', () => {
       expect(record.block_count).toBe(day.blocks);
       expect(record.coinbase_tx_count).toBe(day.blocks);
       expect(record.fees_total_sat).toBe(day.fees.toString());
+      expect(record.active_addresses).toBe(day.addresses.size);
       expect(record.fees_total_usd).toBeNull();
       expect(record.gap_reasons).toMatchObject({ fees_total_usd: 'no_price', new_contracts: 'not_applicable' });
       checked++;

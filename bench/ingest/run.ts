@@ -151,13 +151,14 @@ async function engineRun(world: Awaited<ReturnType<typeof buildWorld>>['world'])
 }
 
 /** What a first user waits for after `npm start`, in the order it usually comes. */
-const MILESTONES = ['pool score', 'lending score, 7 days', 'development ranking'] as const;
+const MILESTONES = ['pool score', 'lending score, 7 days', 'development ranking', 'blockchain, 4 chains'] as const;
 type Milestone = (typeof MILESTONES)[number];
 
 /**
  * Starts the built CLI and times, from the spawn, the first 200 of a DEX pool score, of a lending market score
- * whose seven daily records all have a score (the past day ends read from the chain's state), and of the
- * development ranking. Returns the child for stopping.
+ * whose seven daily records all have a score (the past day ends read from the chain's state), of the
+ * development ranking, and of the blockchain documents of all four chains (Ethereum, Bitcoin, Optimism, Arbitrum)
+ * with yesterday's record counted. Returns the child for stopping.
  */
 async function timedStart(
   dataDir: string,
@@ -204,6 +205,17 @@ async function timedStart(
       return records.length === 7 && records.every((r) => r.score !== null);
     },
     'development ranking': async (headers) => (await fetch(`${base}/scores/development`, { headers })).status === 200,
+    'blockchain, 4 chains': async (headers) => {
+      for (const chain of ['ethereum', 'bitcoin', 'optimism', 'arbitrum']) {
+        const res = await fetch(`${base}/data/blockchain/${chain}`, { headers });
+        if (res.status !== 200) return false;
+        const records = ((await res.json()) as { data: Record<string, unknown>[] }).data;
+        // Yesterday's record, whole: Ethereum's and Bitcoin's nest their transaction statistics.
+        const y = records[1] as { tx_count?: number | null; transaction_statistics?: { tx_count: number | null } };
+        if ((y?.transaction_statistics?.tx_count ?? y?.tx_count ?? null) === null) return false;
+      }
+      return true;
+    },
   };
   const deadline = started + 30 * 60_000;
   while (Date.now() < deadline) {

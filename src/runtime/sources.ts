@@ -237,23 +237,30 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     for (const c of closers.reverse()) await c();
   };
   try {
-    // The layer-2 chains share the world's genesis and catch up alongside it (src/sandbox/l2/).
-    const l2 = await openL2Chains({
-      dataDir: config.dataDir,
-      seed: config.sandbox.seed,
-      genesisTimestamp: world.manifest.genesisTimestamp,
-      blockSeconds: config.sandbox.blockSeconds,
-      log: logger,
-      clock,
-    });
-    closers.push(() => l2.stop());
+    // The layer-2 chains share the world's genesis and catch up alongside it (src/sandbox/l2/); they open while the
+    // stand-ins start (a second start loads both from their saves), and are announced once both are up.
+    const [l2Opened, standinsStarted] = await Promise.allSettled([
+      openL2Chains({
+        dataDir: config.dataDir,
+        seed: config.sandbox.seed,
+        genesisTimestamp: world.manifest.genesisTimestamp,
+        blockSeconds: config.sandbox.blockSeconds,
+        log: logger,
+        clock,
+      }),
+      startStandins(config, world, {
+        clock,
+        logger,
+        chains: new Map([[world.manifest.chain, world.rpcUrl]]),
+      }),
+    ]);
+    if (l2Opened.status === 'fulfilled') closers.push(() => l2Opened.value.stop());
+    if (standinsStarted.status === 'fulfilled') closers.push(() => standinsStarted.value.close());
+    if (l2Opened.status === 'rejected') throw l2Opened.reason;
+    if (standinsStarted.status === 'rejected') throw standinsStarted.reason;
+    const l2 = l2Opened.value;
+    const started = standinsStarted.value;
     await world.announce(l2Announcement(l2));
-    const started = await startStandins(config, world, {
-      clock,
-      logger,
-      chains: new Map([[world.manifest.chain, world.rpcUrl]]),
-    });
-    closers.push(() => started.close());
     config = configWith(config, {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
       ...l2.config,

@@ -39,7 +39,9 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
       name: 'blockchain.bitcoin.ingest',
       area: 'blockchain',
       description: 'Reads Bitcoin blocks (getblock 3, getblockstats, getnetworkhashps) and mempool samples',
-      everySeconds: 30,
+      // As often as the DEX ingest: a pass ends at its time budget (a first start's history takes a few), and the
+      // next one then starts within seconds rather than half a minute later.
+      everySeconds: 10,
       maxAttempts: 3,
       backoffMs: 2000,
       run: (ctx) => ingest.run(ctx),

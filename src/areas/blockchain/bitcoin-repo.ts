@@ -125,7 +125,8 @@ export class BitcoinRepository {
       txFees: JSON.parse(r.tx_fees) as [number, number][],
       typeMix: JSON.parse(r.type_mix) as BitcoinBlockFact['typeMix'],
     }));
-    const day = sql<number>`(b.time / ${DAY})`;
+    // A literal: better-sqlite3 binds a JS number as a double, and time / 86400.0 would group by the instant.
+    const day = sql<number>`(b.time / ${sql.lit(DAY)})`;
     const counts = await this.db
       .selectFrom('btc_block_addresses as a')
       .innerJoin('btc_blocks as b', 'b.height', 'a.height')
