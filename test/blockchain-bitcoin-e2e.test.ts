@@ -202,11 +202,18 @@ describe('Bitcoin on the sandbox, end to end', () => {
     }
 
     const l1 = (await documentOf('/data/blockchain/bitcoin')).data as BitcoinL1Record[];
+    const net1 = l1[1]!.network_statistics;
     // The chain's own document holds both records of each day, as Ethereum's does.
     expect(l1.map((d) => d.transaction_statistics)).toEqual(records);
     expect(l1[1]!.network_statistics).toMatchObject({ final_confirmations: 6 });
     expect(l1[0]!.network_statistics.mempool_tx_count).not.toBeNull();
     expect(l1[1]!.network_statistics.hashrate_144).toBeGreaterThan(0);
+    // The hash rates are the node's own at the day's last block.
+    for (const window of [144, 2016] as const) {
+      const atLast = (await rpc('getnetworkhashps', [window, net1.block_height])) as number;
+      const published = net1[`hashrate_${window}`]!;
+      expect(Math.abs(published - atLast) / atLast).toBeLessThan(1e-9);
+    }
     const net = l1[1]!.network_statistics;
     expect(BigInt(net.chain_work!)).toBe(BigInt(net.block_height! + 1) * 2n);
   }, 60_000);

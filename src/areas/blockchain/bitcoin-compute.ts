@@ -181,8 +181,8 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       failed_tx_count: null,
       block_height: last.height,
       difficulty: sig(last.difficulty),
-      hashrate_144: sig(last.hashrate144),
-      hashrate_2016: sig(last.hashrate2016),
+      hashrate_144: last.hashrate144 === null ? null : sig(last.hashrate144),
+      hashrate_2016: last.hashrate2016 === null ? null : sig(last.hashrate2016),
       chain_work: BigInt(`0x${last.chainwork}`).toString(),
       mempool_tx_count: sample ? sample.size : null,
       mempool_bytes: sample ? sample.bytes : null,
@@ -193,6 +193,8 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
     if (record.fees_total_usd === null) reasons.fees_total_usd = 'no_price';
     if (record.median_tx_fee_sat === null) reasons.median_tx_fee_sat = 'no_data';
     if (!percentiles) reasons.fee_rate_sat_vb = 'no_data';
+    if (last.hashrate144 === null) reasons.hashrate_144 = 'no_data';
+    if (last.hashrate2016 === null) reasons.hashrate_2016 = 'no_data';
     if (!sample) {
       for (const f of ['mempool_tx_count', 'mempool_bytes', 'mempool_fees_sat'] as const) reasons[f] = 'no_data';
     } else if (sample.totalFee === null) reasons.mempool_fees_sat = 'no_data';

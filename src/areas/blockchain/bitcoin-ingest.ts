@@ -9,9 +9,11 @@ import { BITCOIN_INGEST_KEY, BitcoinRepository, type BlockBatch, type IngestChec
 import type { BtcBlockTable } from './bitcoin-tables.js';
 
 /**
- * Reads Bitcoin Core into facts: per block (`getblockhash`, `getblock <hash> 3`, `getblockstats`, `getnetworkhashps`
- * over 144 and 2016 blocks) its counts, fees (Core's `totalfee`; per transaction fee and weight), script types and
- * the addresses of its outputs and of the outputs it spends, and at each pass a mempool sample (`getmempoolinfo`).
+ * Reads Bitcoin Core into facts: per block (`getblockhash`, `getblock <hash> 3`, `getblockstats`) its counts, fees
+ * (Core's `totalfee`; per transaction fee and weight), script types and the addresses of its outputs and of the
+ * outputs it spends; the hash rate (`getnetworkhashps` over 144 and 2016 blocks) of each block that ends a UTC day
+ * or a batch, the only blocks the daily records read it at (two calls a day instead of two a block); and at each
+ * pass a mempool sample (`getmempoolinfo`).
  * - Start: the first block at most `lookbackSeconds` older than the tip (found by bisection on header times), kept
  *   in the checkpoint; then in batches of `maxBlocksPerRun` blocks (`concurrency` read at once), each stored with
  *   its checkpoint in one transaction, until the tip or `passBudgetMs`.
@@ -150,6 +152,21 @@ export class BitcoinIngest {
         }
       }
     }
+    // The hash rate at each block that ends a UTC day in this batch or ends the batch (a later batch's last block of
+    // the same day gets its own): what the daily records read (the day's last block).
+    const ends = blocks.filter(
+      (b, i) => i === blocks.length - 1 || Math.floor(blocks[i + 1]!.time / DAY) !== Math.floor(b.time / DAY),
+    );
+    for (let i = 0; i < ends.length; i += this.options.concurrency) {
+      await Promise.all(
+        ends.slice(i, i + this.options.concurrency).map(async (b) => {
+          [b.hashrate_144, b.hashrate_2016] = await Promise.all([
+            source.networkHashPs(144, b.height),
+            source.networkHashPs(2016, b.height),
+          ]);
+        }),
+      );
+    }
     const now = nowSeconds(ctx.clock);
     const pool = await source.mempoolInfo();
     await repo.save(
@@ -191,10 +208,6 @@ export class BitcoinIngest {
       return { missing: { height: h, hash, time: header.time, reason: 'source_error' } };
     }
     const facts = blockFacts(block);
-    const [hashrate144, hashrate2016] = await Promise.all([
-      source.networkHashPs(144, h),
-      source.networkHashPs(2016, h),
-    ]);
     return {
       row: {
         height: h,
@@ -207,8 +220,9 @@ export class BitcoinIngest {
         total_fee_sat: String(stats.totalfee),
         difficulty: block.difficulty,
         chainwork: block.chainwork,
-        hashrate_144: hashrate144,
-        hashrate_2016: hashrate2016,
+        // Read for the blocks that end a day or the batch (run).
+        hashrate_144: null,
+        hashrate_2016: null,
         tx_fees: JSON.stringify(facts.txFees),
         type_mix: JSON.stringify(facts.typeMix),
         stats_from: source.computesBlockStats ? 'getblock' : 'getblockstats',

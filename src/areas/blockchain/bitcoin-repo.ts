@@ -120,8 +120,8 @@ export class BitcoinRepository {
       totalFee: BigInt(r.total_fee_sat),
       difficulty: Number(r.difficulty),
       chainwork: r.chainwork,
-      hashrate144: Number(r.hashrate_144),
-      hashrate2016: Number(r.hashrate_2016),
+      hashrate144: r.hashrate_144 === null ? null : Number(r.hashrate_144),
+      hashrate2016: r.hashrate_2016 === null ? null : Number(r.hashrate_2016),
       txFees: JSON.parse(r.tx_fees) as [number, number][],
       typeMix: JSON.parse(r.type_mix) as BitcoinBlockFact['typeMix'],
     }));

@@ -104,8 +104,9 @@ export interface BitcoinBlockFact {
   readonly difficulty: number;
   /** Hex, as the node reports it. */
   readonly chainwork: string;
-  readonly hashrate144: number;
-  readonly hashrate2016: number;
+  /** Hashes per second (`getnetworkhashps`), read for the blocks that end a day or an ingest batch; else null. */
+  readonly hashrate144: number | null;
+  readonly hashrate2016: number | null;
   /** Per non-coinbase transaction: fee (sat) and weight (WU). */
   readonly txFees: readonly (readonly [number, number])[];
   readonly typeMix: {

@@ -23,8 +23,9 @@ export interface BtcBlockTable {
   total_fee_sat: string;
   difficulty: number;
   chainwork: string;
-  hashrate_144: number;
-  hashrate_2016: number;
+  /** Read only for a block that ended a UTC day or a batch when it was stored (null otherwise). */
+  hashrate_144: number | null;
+  hashrate_2016: number | null;
   /** JSON `[[fee_sat, weight], …]` of the non-coinbase transactions. */
   tx_fees: string;
   /** JSON `{ outputs: { type: n }, inputs: { type: n } }`. */
@@ -67,8 +68,8 @@ export const BITCOIN_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('total_fee_sat', 'text', (c) => c.notNull())
         .addColumn('difficulty', 'double precision', (c) => c.notNull())
         .addColumn('chainwork', 'text', (c) => c.notNull())
-        .addColumn('hashrate_144', 'double precision', (c) => c.notNull())
-        .addColumn('hashrate_2016', 'double precision', (c) => c.notNull())
+        .addColumn('hashrate_144', 'double precision')
+        .addColumn('hashrate_2016', 'double precision')
         .addColumn('tx_fees', 'text', (c) => c.notNull())
         .addColumn('type_mix', 'text', (c) => c.notNull())
         .addColumn('stats_from', 'text', (c) => c.notNull())
