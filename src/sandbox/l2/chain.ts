@@ -1,21 +1,5 @@
-/**
- * One layer-2 chain of the sandbox (Optimism or Arbitrum): its anvil, the proxy clients read it through, the seeded
- * traffic, and its life next to the Ethereum world (docs/sandbox.md, "Layer-2 chains"):
- * - created on the first start with the world's genesis hour: anvil's block 0 one second before it, the setup block
- *   (token deployed, users funded) at it;
- * - catch-up: hourly blocks for the whole missed hours, one-minute blocks for the whole minutes left, then blocks of
- *   `blockSeconds` (the Ethereum world's cadence); live: every `blockSeconds` of wall time up to now;
- * - saved in `<dataDir>/sandbox/l2/<chain>/` as `chain-<block>-<hash>.json.gz` (anvil's dump) and `l2.json` (the
- *   driver's state and what the proxy adds), written atomically like the world (saved.ts); resumed on the next
- *   start with the missed time filled; a damaged or foreign save is kept aside and the chain made anew.
- */
-
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import {
   type Address,
@@ -32,7 +16,7 @@ import { type Clock, HOUR, systemClock } from '../../core/time.js';
 import { type Anvil, startAnvil } from '../chain/anvil.js';
 import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
 import { Rng, type RngState } from '../world/random.js';
-import { fromJson, removeLeftovers, sha256, toJson, writeAtomic } from '../world/saved.js';
+import { loadChain, readSavedChain, removeLeftovers, sha256, toJson, writeAtomic } from '../world/saved.js';
 import { l1OriginAt } from './l1.js';
 import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, gasUsedForL1, internalTx } from './nitro.js';
 import {
@@ -243,7 +227,10 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
     const saved = await readSavedL2(dir, kind, seed, options.genesisTimestamp);
     await removeLeftovers(dir, saved?.saved.chain_file, true);
     if (saved) {
-      anvil = await loadL2(dir, saved.saved, saved.dump, cacheDir, extraArgs, log);
+      anvil = await loadChain(dir, saved.dump, saved.saved, cacheDir, log, {
+        file: L2_FILE,
+        anvil: { mining: 'manual', anvilDefaults: true, extraArgs },
+      });
       state = saved.saved.state;
       nodeGenesis = saved.saved.node_genesis;
       lastSaved = saved.saved.head.hash;
@@ -421,62 +408,15 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
   };
 }
 
-async function readSavedL2(dir: string, kind: L2Kind, seed: number, genesisTimestamp: number) {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, L2_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const saved = fromJson<SavedL2>(text);
-  if (saved.format !== L2_FORMAT) throw new Error(`${L2_FILE} has format ${saved.format}, expected ${L2_FORMAT}`);
-  if (saved.chain !== kind || saved.seed !== seed)
-    throw new Error(`${L2_FILE} holds ${saved.chain} of seed ${saved.seed}`);
-  // The Ethereum world was made anew (another genesis): so is the L2 chain, which shares its history's span.
-  if (saved.genesis_timestamp !== genesisTimestamp) {
-    throw new Error(`${L2_FILE} starts at ${saved.genesis_timestamp}, the world at ${genesisTimestamp}`);
-  }
-  const dump = await readFile(path.join(dir, saved.chain_file));
-  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${L2_FILE}`);
-  return { saved, dump };
-}
-
-async function loadL2(
-  dir: string,
-  saved: SavedL2,
-  dump: Buffer,
-  cacheDir: string,
-  extraArgs: string[],
-  log: Logger,
-): Promise<Anvil> {
-  const loadFile = path.join(dir, `load-${process.pid}.json`);
-  let anvil: Anvil | undefined;
-  try {
-    await pipeline(Readable.from([dump]), createGunzip(), createWriteStream(loadFile));
-    anvil = await startAnvil({
-      loadStateFile: loadFile,
-      genesisTimestamp: saved.node_genesis.timestamp,
-      chainId: saved.chain_id,
-      cacheDir,
-      mining: 'manual',
-      anvilDefaults: true,
-      extraArgs,
-      log,
-    });
-    const [block0, head] = await Promise.all([
-      anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]),
-      anvil.request<Block>('eth_getBlockByNumber', ['latest', false]),
-    ]);
-    if (block0.hash !== saved.node_genesis.hash) throw new Error(`the loaded chain's genesis is ${block0.hash}`);
-    if (head.hash !== saved.head.hash) throw new Error(`the loaded chain's head is ${head.hash}`);
-    return anvil;
-  } catch (err) {
-    await anvil?.stop();
-    throw err;
-  } finally {
-    await rm(loadFile, { force: true });
-  }
+function readSavedL2(dir: string, kind: L2Kind, seed: number, genesisTimestamp: number) {
+  return readSavedChain<SavedL2>(dir, L2_FILE, L2_FORMAT, (saved) => {
+    if (saved.chain !== kind || saved.seed !== seed)
+      throw new Error(`${L2_FILE} holds ${saved.chain} of seed ${saved.seed}`);
+    // The Ethereum world was made anew (another genesis): so is the L2 chain, which shares its history's span.
+    if (saved.genesis_timestamp !== genesisTimestamp) {
+      throw new Error(`${L2_FILE} starts at ${saved.genesis_timestamp}, the world at ${genesisTimestamp}`);
+    }
+  });
 }
 
 /** Predeploys (OP), balances, and the first block: the token deployed and minted to every user. */

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { type Anvil, startAnvil } from '../chain/anvil.js';
+import { type Anvil, type AnvilOptions, startAnvil } from '../chain/anvil.js';
 import type { SimulationState, WorldManifest } from './manifest.js';
 
 export const WORLD_FILE = 'world.json';
@@ -89,50 +89,88 @@ export class WorldMismatchError extends Error {
   override readonly name = 'WorldMismatchError';
 }
 
+/** What every saved chain's JSON names: its format, and the dump it goes with. */
+export interface SavedChainFile {
+  readonly format: number;
+  readonly chain_file: string;
+  readonly chain_sha256: string;
+}
+
+/**
+ * The JSON `file` of `dir` (a saved chain: world.json, or a layer-2 chain's) and the dump it names, checked: its
+ * format, what `check` requires of it (throws otherwise), and the dump's hash. `undefined` if there is none.
+ */
+export async function readSavedChain<T extends SavedChainFile>(
+  dir: string,
+  file: string,
+  format: number,
+  check: (saved: T) => void,
+): Promise<{ saved: T; dump: Buffer } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, file), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const saved = fromJson<T>(text);
+  if (saved.format !== format) throw new Error(`${file} has format ${saved.format}, expected ${format}`);
+  check(saved);
+  const dump = await readFile(path.join(dir, saved.chain_file));
+  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${file}`);
+  return { saved, dump };
+}
+
 /** The saved world of `dir`, if any, checked for consistency; `undefined` if there is none. */
 export async function readSaved(
   dir: string,
   options: { readonly seed: number; readonly scale: number },
 ): Promise<{ saved: SavedWorld; dump: Buffer } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, WORLD_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const saved = fromJson<SavedWorld>(text);
-  if (saved.format !== WORLD_FORMAT)
-    throw new Error(`${WORLD_FILE} has format ${saved.format}, expected ${WORLD_FORMAT}`);
-  // Another seed or scale is another world: silently replacing the saved one would also leave the database with
-  // facts from a chain that no longer exists. The user decides.
-  if (saved.seed !== options.seed || saved.scale !== options.scale) {
-    throw new WorldMismatchError(
-      `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
-        `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
-        'remove the data directory to start a new world',
-    );
-  }
-  const dump = await readFile(path.join(dir, saved.chain_file));
-  if (sha256(dump) !== saved.chain_sha256) throw new Error(`${saved.chain_file} does not match ${WORLD_FILE}`);
-  return { saved, dump };
+  return readSavedChain<SavedWorld>(dir, WORLD_FILE, WORLD_FORMAT, (saved) => {
+    // Another seed or scale is another world: silently replacing the saved one would also leave the database with
+    // facts from a chain that no longer exists. The user decides.
+    if (saved.seed !== options.seed || saved.scale !== options.scale) {
+      throw new WorldMismatchError(
+        `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
+          `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
+          'remove the data directory to start a new world',
+      );
+    }
+  });
+}
+
+/** What a saved chain's JSON says of the chain its dump holds, checked once anvil has loaded it. */
+export interface SavedChainHead {
+  readonly chain_id: number;
+  readonly node_genesis: { readonly timestamp: number; readonly hash: string };
+  readonly head: { readonly number: number; readonly hash: string };
 }
 
 /**
- * Starts anvil on a saved dump and checks that it holds what world.json says: the same genesis block and head.
- * anvil reads the state from an uncompressed file, written next to the world and removed once loaded.
+ * Starts anvil on a saved dump and checks that it holds what the saved JSON (`file`, for messages) says: the same
+ * genesis block and head. anvil reads the state from an uncompressed file, written next to the save and removed once
+ * loaded. `anvil`: further start options (a layer-2 chain's mining mode and flags).
  */
-export async function loadChain(dir: string, dump: Buffer, saved: SavedWorld, cacheDir: string, log: Logger) {
+export async function loadChain(
+  dir: string,
+  dump: Buffer,
+  saved: SavedChainHead,
+  cacheDir: string,
+  log: Logger,
+  options: { readonly file?: string; readonly anvil?: Omit<AnvilOptions, 'loadStateFile' | 'log'> } = {},
+) {
+  const file = options.file ?? WORLD_FILE;
   const loadFile = path.join(dir, `load-${process.pid}.json`);
   let anvil: Anvil | undefined;
   try {
     // Streamed: an 8-day world is ~25 MB gzipped but ~350 MB of JSON (anvil keeps every call trace).
     await pipeline(Readable.from([dump]), createGunzip(), createWriteStream(loadFile));
     anvil = await startAnvil({
-      loadStateFile: loadFile,
       genesisTimestamp: saved.node_genesis.timestamp,
       chainId: saved.chain_id,
       cacheDir,
+      ...options.anvil,
+      loadStateFile: loadFile,
       log,
     });
     const [block0, head] = await Promise.all([
@@ -140,11 +178,11 @@ export async function loadChain(dir: string, dump: Buffer, saved: SavedWorld, ca
       anvil.request<Block>('eth_getBlockByNumber', ['latest', false]),
     ]);
     if (block0.hash !== saved.node_genesis.hash) {
-      throw new Error(`the loaded chain's genesis is ${block0.hash}, ${WORLD_FILE} says ${saved.node_genesis.hash}`);
+      throw new Error(`the loaded chain's genesis is ${block0.hash}, ${file} says ${saved.node_genesis.hash}`);
     }
     if (Number(head.number) !== saved.head.number || head.hash !== saved.head.hash) {
       throw new Error(
-        `the loaded chain's head is ${Number(head.number)} ${head.hash}, ${WORLD_FILE} says ` +
+        `the loaded chain's head is ${Number(head.number)} ${head.hash}, ${file} says ` +
           `${saved.head.number} ${saved.head.hash}`,
       );
     }
