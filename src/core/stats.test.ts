@@ -4,6 +4,7 @@ import {
   hhi,
   longestRun,
   mean,
+  meanMedianP95,
   median,
   quantile,
   shares,
@@ -82,5 +83,11 @@ describe('stats', () => {
     [[], false, 0],
   ])('longestRun(%j, %s) = %s', (xs, value, n) => {
     expect(longestRun(xs, value)).toBe(n);
+  });
+
+  it('meanMedianP95 rounds each of the three to the decimals asked, and is null for no value', () => {
+    expect(meanMedianP95([], 1)).toBeNull();
+    expect(meanMedianP95([60, 60, 3600, 120], 1)).toEqual({ mean: 960, median: 90, p95: 3078 });
+    expect(meanMedianP95([1, 2, 2], 3)).toEqual({ mean: 1.667, median: 2, p95: 2 });
   });
 });

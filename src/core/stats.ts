@@ -2,6 +2,7 @@
  * Descriptive statistics on plain numbers. Empty or degenerate inputs give null (never NaN), so callers decide what
  * "not applicable" means for them.
  */
+import { roundTo } from './score.js';
 
 export function sum(xs: readonly number[]): number {
   let total = 0;
@@ -28,6 +29,22 @@ export function quantile(xs: readonly number[], q: number): number | null {
   const a = s[lower]!;
   const b = s[upper]!;
   return a + (b - a) * (position - lower);
+}
+
+/**
+ * Mean, median and 95th percentile (`quantile`) of a list, each rounded to `decimals` (the block interval figures of
+ * the blockchain area); null for an empty list.
+ */
+export function meanMedianP95(
+  xs: readonly number[],
+  decimals: number,
+): { mean: number; median: number; p95: number } | null {
+  if (xs.length === 0) return null;
+  return {
+    mean: roundTo(mean(xs)!, decimals),
+    median: roundTo(quantile(xs, 0.5)!, decimals),
+    p95: roundTo(quantile(xs, 0.95)!, decimals),
+  };
 }
 
 /** Median: the middle value, or the mean of the two middle values. */

@@ -1,5 +1,6 @@
 import type { GapReason } from '../../core/gaps.js';
-import { mean, quantile } from '../../core/stats.js';
+import { roundTo } from '../../core/score.js';
+import { meanMedianP95 } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
 import {
   type BitcoinBlockFact,
@@ -55,8 +56,6 @@ const ALWAYS_NA = ['new_contracts', 'failed_tx_count'] as const;
 
 /** At most `digits` significant digits (no float noise on the wire). */
 const sig = (x: number, digits = 10) => (x === 0 ? 0 : Number(x.toPrecision(digits)));
-const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
-
 /** Core's `CalculateTruncatedMedian` (integers in, integer out). */
 export function truncatedMedian(values: readonly number[]): number | null {
   if (!values.length) return null;
@@ -153,16 +152,10 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       coinbase_tx_count: blocks.length,
       tps: sig(txCount / elapsed, 6),
       block_count: blocks.length,
-      block_interval_seconds: intervals.length
-        ? {
-            mean: round(mean(intervals)!, 1),
-            median: round(quantile(intervals, 0.5)!, 1),
-            p95: round(quantile(intervals, 0.95)!, 1),
-          }
-        : null,
+      block_interval_seconds: meanMedianP95(intervals, 1),
       active_addresses: input.activeAddresses.get(date) ?? 0,
       fees_total_sat: fees.toString(),
-      fees_total_usd: price ? round((Number(fees) / 1e8) * price.usd, 2) : null,
+      fees_total_usd: price ? roundTo((Number(fees) / 1e8) * price.usd, 2) : null,
       median_tx_fee_sat: truncatedMedian(txFees.map(([fee]) => fee)),
       fee_rate_sat_vb: percentiles
         ? {

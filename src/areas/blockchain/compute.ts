@@ -1,5 +1,6 @@
 import type { GapReason } from '../../core/gaps.js';
-import { mean, quantile } from '../../core/stats.js';
+import { roundTo } from '../../core/score.js';
+import { meanMedianP95 } from '../../core/stats.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../core/time.js';
 import type { BlockFact, EvmChainKind, NetworkSample } from './facts.js';
 import type { EthereumL1, EthereumNetworkStats, EthereumTxStats, L2Record, NativePriceValue } from './schema.js';
@@ -62,8 +63,6 @@ function ratio(a: bigint, b: bigint): number | null {
   return Number((a * 1_000_000n) / b) / 1_000_000;
 }
 
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-
 function medianBig(values: readonly bigint[]): bigint | null {
   if (!values.length) return null;
   const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -79,12 +78,7 @@ function intervals(day: DayFacts): { mean: number; median: number; p95: number }
     if (previous !== null) gaps.push(b.timestamp - previous);
     previous = b.timestamp;
   }
-  if (!gaps.length) return null;
-  return {
-    mean: round(mean(gaps)!, 3),
-    median: round(quantile(gaps, 0.5)!, 3),
-    p95: round(quantile(gaps, 0.95)!, 3),
-  };
+  return meanMedianP95(gaps, 3);
 }
 
 /** Seconds of the day observed: the whole day, or up to `asOf` for the running day. */
@@ -133,13 +127,13 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
   if (medianFee === null) gapReasons.median_tx_fee_wei = 'no_data';
   return {
     tx_count: txCount,
-    tps: round(txCount / daySeconds(day.date, input.asOf), 6),
+    tps: roundTo(txCount / daySeconds(day.date, input.asOf), 6),
     block_count: blocks.length,
     block_interval_seconds: interval,
     active_addresses: day.activeAddresses,
     fees_total_wei: String(fees),
     // wei → ETH at 18 decimals, then USD, to the cent's hundredth (no float noise).
-    fees_total_usd: price ? round((Number(fees / 10n ** 9n) / 1e9) * price.usd, 4) : null,
+    fees_total_usd: price ? roundTo((Number(fees / 10n ** 9n) / 1e9) * price.usd, 4) : null,
     median_tx_fee_wei: medianFee === null ? null : String(medianFee),
     new_contracts: blocks.reduce((s, b) => s + b.newContracts, 0),
     failed_tx_count: blocks.reduce((s, b) => s + b.failed, 0),
