@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../../core/time.js';
+import { VALIDATOR_STATUSES } from '../../../sources/beacon/schemas.js';
 import { jsonRpc } from '../../chain/anvil.js';
 import {
   HttpError,
@@ -63,21 +64,8 @@ export const beaconDialect: StandinDialect = {
   }),
 };
 
-const STATUS_FILTERS = new Set([
-  'pending_initialized',
-  'pending_queued',
-  'active_ongoing',
-  'active_exiting',
-  'active_slashed',
-  'exited_unslashed',
-  'exited_slashed',
-  'withdrawal_possible',
-  'withdrawal_done',
-  'active',
-  'pending',
-  'exited',
-  'withdrawal',
-]);
+/** The exact statuses (the Beacon API's list, as the source reads it) and the four general ones. */
+const STATUS_FILTERS = new Set<string>([...VALIDATOR_STATUSES, 'active', 'pending', 'exited', 'withdrawal']);
 
 function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
   const nowSlot = (ms: number) => Math.max(0, Math.floor((ms / 1000 - chain.genesisTime) / SECONDS_PER_SLOT));

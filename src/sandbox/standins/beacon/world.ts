@@ -1,3 +1,4 @@
+import type { ValidatorStatus } from '../../../sources/beacon/schemas.js';
 import { Rng } from '../../world/random.js';
 
 /**
@@ -17,16 +18,8 @@ const FAR_FUTURE = Number.MAX_SAFE_INTEGER;
 const MAX_EFFECTIVE = 32_000_000_000n;
 const EPOCHS_PER_DAY = 86_400 / EPOCH_SECONDS;
 
-export type Status =
-  | 'pending_initialized'
-  | 'pending_queued'
-  | 'active_ongoing'
-  | 'active_exiting'
-  | 'active_slashed'
-  | 'exited_unslashed'
-  | 'exited_slashed'
-  | 'withdrawal_possible'
-  | 'withdrawal_done';
+/** A validator's status: the Beacon API's list, as the source reads it. */
+export type Status = ValidatorStatus;
 
 interface Timeline {
   readonly index: number;
