@@ -43,6 +43,8 @@ export const bookKey = {
   lending: (protocol: string, version: string, baseAsset: string) => `lending/${protocol}/${version}/${baseAsset}`,
   feed: (oracle: string, pair: string) => `feed/${oracle}/${pair}`,
   liquidStaking: (protocol: string) => `lst/${protocol}`,
+  /** A stablecoin protocol's entry point: MakerDAO's Chainlog, Liquity's TroveManager (the rest is read from it). */
+  stablecoin: (protocol: string) => `stablecoin/${protocol}`,
 } as const;
 
 export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
