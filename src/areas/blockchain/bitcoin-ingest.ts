@@ -1,5 +1,5 @@
 import { StoppedError } from '../../core/retry.js';
-import { DAY, nowSeconds } from '../../core/time.js';
+import { DAY, nowSeconds, startOfUtcDay } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import { btcToSats } from '../../sources/bitcoin/amounts.js';
 import { BitcoinPrunedError } from '../../sources/bitcoin/errors.js';
@@ -14,7 +14,7 @@ import type { BtcBlockTable } from './bitcoin-tables.js';
  * outputs it spends; the hash rate (`getnetworkhashps` over 144 and 2016 blocks) of each block that ends a UTC day
  * or a batch, the only blocks the daily records read it at (two calls a day instead of two a block); and at each
  * pass a mempool sample (`getmempoolinfo`).
- * - Start: the first block at most `lookbackSeconds` older than the tip (found by bisection on header times), kept
+ * - Start: the first block of the UTC day `lookbackSeconds` before the tip (found by bisection on header times), kept
  *   in the checkpoint; then in batches of `maxBlocksPerRun` blocks (`concurrency` read at once), each stored with
  *   its checkpoint in one transaction, until the tip or `passBudgetMs`.
  * - Reorganisations: the newest `finalityDepth` stored blocks are compared with the node's chain at every pass; from
@@ -25,6 +25,7 @@ import type { BtcBlockTable } from './bitcoin-tables.js';
  *   runner retries); nothing stored changes.
  */
 export interface BitcoinIngestOptions {
+  /** A first pass starts at the start of the UTC day this long before the tip (the oldest published day). */
   readonly lookbackSeconds: number;
   readonly finalityDepth: number;
   /** Blocks stored per transaction (each batch commits with its checkpoint). */
@@ -36,7 +37,7 @@ export interface BitcoinIngestOptions {
 }
 
 export const DEFAULT_BITCOIN_INGEST: BitcoinIngestOptions = {
-  lookbackSeconds: 8 * DAY,
+  lookbackSeconds: 6 * DAY,
   finalityDepth: 6,
   maxBlocksPerRun: 200,
   passBudgetMs: 20_000,
@@ -231,10 +232,13 @@ export class BitcoinIngest {
     };
   }
 
-  /** The lowest height whose block is at most `lookbackSeconds` older than the tip (bisection on header times). */
+  /**
+   * The lowest height whose block is not older than the start of the UTC day `lookbackSeconds` before the tip
+   * (bisection on header times), so that the oldest published day is whole.
+   */
   private async startHeight(tip: number): Promise<number> {
     const timeOf = async (h: number) => (await this.source.blockHeader(await this.source.blockHash(h))).time;
-    const from = (await timeOf(tip)) - this.options.lookbackSeconds;
+    const from = startOfUtcDay((await timeOf(tip)) - this.options.lookbackSeconds);
     let lo = 0;
     let hi = tip;
     while (lo < hi) {

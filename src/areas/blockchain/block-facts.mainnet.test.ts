@@ -103,6 +103,8 @@ const opReceipts = [
   {
     // A pre-Regolith deposit receipt: no effectiveGasPrice.
     contractAddress: null,
+    from: '0x977f82a600a1414e583f7f13623f1ac5d58b1c0b',
+    to: '0x977f82a600a1414e583f7f13623f1ac5d58b1c0b',
     gasUsed: '0x5208',
     status: '0x1',
     transactionHash: hash(11),
@@ -112,6 +114,8 @@ const opReceipts = [
   {
     contractAddress: null,
     effectiveGasPrice: '0x10c',
+    from: '0x5c4FE1b2C2C1BB4aD5a0Fa1f0aF8A6e54B7C1e3d',
+    to: '0x1111111111111111111111111111111111111111',
     gasUsed: '0x5208',
     l1BaseFeeScalar: '0x8dd',
     l1BlobBaseFee: '0x1',
@@ -184,8 +188,11 @@ const arbBlock = {
   ],
 };
 
+/** Nitro's receipts name the transaction's sender and target, as the block's transactions above do. */
 const arbReceipt = (i: number, type: string, gasUsed: string, gasUsedForL1: string, extra = {}) => ({
   transactionHash: hash(20 + i),
+  from: arbBlock.transactions[i]!.from,
+  to: arbBlock.transactions[i]!.to,
   transactionIndex: `0x${i.toString(16)}`,
   type,
   status: '0x1',
@@ -204,6 +211,14 @@ const arbReceipts = [
 ];
 
 describe('counting on mainnet-shaped blocks', () => {
+  it('reads the same facts from a block with transaction objects and from one with hashes only', () => {
+    const hashesOnly = { ...opBlock, transactions: opBlock.transactions.map((t) => t.hash) };
+    const receipts = opReceipts.map((r, i) => parseReceipt(r, `r${i}`));
+    expect(blockFact('optimism', 'op', parseFullBlock(hashesOnly, 0x7a1200), receipts)).toEqual(
+      blockFact('optimism', 'op', parseFullBlock(opBlock, 0x7a1200), receipts),
+    );
+  });
+
   it('OP Mainnet: the L1-attributes deposit is the system transaction, the user deposit a deposit, l1Fee charged beside gas', () => {
     const b = parseFullBlock(opBlock, 0x7a1200);
     const f = blockFact(

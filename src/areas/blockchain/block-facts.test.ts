@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import type { FullBlock, FullReceipt, FullTransaction } from '../../sources/evm/full-blocks.js';
-import { ARBOS_ADDRESS, blockFact, OP_L1_BLOCK, OP_SYSTEM_FROM } from './block-facts.js';
+import type { FullBlock, FullReceipt } from '../../sources/evm/full-blocks.js';
+import { ARBOS_ADDRESS, blockFact as factOf, OP_L1_BLOCK, OP_SYSTEM_FROM } from './block-facts.js';
+import type { EvmChainKind } from './facts.js';
 
 const h = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as `0x${string}`;
 const a = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as `0x${string}`;
 
-function tx(i: number, type: number, from: string, to: string | null = a(99)): FullTransaction {
-  return { hash: h(1000 + i), from: from as `0x${string}`, to: to as `0x${string}` | null, type, index: i };
+/** A transaction as its receipt describes it (sender, target, type). */
+interface Tx {
+  readonly hash: `0x${string}`;
+  readonly from: `0x${string}`;
+  readonly to: `0x${string}` | null;
+  readonly type: number;
 }
 
-function receipt(i: number, gasUsed: bigint, price: bigint, extra: Partial<FullReceipt> = {}): FullReceipt {
+function tx(i: number, type: number, from: string, to: string | null = a(99)): Tx {
+  return { hash: h(1000 + i), from: from as `0x${string}`, to: to as `0x${string}` | null, type };
+}
+
+type Receipt = Omit<FullReceipt, 'from' | 'to' | 'type'>;
+
+function receipt(i: number, gasUsed: bigint, price: bigint, extra: Partial<FullReceipt> = {}): Receipt {
   return {
     transactionHash: h(1000 + i),
     transactionIndex: i,
@@ -25,7 +36,31 @@ function receipt(i: number, gasUsed: bigint, price: bigint, extra: Partial<FullR
   };
 }
 
-function block(transactions: FullTransaction[], baseFee: bigint | null = 10n): FullBlock {
+interface TestBlock {
+  readonly block: FullBlock;
+  readonly txs: readonly Tx[];
+}
+
+function block(txs: Tx[], baseFee: bigint | null = 10n): TestBlock {
+  return { block: header(txs, baseFee), txs };
+}
+
+/** The block's facts from receipts that carry their transaction's sender, target and type (as nodes send them). */
+function blockFact(chain: string, kind: EvmChainKind, b: TestBlock, receipts: Receipt[]) {
+  return factOf(
+    chain,
+    kind,
+    b.block,
+    receipts.map((r, i) => ({
+      from: b.txs[i]?.from ?? a(0),
+      to: b.txs[i]?.to ?? null,
+      type: b.txs[i]?.type ?? 0,
+      ...r,
+    })),
+  );
+}
+
+function header(txs: Tx[], baseFee: bigint | null): FullBlock {
   return {
     number: 7,
     hash: h(7),
@@ -36,7 +71,7 @@ function block(transactions: FullTransaction[], baseFee: bigint | null = 10n): F
     baseFeePerGas: baseFee,
     blobGasUsed: 131_072n,
     excessBlobGas: 0n,
-    transactions,
+    transactionHashes: txs.map((t) => t.hash),
     l1BlockNumber: null,
   };
 }

@@ -52,9 +52,9 @@ export function blockFact(
   block: FullBlock,
   receipts: readonly FullReceipt[],
 ): BlockFact {
-  if (receipts.length !== block.transactions.length) {
+  if (receipts.length !== block.transactionHashes.length) {
     throw new Error(
-      `${chain} block ${block.number}: ${receipts.length} receipts for ${block.transactions.length} transactions`,
+      `${chain} block ${block.number}: ${receipts.length} receipts for ${block.transactionHashes.length} transactions`,
     );
   }
   const baseFee = block.baseFeePerGas;
@@ -71,24 +71,24 @@ export function blockFact(
   const typeMix: Record<string, number> = {};
   const fees: string[] = [];
   const senders = new Set<string>();
-  block.transactions.forEach((tx, i) => {
-    const r = receipts[i]!;
-    if (r.transactionHash !== tx.hash)
+  // Sender, target and type come from the receipt (the block is read with transaction hashes only).
+  receipts.forEach((r, i) => {
+    if (r.transactionHash !== block.transactionHashes[i])
       throw new Error(`${chain} block ${block.number}: receipt ${i} is not transaction ${i}`);
     // Blob gas is paid by every blob transaction, system or not (there are none on the L2s).
     if (r.blobGasUsed !== null && r.blobGasPrice !== null) blobFees += r.blobGasUsed * r.blobGasPrice;
-    if (isSystemTx(kind, tx)) {
+    if (isSystemTx(kind, r)) {
       system++;
       if (i === 0) systemAtZero = true;
       return;
     }
-    if (isDepositTx(kind, tx.type)) deposits++;
-    const name = txTypeName(tx.type);
+    if (isDepositTx(kind, r.type)) deposits++;
+    const name = txTypeName(r.type);
     typeMix[name] = (typeMix[name] ?? 0) + 1;
     if (r.status === 0) failed++;
     if (r.contractAddress !== null) newContracts++;
     // OP deposits buy their gas on L1 and pay no L2 fee, whatever price a node writes in their receipt.
-    const gasFee = kind === 'op' && tx.type === 0x7e ? 0n : r.gasUsed * r.effectiveGasPrice;
+    const gasFee = kind === 'op' && r.type === 0x7e ? 0n : r.gasUsed * r.effectiveGasPrice;
     gasFees += gasFee;
     // OP charges the L1 data fee beside the gas; Nitro buys L1 data with part of the gas (`gasUsedForL1`).
     const l1 = kind === 'op' ? (r.l1Fee ?? 0n) : kind === 'nitro' ? (r.gasUsedForL1 ?? 0n) * r.effectiveGasPrice : 0n;
@@ -98,7 +98,7 @@ export function blockFact(
       burned += r.gasUsed * baseFee;
       priority += r.gasUsed * (r.effectiveGasPrice > baseFee ? r.effectiveGasPrice - baseFee : 0n);
     }
-    senders.add(tx.from);
+    senders.add(r.from);
   });
   // The genesis block holds no transaction on any chain: it is not a violation.
   const violation = kind === 'l1' || block.number === 0 ? 0 : system === 1 && systemAtZero ? 0 : 1;
@@ -108,7 +108,7 @@ export function blockFact(
     hash: block.hash,
     parentHash: block.parentHash,
     timestamp: block.timestamp,
-    txs: block.transactions.length,
+    txs: block.transactionHashes.length,
     system,
     systemViolation: violation,
     deposits,

@@ -8,13 +8,13 @@ import type { EvmSource } from '../../sources/evm/source.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import { blockFact } from './block-facts.js';
 import type { BlockFact, NetworkSample, ValidatorSnapshot } from './facts.js';
-import { BlockchainRepository, HISTORY_SECONDS, startKey } from './repo.js';
+import { BlockchainRepository, HISTORY_SECONDS, START_LOOKBACK_SECONDS, startKey } from './repo.js';
 import type { EvmChainTarget } from './targets.js';
 
 /**
  * The blockchain area's reads of an EVM chain:
- * - blocks: every block from the ingestion start (the same look-back on every chain, `HISTORY_SECONDS`) to the
- *   head, with transactions and receipts, turned into one `BlockFact` each and committed in batches with the
+ * - blocks: every block from the ingestion start (the same look-back on every chain: the start of the oldest
+ *   published day, `START_LOOKBACK_SECONDS`) to the head, with transactions and receipts, turned into one `BlockFact` each and committed in batches with the
  *   checkpoint (one transaction per batch). A run reads at most `maxBlocksPerRun` blocks, so a backfill (≈65,000
  *   blocks for 9 days of Ethereum, ≈390,000 for OP, ≈3 M for Arbitrum at 4 blocks a second) spreads over runs.
  *   Reorgs: the stored top block is compared with the node's block of the same number; on a mismatch the stored
@@ -37,6 +37,7 @@ export interface BlockchainIngestOptions {
   readonly batchSize?: number;
   /** Blocks read per run at most (default 2,000). */
   readonly maxBlocksPerRun?: number;
+  /** Stored facts older than this are pruned (default `HISTORY_SECONDS`). */
   readonly historySeconds?: number;
 }
 
@@ -68,7 +69,8 @@ export class BlockchainIngest {
     const now = () => nowSeconds(ctx.clock);
     const start = await ingestStart(ctx, source, startKey(target.chain), {
       startBlocks: [],
-      lookbackSeconds: this.historySeconds,
+      lookbackSeconds: START_LOOKBACK_SECONDS,
+      fromUtcDayStart: true,
     });
     let reorged = '';
     const rolledBack = await this.checkReorg(source, repo, target, now());
@@ -81,7 +83,7 @@ export class BlockchainIngest {
     for (let lo = from; lo <= to; lo += this.batchSize) {
       if (ctx.signal.aborted) break;
       const numbers = Array.from({ length: Math.min(this.batchSize, to - lo + 1) }, (_, i) => lo + i);
-      const fetched = await source.full.getFullBlocks(numbers);
+      const fetched = await source.full.getBlocks(numbers);
       const list: FullBlock[] = [];
       for (const n of numbers) {
         const b = fetched.get(n);
@@ -99,9 +101,9 @@ export class BlockchainIngest {
       const receipts = new Map<number, FullReceipt[]>();
       for (let i = 0; i < list.length; ) {
         const group = [list[i]!];
-        let txs = list[i]!.transactions.length;
-        for (i++; i < list.length && txs + list[i]!.transactions.length <= RECEIPTS_PER_CALL; i++) {
-          txs += list[i]!.transactions.length;
+        let txs = list[i]!.transactionHashes.length;
+        for (i++; i < list.length && txs + list[i]!.transactionHashes.length <= RECEIPTS_PER_CALL; i++) {
+          txs += list[i]!.transactionHashes.length;
           group.push(list[i]!);
         }
         for (const [n, r] of await source.full.getReceipts(group)) receipts.set(n, r);

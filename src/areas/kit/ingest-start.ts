@@ -1,4 +1,4 @@
-import { nowSeconds } from '../../core/time.js';
+import { nowSeconds, startOfUtcDay } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import { blockAtOrBefore } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
@@ -16,6 +16,11 @@ export interface IngestStartOptions {
   readonly startBlocks: readonly (number | undefined)[];
   /** Without every deployment block: start at the last block this long before the head's time. */
   readonly lookbackSeconds: number;
+  /**
+   * Reach back further, to the start of the UTC day that look-back falls in: for an area that publishes whole UTC
+   * days, the oldest one is then complete without reading a longer look-back.
+   */
+  readonly fromUtcDayStart?: boolean;
 }
 
 /**
@@ -39,7 +44,8 @@ export async function ingestStart(
       const head = await source.blockNumber();
       const headTime = (await source.getBlock(head))?.timestamp;
       if (headTime === undefined) throw new Error(`${source.chain.id}: head block ${head} is not on the node`);
-      block = (await blockAtOrBefore(source, headTime - options.lookbackSeconds, 0, head)) ?? 0;
+      const from = headTime - options.lookbackSeconds;
+      block = (await blockAtOrBefore(source, options.fromUtcDayStart ? startOfUtcDay(from) : from, 0, head)) ?? 0;
     }
   }
   const header = await source.getBlock(block);

@@ -51,21 +51,28 @@ afterAll(async () => {
 });
 
 describe('full blocks and receipts', () => {
-  it('reads a block with its transactions and receipts, in order, exact', async () => {
+  it('reads a block with its transaction hashes and receipts (sender, target, type), in order, exact', async () => {
     const source = createEvmSource({ id: 'test', rpcUrl: anvil.url, finalityDepth: 0 });
-    const blocks = await source.full.getFullBlocks([block, block + 1000]);
+    const blocks = await source.full.getBlocks([block, block + 1000]);
     expect(blocks.has(block + 1000)).toBe(false);
     const b = blocks.get(block)!;
-    expect(b.transactions.map((t) => t.hash)).toEqual(hashes);
-    expect(b.transactions.map((t) => t.from)).toEqual(accounts.slice(0, 3).map((a) => a.toLowerCase()));
-    expect(b.transactions[1]!.to).toBeNull();
-    expect(b.transactions.map((t) => t.type)).toEqual([2, 2, 2]);
+    expect(b.transactionHashes).toEqual(hashes);
     expect(b.baseFeePerGas).not.toBeNull();
     const receipts = (await source.full.getReceipts([b])).get(block)!;
+    expect(receipts.map((r) => r.transactionHash)).toEqual(hashes);
+    expect(receipts.map((r) => r.from)).toEqual(accounts.slice(0, 3).map((a) => a.toLowerCase()));
+    expect(receipts[0]!.to).toBe(accounts[1]!.toLowerCase());
+    expect(receipts[1]!.to).toBeNull();
+    expect(receipts.map((r) => r.type)).toEqual([2, 2, 2]);
     expect(receipts.map((r) => r.status)).toEqual([1, 1, 0]);
     expect(receipts[1]!.contractAddress).toMatch(/^0x[0-9a-f]{40}$/);
     expect(receipts.reduce((s, r) => s + r.gasUsed, 0n)).toBe(b.gasUsed);
     expect(source.full.blockReceiptsSupported).toBe(true);
+  });
+
+  it('keeps the hashes of a block answered with whole transaction objects', async () => {
+    const raw = await anvil.rpc<Record<string, unknown>>('eth_getBlockByNumber', [`0x${block.toString(16)}`, true]);
+    expect(parseFullBlock(raw, block).transactionHashes).toEqual(hashes);
   });
 
   it('falls back to one receipt per transaction where the node lacks eth_getBlockReceipts', async () => {
@@ -74,7 +81,7 @@ describe('full blocks and receipts', () => {
       { id: 'test', rpcUrl: anvil.url, finalityDepth: 0 },
       { fetch: refusing(['eth_getBlockReceipts'], seen) },
     );
-    const b = (await source.full.getFullBlocks([block])).get(block)!;
+    const b = (await source.full.getBlocks([block])).get(block)!;
     const direct = createEvmSource({ id: 'test', rpcUrl: anvil.url, finalityDepth: 0 });
     const expected = (await direct.full.getReceipts([b])).get(block);
     expect((await source.full.getReceipts([b])).get(block)).toEqual(expected);
@@ -113,6 +120,12 @@ describe('full blocks and receipts', () => {
       /malformed block 1: hash/,
     );
     expect(() => parseFullBlock({ number: '0x2' }, 1)).toThrow(/answered block 2/);
+    expect(() =>
+      parseReceipt(
+        { transactionHash: `0x${'1'.repeat(64)}`, transactionIndex: '0x0', status: '0x1', from: '0x12' },
+        'r',
+      ),
+    ).toThrow(/malformed r: from/);
     expect(() =>
       parseReceipt({ transactionHash: `0x${'1'.repeat(64)}`, transactionIndex: '0x0', status: '0x2' }, 'r'),
     ).toThrow(/status 2/);
