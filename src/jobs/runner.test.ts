@@ -324,6 +324,88 @@ describe('JobRunner', () => {
       expect(history.map((h) => h.status)).toEqual(['ok', 'ok']);
     });
 
+    it('runs a job again at once when its run says it has more to do, and on schedule when it has not', async () => {
+      let left = 3;
+      const r = runner([
+        job(
+          'a.backlog',
+          async (ctx) => {
+            left--;
+            if (left > 0) ctx.moreToDo?.();
+            return `${left} left`;
+          },
+          { everySeconds: 60 },
+        ),
+      ]);
+      await r.runOnce('a.backlog');
+      expect((await repo.state('a.backlog'))!.next_run_at).toBe(Math.floor(clock.nowMs() / 1000));
+      await r.runOnce('a.backlog');
+      await r.runOnce('a.backlog');
+      expect(left).toBe(0);
+      expect((await repo.state('a.backlog'))!.next_run_at).toBe(Math.floor(clock.nowMs() / 1000) + 60);
+    });
+
+    it('a failed run with more to do waits for its schedule (no retry storm)', async () => {
+      const r = runner([
+        job(
+          'a.bad',
+          async (ctx) => {
+            ctx.moreToDo?.();
+            throw new ServiceError('no', false);
+          },
+          { everySeconds: 60 },
+        ),
+      ]);
+      await r.runOnce('a.bad');
+      expect((await repo.state('a.bad'))!.next_run_at).toBe(Math.floor(clock.nowMs() / 1000) + 60);
+    });
+
+    it('makes a job due when a job it runs after succeeds, also while it is running', async () => {
+      let computeRuns = 0;
+      let releaseCompute: () => void = () => undefined;
+      const computing = new Promise<void>((resolve) => {
+        releaseCompute = resolve;
+      });
+      let holdCompute = false;
+      const r = runner([
+        job('a.ingest', async () => 'read', { everySeconds: 600 }),
+        job('a.fail', async () => {
+          throw new ServiceError('down', false);
+        }),
+        job(
+          'a.compute',
+          async () => {
+            computeRuns++;
+            if (holdCompute) await computing;
+            return 'computed';
+          },
+          { everySeconds: 600, runAfter: ['a.ingest', 'a.fail', 'other.disabled'] },
+        ),
+      ]);
+      const now = () => Math.floor(clock.nowMs() / 1000);
+      await r.runOnce('a.compute');
+      expect((await repo.state('a.compute'))!.next_run_at).toBe(now() + 600);
+      // A failed upstream run triggers nothing.
+      await r.runOnce('a.fail');
+      expect((await repo.state('a.compute'))!.next_run_at).toBe(now() + 600);
+      await r.runOnce('a.ingest');
+      expect((await repo.state('a.compute'))!.next_run_at).toBeLessThanOrEqual(now());
+      // The triggered run consumes the trigger; an ingest finishing during it makes the next one due at once.
+      holdCompute = true;
+      const running = r.runOnce('a.compute', { scheduled: true });
+      await vi.waitFor(() => expect(computeRuns).toBe(2));
+      expect((await repo.state('a.compute'))!.next_run_at).toBe(now());
+      await r.runOnce('a.ingest');
+      releaseCompute();
+      expect(await running).toMatchObject({ status: 'ok' });
+      expect((await repo.state('a.compute'))!.next_run_at).toBe(now());
+      // That run ends without a new trigger: back on its schedule.
+      holdCompute = false;
+      await r.runOnce('a.compute', { scheduled: true });
+      expect(computeRuns).toBe(3);
+      expect((await repo.state('a.compute'))!.next_run_at).toBe(now() + 600);
+    });
+
     it('keeps scheduling after a failing run, and runs jobs independently', async () => {
       let failing = 0;
       let fine = 0;

@@ -51,7 +51,17 @@ export class JobRunner {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.repo = new JobRepository(options.store.db);
     this.byName = new Map(options.jobs.map((j) => [j.name, j]));
+    for (const j of options.jobs) {
+      for (const upstream of j.runAfter ?? []) {
+        // An upstream this process does not run (a disabled area) triggers nothing here.
+        if (!this.byName.has(upstream)) continue;
+        this.triggers.set(upstream, [...(this.triggers.get(upstream) ?? []), j.name]);
+      }
+    }
   }
+
+  /** Jobs made due by each job's successful runs (the inverse of `runAfter`). */
+  private readonly triggers = new Map<string, string[]>();
 
   get jobs(): readonly JobDef[] {
     return this.options.jobs;
@@ -160,6 +170,7 @@ export class JobRunner {
     let attempt = 0;
     let summary: string | undefined;
     let error: string | undefined;
+    let more = false;
     const jobLog = log.child({ job: job.name, run_id: runId });
     while (attempt < maxAttempts) {
       attempt++;
@@ -170,6 +181,9 @@ export class JobRunner {
         signal,
         attempt,
         notifyPublished: this.options.notifyPublished ?? (async () => undefined),
+        moreToDo: () => {
+          more = true;
+        },
       };
       try {
         summary = (await job.run(ctx)) ?? undefined;
@@ -187,7 +201,7 @@ export class JobRunner {
     }
     const finishedMs = clock.nowMs();
     const status = error === undefined ? 'ok' : 'failed';
-    const nextRunAt = Math.floor(finishedMs / 1000) + job.everySeconds;
+    const nextRunAt = Math.floor(finishedMs / 1000) + (status === 'ok' && more ? 0 : job.everySeconds);
     await this.repo.finishRun(
       {
         id: runId,
@@ -200,6 +214,10 @@ export class JobRunner {
       },
       nextRunAt,
     );
+    if (status === 'ok') {
+      const after = this.triggers.get(job.name);
+      if (after) await this.repo.trigger(after);
+    }
     const seconds = (finishedMs - startedMs) / 1000;
     metrics?.observeJobRun(job.name, status, seconds);
     jobLog.info({ status, attempts: attempt, seconds, summary, err: error }, 'job finished');

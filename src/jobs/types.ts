@@ -13,6 +13,11 @@ export interface JobContext {
   readonly attempt: number;
   /** Tells API processes that datasets changed (publishers call it after a publication). */
   notifyPublished(): Promise<void>;
+  /**
+   * The run stopped with work left (a budget of blocks or time, not an error): the next run starts at once instead
+   * of `everySeconds` later. Absent where a caller runs a job by hand.
+   */
+  moreToDo?(): void;
 }
 
 export interface JobDef {
@@ -26,6 +31,11 @@ export interface JobDef {
   readonly maxAttempts?: number;
   /** Base of the exponential backoff between attempts, in milliseconds. */
   readonly backoffMs?: number;
+  /**
+   * Jobs whose successful runs make this one due at once (a computation after the ingest it reads), besides its
+   * own schedule: what they stored is computed at the runner's next tick instead of up to `everySeconds` later.
+   */
+  readonly runAfter?: readonly string[];
   /** Returns a one-line summary of what it did, shown in `/status`. */
   run(ctx: JobContext): Promise<string | undefined>;
 }

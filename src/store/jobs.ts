@@ -14,6 +14,9 @@ export interface RunBucket {
   readonly total_duration_ms: number | null;
 }
 
+/** `job_state.next_run_at` of a job made due by another one's run (see `JobRepository.trigger`). */
+const TRIGGERED = 0;
+
 /**
  * Job bookkeeping: leases (so that several workers on one database never run the same job at once), the
  * shared schedule (`job_state.next_run_at`) and the run history.
@@ -68,6 +71,15 @@ export class JobRepository {
     return this.db.selectFrom('job_state').selectAll().execute();
   }
 
+  /**
+   * Makes jobs due now, also while one of them runs: `next_run_at` 0 marks the trigger, which `startRun`
+   * consumes and `finishRun` turns into "run again at once" when it came during the run.
+   */
+  async trigger(jobs: readonly string[]): Promise<void> {
+    if (!jobs.length) return;
+    await this.db.updateTable('job_state').set({ next_run_at: TRIGGERED }).where('job', 'in', jobs).execute();
+  }
+
   async ensureState(job: string, nextRunAt: number): Promise<void> {
     await this.db
       .insertInto('job_state')
@@ -77,10 +89,19 @@ export class JobRepository {
   }
 
   async startRun(run: Pick<JobRunTable, 'id' | 'job' | 'owner' | 'started_at_ms'>): Promise<void> {
-    await this.db
-      .insertInto('job_runs')
-      .values({ ...run, finished_at_ms: null, status: 'running', attempts: 0, error: null, summary: null })
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('job_runs')
+        .values({ ...run, finished_at_ms: null, status: 'running', attempts: 0, error: null, summary: null })
+        .execute();
+      // This run serves a trigger made before it started.
+      await trx
+        .updateTable('job_state')
+        .set({ next_run_at: Math.floor(run.started_at_ms / 1000) })
+        .where('job', '=', run.job)
+        .where('next_run_at', '=', TRIGGERED)
+        .execute();
+    });
   }
 
   async finishRun(
@@ -102,7 +123,13 @@ export class JobRepository {
       await trx
         .updateTable('job_state')
         .set((eb) => ({
-          next_run_at: nextRunAt,
+          // Triggered while it ran: what the trigger announced came after this run read its inputs.
+          next_run_at: eb
+            .case()
+            .when('next_run_at', '=', TRIGGERED)
+            .then(Math.floor(run.finished_at_ms! / 1000))
+            .else(nextRunAt)
+            .end(),
           last_run_id: run.id,
           consecutive_failures: run.status === 'ok' ? 0 : eb('consecutive_failures', '+', 1),
         }))

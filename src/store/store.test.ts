@@ -458,6 +458,27 @@ describe.each(dialects)('store on %s', (dialect) => {
       expect(await jobs.acquireLease('j', 'A', T + 2100, 1000)).toBe(true);
     });
 
+    it('trigger: makes jobs due; a run consumes it at its start, and one made during a run makes the next due at once', async () => {
+      const jobs = new JobRepository(store.db);
+      const sec = T / 1000;
+      await jobs.ensureState('c', sec + 600);
+      await jobs.trigger(['c', 'unknown']);
+      expect((await jobs.state('c'))!.next_run_at).toBeLessThanOrEqual(sec);
+      const finish = (id: string, at: number) =>
+        jobs.finishRun(
+          { id, job: 'c', finished_at_ms: at, status: 'ok', attempts: 1, error: null, summary: null },
+          Math.floor(at / 1000) + 600,
+        );
+      await jobs.startRun({ id: 'r1', job: 'c', owner: 'A', started_at_ms: T });
+      expect((await jobs.state('c'))!.next_run_at).toBe(sec);
+      await finish('r1', T + 2000);
+      expect((await jobs.state('c'))!.next_run_at).toBe(sec + 2 + 600);
+      await jobs.startRun({ id: 'r2', job: 'c', owner: 'A', started_at_ms: T + 3000 });
+      await jobs.trigger(['c']);
+      await finish('r2', T + 5000);
+      expect((await jobs.state('c'))!.next_run_at).toBe(sec + 5);
+    });
+
     it('concurrent acquisitions by many owners: exactly one wins', async () => {
       const jobs = new JobRepository(store.db);
       const owners = Array.from({ length: 8 }, (_, i) => `w${i}`);

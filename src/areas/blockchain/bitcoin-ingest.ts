@@ -117,7 +117,12 @@ export class BitcoinIngest {
     for (;;) {
       const batch = await this.batch(ctx, repo);
       parts.push(batch.summary);
-      if (batch.caughtUp || Date.now() - started > this.options.passBudgetMs) break;
+      if (batch.caughtUp) break;
+      if (Date.now() - started > this.options.passBudgetMs) {
+        // Behind the tip on the budget: the next pass starts at once (a backfill is not held up by the schedule).
+        ctx.moreToDo?.();
+        break;
+      }
     }
     return parts.length > 1 ? `${parts.length} batches: ${parts[0]} … ${parts[parts.length - 1]}` : parts[0]!;
   }

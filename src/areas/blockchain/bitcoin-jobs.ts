@@ -48,6 +48,7 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: BITCOIN_COMPUTATION,
+      runAfter: ['blockchain.bitcoin.ingest'],
       area: 'blockchain',
       // Bitcoin's documents come from Bitcoin Core alone, not from every source the area reads (EVM nodes, beacon).
       ownSources: true,

@@ -115,6 +115,8 @@ export class BlockchainIngest {
       stored += list.length;
     }
     if (top) await repo.prune(target.chain, utcDate(top.timestamp - this.historySeconds));
+    // Stopped at `maxBlocksPerRun` below the head: the next run starts at once.
+    if (to < head && !ctx.signal.aborted) ctx.moreToDo?.();
     return stored
       ? `${stored} blocks ${from}–${from + stored - 1} of ${head}${reorged}`
       : `up to date at block ${top?.number ?? head}${reorged}`;

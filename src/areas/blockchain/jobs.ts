@@ -53,6 +53,7 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: BLOCKCHAIN_COMPUTATION,
+      runAfter: ['blockchain.ingest'],
       area: 'blockchain',
       description: 'Daily transaction and network statistics of Ethereum and the layer 2s, 7 days',
       keepIdentical: true,

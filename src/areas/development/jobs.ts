@@ -38,6 +38,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: DEVELOPMENT_COMPUTATION,
+      runAfter: ['development.ingest'],
       area: 'development',
       description:
         'Repository records, statistics and development scores of every tracked protocol and chain (5 paths)',

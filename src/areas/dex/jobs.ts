@@ -84,6 +84,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: DEX_COMPUTATION,
+      runAfter: ['dex.ingest', 'prices.hourly'],
       area: 'dex',
       description: 'Pool and protocol analytics and volume continuity scores, published for the 9 DEX paths',
       // The computation needs the prices of its snapshot: it makes them first when the price job has not yet.

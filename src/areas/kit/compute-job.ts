@@ -29,6 +29,8 @@ export interface ComputeJobSpec<Inputs, Input, Output> {
   readonly description: string;
   /** Default 10 s: a run whose inputs did not move reads a few rows and returns. */
   readonly everySeconds?: number;
+  /** The jobs that store what it reads (its ingest): each of their successful runs makes it due at once. */
+  readonly runAfter?: readonly string[];
   inputs(ctx: JobContext): Promise<Inputs | Wait>;
   load(ctx: JobContext, inputs: Inputs): Promise<Input | Wait>;
   compute(input: Input): Output;
@@ -70,6 +72,7 @@ export function computeJob<Inputs, Input, Output>(
     area: spec.area,
     description: spec.description,
     everySeconds: spec.everySeconds ?? 10,
+    ...(spec.runAfter ? { runAfter: spec.runAfter } : {}),
     async run(ctx) {
       const inputs = await spec.inputs(ctx);
       if (isWait(inputs)) return inputs.wait;

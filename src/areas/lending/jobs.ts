@@ -62,6 +62,7 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: LENDING_COMPUTATION,
+      runAfter: ['lending.ingest', 'lending.snapshot'],
       area: 'lending',
       description: 'Lending market analytics and liquidity health scores, published for the 7 lending paths',
       inputs: async (ctx) => {

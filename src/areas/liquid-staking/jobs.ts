@@ -83,6 +83,7 @@ export function liquidStakingJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: LIQUID_STAKING_COMPUTATION,
+      runAfter: ['liquid-staking.ingest'],
       area: 'liquid-staking',
       description:
         'Liquid staking token exposure in lending markets and DEX pools (analytics and scores), published for the 6 liquid staking paths',

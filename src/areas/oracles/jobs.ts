@@ -48,6 +48,7 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: ORACLE_COMPUTATION,
+      runAfter: ['oracles.ingest'],
       area: 'oracles',
       description: 'Weekly dynamic parameters of every price feed, published for the 2 oracle paths',
       // Recompute when the rounds or the DEX prices moved (prices of the same hours may arrive after the rounds).
