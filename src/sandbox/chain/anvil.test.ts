@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -7,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useAnvils } from '../../../test/support/anvil.js';
 import { useTempDirs } from '../../../test/support/temp-dirs.js';
 import { type Anvil, SANDBOX_CHAIN_ID } from './anvil.js';
+import { BACKGROUND_NICENESS } from './priority.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -68,6 +70,12 @@ describe('anvil process', () => {
     expect(await gone(a.watchdogPid, 3000)).toBe(true);
     // (Not "its port refuses": another test file's server may take a freed port at once; the pid is the proof.)
     expect(alive(b.pid)).toBe(true);
+  });
+
+  it('runs a background chain at a lower CPU priority, and the others at the default', async () => {
+    const [bg, fg] = await Promise.all([anvils.start({ background: true }), anvils.start()]);
+    expect(os.getPriority(bg.pid)).toBe(BACKGROUND_NICENESS);
+    expect(os.getPriority(fg.pid)).toBe(os.getPriority());
   });
 
   // A child Node process starts anvil, prints the pids, then ends in one of the ways a service can end.

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { constants } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { lowerProcessPriority } from './priority.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
 /**
@@ -57,6 +58,8 @@ export interface AnvilOptions {
   readonly extraArgs?: readonly string[];
   /** SIGTERM → SIGKILL grace on stop. Default 3 s. */
   readonly stopGraceMs?: number;
+  /** Run at a lower CPU priority (priority.ts: the sandbox's background chains). Default false. */
+  readonly background?: boolean;
   readonly log?: Logger;
 }
 
@@ -245,6 +248,7 @@ async function launch(binary: string, options: AnvilOptions, host: string, port:
   const watchdog: Watchdog = startWatchdog(pid);
   running.add(pid);
   child.unref();
+  if (options.background) lowerProcessPriority(pid);
 
   let stderr = '';
   child.stderr?.setEncoding('utf8');

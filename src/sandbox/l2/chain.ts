@@ -229,7 +229,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
     if (saved) {
       anvil = await loadChain(dir, saved.dump, saved.saved, cacheDir, log, {
         file: L2_FILE,
-        anvil: { mining: 'manual', anvilDefaults: true, extraArgs },
+        anvil: { mining: 'manual', anvilDefaults: true, extraArgs, background: true },
       });
       state = saved.saved.state;
       nodeGenesis = saved.saved.node_genesis;
@@ -252,6 +252,8 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
       mining: 'manual',
       anvilDefaults: true,
       extraArgs,
+      // Background: the Ethereum world and the service's threads come first on a machine short of cores.
+      background: true,
       log,
     });
     const block0 = await anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]);

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../chain/priority.js';
 import { BitcoinWorld, type BitcoinWorldOptions } from './world.js';
 
 /**
@@ -6,5 +7,7 @@ import { BitcoinWorld, type BitcoinWorldOptions } from './world.js';
  * history does not hold the thread that serves: `server.ts` starts it and answers "warming up" meanwhile.
  */
 const options = workerData as BitcoinWorldOptions;
+// In the background of the Ethereum world's first start (chain/priority.ts).
+lowerThreadPriority();
 BitcoinWorld.open(options);
 parentPort?.postMessage('done');
