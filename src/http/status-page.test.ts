@@ -248,11 +248,15 @@ describe('renderStatusPage', () => {
       report({
         jobs: [job('dex.ingest', { scheduled_here: false, description: null, every_seconds: null })],
         sandbox: { rpc_url: 'http://127.0.0.1:8545', chain_id: 31337, simulated_until: NOW },
+        sandbox_chains: { optimism: { chain_id: 10, rpc_url: 'http://127.0.0.1:9545', simulated_until: NOW } },
       } as Partial<StatusReport>),
     );
     expect(html).toContain('scheduled by another process (a worker)');
     expect(html).toContain('data-extra="sandbox"');
     expect(html).toContain(`<th>chain_id</th><td><code>31337</code></td>`);
+    // A chain's fields are rows of their own, not a JSON blob.
+    expect(html).toContain('data-extra="sandbox_chains"');
+    expect(html).toContain(`<th>optimism · chain_id</th><td><code>10</code></td>`);
     expect(html).not.toContain(`${NOW} (`);
   });
 

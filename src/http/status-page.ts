@@ -392,7 +392,7 @@ function scalar(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
 
-/** Fields of the report beyond the standard ones (the sandbox's world), as a key/value table per field. */
+/** Fields of the report beyond the standard ones (the sandbox's world, chains, stand-ins), as a key/value table per field. */
 function extras(report: StatusReport): string {
   const standard = new Set(['now', 'store', 'jobs', 'datasets', 'history']);
   const sections = Object.entries(report)
@@ -400,8 +400,14 @@ function extras(report: StatusReport): string {
     .map(([key, value]) => {
       const rows =
         typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? Object.entries(value as Record<string, unknown>).map(
-              ([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(scalar(v))}</code></td></tr>`,
+          ? Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+              // One level of nesting (a chain's fields) as rows of their own.
+              typeof v === 'object' && v !== null && !Array.isArray(v)
+                ? Object.entries(v as Record<string, unknown>).map(
+                    ([k2, v2]) =>
+                      `<tr><th>${escapeHtml(k)} · ${escapeHtml(k2)}</th><td><code>${escapeHtml(scalar(v2))}</code></td></tr>`,
+                  )
+                : [`<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(scalar(v))}</code></td></tr>`],
             )
           : [`<tr><th>${escapeHtml(key)}</th><td><code>${escapeHtml(scalar(value))}</code></td></tr>`];
       return `<div class="card extra" data-extra="${escapeHtml(key)}"><h3>${escapeHtml(key)}</h3><table class="kv">${rows.join('')}</table></div>`;

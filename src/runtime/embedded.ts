@@ -81,7 +81,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Embedded>
     jobList: () => jobSide?.jobs(),
     statusExtra: () => {
       const sandbox = jobSide?.sandbox();
-      return sandbox ? { sandbox } : {};
+      if (!sandbox) return {};
+      // The Ethereum world under `sandbox` (its keys as before), then the other chains and the stand-ins.
+      return {
+        sandbox: sandbox.world,
+        ...(Object.keys(sandbox.chains).length ? { sandbox_chains: sandbox.chains } : {}),
+        ...(Object.keys(sandbox.standins).length ? { sandbox_standins: sandbox.standins } : {}),
+      };
     },
     onClose: async () => {
       await jobSide?.close();

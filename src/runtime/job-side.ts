@@ -15,6 +15,17 @@ import type { WorldStatus } from '../sandbox/world/world.js';
 import type { SourceKind } from '../sources/index.js';
 
 /** What the main thread hands the job thread: the environment its configuration is read from. */
+
+/**
+ * What `/status` shows of the sandbox: the Ethereum world, the other chains it runs (the layer-2 chains: how far
+ * their history is simulated) and the stand-ins with the URL each answers on.
+ */
+export interface SandboxStatus {
+  readonly world: WorldStatus;
+  readonly chains: Readonly<Record<string, { chain_id: number; rpc_url: string; simulated_until: number }>>;
+  readonly standins: Readonly<Partial<Record<SourceKind, string>>>;
+}
+
 export interface JobThreadData {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -35,7 +46,7 @@ export type ToMain =
   /** Setting the sources up failed; `config` when it is the operator's to fix (a bad key, a mismatched world). */
   | { readonly type: 'setup-failed'; readonly message: string; readonly config: boolean }
   | { readonly type: 'caught-up' }
-  | { readonly type: 'world'; readonly status: WorldStatus }
+  | { readonly type: 'world'; readonly status: SandboxStatus }
   | { readonly type: 'published' }
   | { readonly type: 'run-finished'; readonly job: string; readonly status: 'ok' | 'failed'; readonly seconds: number }
   | {
@@ -75,8 +86,8 @@ export interface JobSide {
   readonly sources: Promise<JobSideSources>;
   /** The job side's jobs, once known. */
   jobs(): readonly JobInfo[] | undefined;
-  /** The sandbox world's latest status (sent every second), when there is a world. */
-  sandbox(): WorldStatus | undefined;
+  /** The sandbox's latest status (sent every second), when there is a world. */
+  sandbox(): SandboxStatus | undefined;
   /** Runs one job now on the job side (as `protoscore jobs run` would, under its lease). */
   runOnce(job: string): Promise<RunOutcome>;
   /** Stops the jobs, the stand-ins and the world (saved), then the thread. Idempotent. */
@@ -110,7 +121,7 @@ export function startJobSide(data: JobThreadData, handlers: JobSideHandlers): Jo
     env: { ...data.env },
   });
   let jobs: readonly JobInfo[] | undefined;
-  let sandbox: WorldStatus | undefined;
+  let sandbox: SandboxStatus | undefined;
   let closing = false;
   let exited = false;
   let nextRunId = 1;

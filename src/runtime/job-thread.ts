@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/index.js';
 import { systemClock } from '../core/time.js';
-import type { JobSideSources, JobThreadData, ToMain, ToThread } from './job-side.js';
+import type { JobSideSources, JobThreadData, SandboxStatus, ToMain, ToThread } from './job-side.js';
 import { createLogger } from './logger.js';
 import { isOperatorError } from './operator-error.js';
 import { type Service, startService } from './service.js';
@@ -114,8 +114,20 @@ async function run(): Promise<void> {
   };
   post({ type: 'sources', sources });
   if (world) {
-    post({ type: 'world', status: world.status() });
-    statusTimer = setInterval(() => post({ type: 'world', status: world.status() }), WORLD_STATUS_MS);
+    const l2 = setup.l2;
+    const standins = Object.fromEntries(setup.standins.map((s) => [s.kind, s.url]));
+    const status = (): SandboxStatus => ({
+      world: world.status(),
+      chains: Object.fromEntries(
+        (l2?.chains ?? []).map((c) => {
+          const st = c.status();
+          return [st.chain, { chain_id: st.chain_id, rpc_url: st.rpc_url, simulated_until: st.simulated_until }];
+        }),
+      ),
+      standins,
+    });
+    post({ type: 'world', status: status() });
+    statusTimer = setInterval(() => post({ type: 'world', status: status() }), WORLD_STATUS_MS);
     world.caughtUp.then(
       () => post({ type: 'caught-up' }),
       () => undefined,
