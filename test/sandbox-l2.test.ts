@@ -2,12 +2,17 @@
  * The sandbox's layer-2 chains at sandbox level (not through an area): OP fees recomputed from the fee vaults, the
  * system transactions where each stack puts them, determinism by seed, resume after stop. A few simulated hours.
  */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonRpc } from '../src/sandbox/chain/anvil.js';
-import { type L2Chain, openL2Chain } from '../src/sandbox/l2/chain.js';
+import { BACKGROUND_NICENESS } from '../src/sandbox/chain/priority.js';
+import { L2_FILE, type L2Chain, l2Dir, openL2Chain } from '../src/sandbox/l2/chain.js';
 import { ARBOS_ADDRESS } from '../src/sandbox/l2/nitro.js';
 import { BASE_FEE_VAULT, DEPOSITOR, L1_BLOCK, L1_FEE_VAULT } from '../src/sandbox/l2/op-stack.js';
+import { openL2ChainsOnThread } from '../src/sandbox/l2/thread.js';
 import { useTempDirs } from './support/temp-dirs.js';
 
 type Json = Record<string, unknown> & { transactions: Json[] };
@@ -172,5 +177,50 @@ describe('sandbox L2 chains', () => {
       before.transactions[0],
     );
     expect(Number(await rpc<string>(again.rpcUrl, 'eth_blockNumber'))).toBeGreaterThan(Number(before.number));
+  }, 120_000);
+
+  it('on a thread of its own, as start runs them: on the wall clock, in the background, logging through the service, saved on stop', async () => {
+    const dir = tempDir('l2-thread-');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const now = Math.floor(Date.now() / 1000);
+    const genesis = now - (now % 3600) - 3 * 3600;
+    const l2 = await openL2ChainsOnThread({
+      dataDir: dir,
+      seed: 5,
+      genesisTimestamp: genesis,
+      blockSeconds: 5,
+      log: logger,
+    });
+    try {
+      expect(Object.keys(l2.config).sort()).toEqual(['RPC_URL_ARBITRUM', 'RPC_URL_OPTIMISM']);
+      expect(l2.chains.map((c) => [c.kind, c.chainId])).toEqual([
+        ['optimism', 10],
+        ['arbitrum', 42161],
+      ]);
+      await l2.caughtUp;
+      for (const c of l2.chains) {
+        expect(Number(await rpc<string>(c.rpcUrl, 'eth_chainId'))).toBe(c.chainId);
+        const head = await rpc<Json>(c.rpcUrl, 'eth_getBlockByNumber', ['latest', false]);
+        expect(Number(head.timestamp)).toBeGreaterThan(Math.floor(Date.now() / 1000) - 60);
+        // The status the thread reports, and its anvil in the background.
+        await vi.waitFor(() => expect(c.status().simulated_until).toBe(Number(head.timestamp)), { timeout: 5000 });
+        expect(os.getPriority(c.status().anvil_pid)).toBe(BACKGROUND_NICENESS);
+      }
+      const caught = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'sandbox: L2 chain caught up');
+      expect(caught.map((l) => [l.chain, l.level])).toEqual(
+        expect.arrayContaining([
+          ['optimism', 30],
+          ['arbitrum', 30],
+        ]),
+      );
+    } finally {
+      await l2.stop();
+    }
+    await l2.stop();
+    for (const kind of ['optimism', 'arbitrum'] as const)
+      expect(existsSync(path.join(l2Dir(dir, kind), L2_FILE))).toBe(true);
   }, 120_000);
 });

@@ -5,10 +5,9 @@
  * read while the jobs write) and talk only through the messages below. Why a thread rather than a child process:
  * docs/benchmarks.md ("start: job side on a thread or in a process").
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../core/thread-entry.js';
 import type { RunOutcome } from '../jobs/runner.js';
 import type { JobInfo } from '../jobs/types.js';
 import type { WorldStatus } from '../sandbox/world/world.js';
@@ -97,24 +96,8 @@ export interface JobSide {
 /** How long `close()` waits for the job side to stop its jobs and save the world before ending the thread. */
 const CLOSE_TIMEOUT_MS = 30_000;
 
-/**
- * The thread's entry beside this module: `job-thread.js` in the build, `job-thread.ts` when running from sources
- * (tsx, vitest), where the thread first registers tsx's loader (a worker does not inherit the parent's hooks).
- */
-function threadEntry(): { filename: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { filename: new URL('./job-thread.js', here), eval: false };
-  // tsx's ESM API (its CommonJS build cannot register the ESM hooks from a worker).
-  const tsxRoot = path.dirname(createRequire(here).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(path.join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const entry = new URL('./job-thread.ts', here).href;
-  const code =
-    `import(${JSON.stringify(tsx)}).then((m) => { m.register(); ` + `return import(${JSON.stringify(entry)}); });`;
-  return { filename: code, eval: true };
-}
-
 export function startJobSide(data: JobThreadData, handlers: JobSideHandlers): JobSide {
-  const entry = threadEntry();
+  const entry = threadEntry(import.meta.url, 'job-thread');
   const worker = new Worker(entry.filename, {
     eval: entry.eval,
     workerData: data,

@@ -9,7 +9,7 @@ import { type Config, ConfigError, configWith, RPC_URL_PREFIX } from '../config/
 import type { Clock } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
-import { type L2Chains, openL2Chains } from '../sandbox/l2/index.js';
+import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, type World } from '../sandbox/world/world.js';
@@ -121,7 +121,7 @@ export interface SourceSetup {
   readonly book: AddressBook;
   readonly world?: World;
   /** The sandbox's layer-2 chains (Optimism, Arbitrum), when the sandbox runs: `l2.caughtUp` tells when their history is complete. */
-  readonly l2?: L2Chains;
+  readonly l2?: SandboxL2;
   /** The stand-ins started, by kind, with the base URL each serves. */
   readonly standins: readonly { kind: SourceKind; url: string }[];
   /** Stops the stand-ins and the world (when started here). */
@@ -190,7 +190,7 @@ export async function startStandins(
 }
 
 /** What running.json says of the layer-2 chains (`chains` of `sandbox info --json`): each proxy's URL and chain id. */
-export function l2Announcement(l2: L2Chains): Record<string, unknown> {
+export function l2Announcement(l2: Pick<SandboxL2, 'chains'>): Record<string, unknown> {
   return { l2_chains: Object.fromEntries(l2.chains.map((c) => [c.kind, { rpc_url: c.rpcUrl, chain_id: c.chainId }])) };
 }
 
@@ -240,13 +240,13 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     // The layer-2 chains share the world's genesis and catch up alongside it (src/sandbox/l2/); they open while the
     // stand-ins start (a second start loads both from their saves), and are announced once both are up.
     const [l2Opened, standinsStarted] = await Promise.allSettled([
-      openL2Chains({
+      // On a thread of their own, in the background (src/sandbox/l2/thread.ts); on the wall clock.
+      openL2ChainsOnThread({
         dataDir: config.dataDir,
         seed: config.sandbox.seed,
         genesisTimestamp: world.manifest.genesisTimestamp,
         blockSeconds: config.sandbox.blockSeconds,
         log: logger,
-        clock,
       }),
       startStandins(config, world, {
         clock,

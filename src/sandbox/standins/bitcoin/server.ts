@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../../core/thread-entry.js';
 import type { Clock } from '../../../core/time.js';
 import { HttpError, type Standin, type StandinDialect, startStandin } from '../base/server.js';
 import { dispatch, handleRpc, RpcFailure } from './rpc.js';
@@ -55,25 +54,9 @@ export interface BitcoinStandin extends Standin {
   rotateCookie(): void;
 }
 
-/**
- * The thread's entry beside this module: `generate-thread.js` in the build, `generate-thread.ts` from sources (tsx,
- * vitest), where the thread first registers tsx's loader (as `runtime/job-side.ts` does).
- */
-function threadEntry(): { filename: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { filename: new URL('./generate-thread.js', here), eval: false };
-  const tsxRoot = path.dirname(createRequire(here).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(path.join(tsxRoot, 'dist', 'esm', 'api', 'index.mjs')).href;
-  const entry = new URL('./generate-thread.ts', here).href;
-  return {
-    filename: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
-    eval: true,
-  };
-}
-
 /** Builds the chain in `dir` on a thread: `done` resolves when it is on disk; `stop` ends the thread. */
 function buildOnThread(options: { seed: number; nowSeconds: number; days: number; dir: string }) {
-  const entry = threadEntry();
+  const entry = threadEntry(import.meta.url, 'generate-thread');
   const worker = new Worker(entry.filename, { eval: entry.eval, workerData: options });
   const done = new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());
