@@ -406,48 +406,6 @@ describe('JobRunner', () => {
       expect((await repo.state('a.compute'))!.next_run_at).toBe(now() + 600);
     });
 
-    it('holds background jobs until every due foreground job has finished a run, then runs them on schedule', async () => {
-      const order: string[] = [];
-      let release: () => void = () => undefined;
-      const slow = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      // An hourly job that ran before this start (not due) is not waited for.
-      await repo.ensureState('a.hourly', Math.floor(clock.nowMs() / 1000) + 3600);
-      const r = runner(
-        [
-          job('a.hourly', async () => 'hourly', { everySeconds: 3600 }),
-          job('a.first', async () => {
-            order.push('first');
-            await slow;
-            return 'first';
-          }),
-          job('a.quick', async () => {
-            order.push('quick');
-            return 'quick';
-          }),
-          job(
-            'b.backfill',
-            async () => {
-              order.push('backfill');
-              return 'backfill';
-            },
-            { background: true },
-          ),
-        ],
-        { tickMs: 5 },
-      );
-      await r.start();
-      await vi.waitFor(() => expect(order).toEqual(expect.arrayContaining(['first', 'quick'])));
-      await delay(50); // ten ticks: the backfill waits for a.first
-      expect(order).not.toContain('backfill');
-      release();
-      await vi.waitFor(() => expect(order).toContain('backfill'), { timeout: 2000, interval: 5 });
-      expect(order.indexOf('backfill')).toBe(2);
-      // By hand, a background job is never held.
-      expect(await r.runOnce('b.backfill')).toMatchObject({ status: 'ok' });
-    });
-
     it('keeps scheduling after a failing run, and runs jobs independently', async () => {
       let failing = 0;
       let fine = 0;

@@ -75,34 +75,7 @@ export class JobRunner {
   async start(): Promise<void> {
     const now = Math.floor(this.options.clock.nowMs() / 1000);
     for (const job of this.options.jobs) await this.repo.ensureState(job.name, now);
-    const states = await this.repo.states();
-    this.runsAtStart = new Map(states.map((s) => [s.job, s.last_run_id]));
     this.loop = this.schedule();
-  }
-
-  /** Each job's last run when this runner started: a foreground job has run since once its last run differs. */
-  private runsAtStart = new Map<string, string | null>();
-  /** Set once every foreground job has finished a run since the start: background jobs then run on schedule. */
-  private foregroundDone = false;
-
-  /**
-   * Whether background jobs still wait: some foreground job is due (or running) and has not finished a run since
-   * this runner started. A job not due (an hourly one that ran before a restart) is not waited for.
-   */
-  private backgroundHeld(
-    states: readonly { job: string; last_run_id: string | null; next_run_at: number }[],
-    now: number,
-  ): boolean {
-    if (this.foregroundDone) return false;
-    const byJob = new Map(states.map((s) => [s.job, s]));
-    this.foregroundDone = this.options.jobs.every((j) => {
-      if (j.background) return true;
-      const state = byJob.get(j.name);
-      if (!state) return true;
-      const ranSince = state.last_run_id !== (this.runsAtStart.get(j.name) ?? null);
-      return ranSince || (state.next_run_at > now && !this.isActive(j.name));
-    });
-    return !this.foregroundDone;
   }
 
   private async schedule(): Promise<void> {
@@ -112,10 +85,8 @@ export class JobRunner {
       try {
         const states = await this.repo.states();
         const due = new Set(states.filter((s) => s.next_run_at <= now).map((s) => s.job));
-        const held = this.backgroundHeld(states, now);
         for (const job of this.options.jobs) {
           if (!due.has(job.name) || this.isActive(job.name)) continue;
-          if (held && job.background) continue;
           const p = this.runOnce(job.name, { scheduled: true }).catch((err: unknown) => {
             this.options.log.error({ err, job: job.name }, 'job runner error');
           });

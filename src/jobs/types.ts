@@ -36,12 +36,6 @@ export interface JobDef {
    * own schedule: what they stored is computed at the runner's next tick instead of up to `everySeconds` later.
    */
   readonly runAfter?: readonly string[];
-  /**
-   * Work no first document waits for (a long backfill of its own area): after a runner starts, its scheduled runs
-   * wait until every other job has finished a run (here or on another worker), so that on a busy machine the
-   * first documents of the other areas are not held up by it. Runs on demand (`runOnce`) are not held.
-   */
-  readonly background?: boolean;
   /** Returns a one-line summary of what it did, shown in `/status`. */
   run(ctx: JobContext): Promise<string | undefined>;
 }

@@ -37,8 +37,6 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
   return [
     {
       name: 'blockchain.bitcoin.ingest',
-      // A backfill of whole blocks no other area's first documents wait for (JobDef.background).
-      background: true,
       area: 'blockchain',
       description: 'Reads Bitcoin blocks (getblock 3, getblockstats, getnetworkhashps) and mempool samples',
       // As often as the DEX ingest: a pass ends at its time budget (a first start's history takes a few), and the

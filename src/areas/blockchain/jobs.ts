@@ -31,8 +31,6 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
   return [
     {
       name: 'blockchain.ingest',
-      // A backfill of whole blocks no other area's first documents wait for (JobDef.background).
-      background: true,
       area: 'blockchain',
       description: `Reads whole blocks, receipts and network samples of ${targets.map((t) => t.chain).join(', ')}`,
       everySeconds: 10,
