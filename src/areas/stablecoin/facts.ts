@@ -95,6 +95,8 @@ export interface MakerIlkState {
   readonly chop: bigint;
   readonly hole: bigint;
   readonly dirt: bigint;
+  /** The join adapter's balance of the collateral token (raw, `dec` decimals): what the Vat holds of it; null when unread. */
+  readonly joinBalance: bigint | null;
 }
 
 /** One vault: the Vat's `urns(ilk, urn)` at the snapshot block. */
@@ -129,8 +131,9 @@ export interface MakerSnapshot {
   /** DAI.totalSupply (wad) and the DAI tokens that contracts named by the Chainlog hold (wad). */
   readonly totalSupply: bigint;
   readonly protocolHeld: bigint;
-  /** Vat.debt (rad), Vat.Line (rad), Jug.base (ray). */
+  /** Vat.debt (rad), Vat.Line (rad), Jug.base (ray), Spot.par (ray: the DAI target price in USD). */
   readonly debt: bigint;
+  readonly par: bigint;
   readonly Line: bigint;
   readonly base: bigint;
   readonly ilks: readonly MakerIlkState[];

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { hexToString, stringToHex } from 'viem';
 import { DAY, nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
@@ -183,6 +183,7 @@ export async function readMakerSnapshot(
     { address: c.vat, abi: VAT_ABI, functionName: 'debt' },
     { address: c.vat, abi: VAT_ABI, functionName: 'Line' },
     { address: c.jug, abi: JUG_ABI, functionName: 'base' },
+    { address: c.spot, abi: SPOT_ABI, functionName: 'par' },
     { address: c.dai, abi: TOKEN_ABI, functionName: 'totalSupply' },
     ...perIlk,
     ...psmKeys.flatMap((k): Call[] => [
@@ -206,8 +207,9 @@ export async function readMakerSnapshot(
   const debt = required<bigint>(next(), 'Vat.debt()');
   const Line = required<bigint>(next(), 'Vat.Line()');
   const base = required<bigint>(next(), 'Jug.base()');
+  const par = required<bigint>(next(), 'Spot.par()');
   const totalSupply = required<bigint>(next(), 'DAI.totalSupply()');
-  const ilks: MakerIlkState[] = ilkWords.map((w) => {
+  const ilks: Omit<MakerIlkState, 'joinBalance'>[] = ilkWords.map((w) => {
     const name = bytes32ToText(w);
     const info = required<readonly [string, string, bigint, bigint, string, string, string, string]>(
       next(),
@@ -240,6 +242,13 @@ export async function readMakerSnapshot(
       dirt: dog?.[3] ?? 0n,
     };
   });
+  // The join adapters' balances, once the registry named each ilk's gem and join.
+  const balances = await read(
+    source,
+    ilks.map((x): Call => ({ address: x.gem as Address, abi: TOKEN_ABI, functionName: 'balanceOf', args: [x.join] })),
+    n,
+  );
+  const withBalances = ilks.map((x, k) => ({ ...x, joinBalance: (balances[k] as bigint | undefined) ?? null }));
   const psms: MakerPsm[] = [];
   for (const key of psmKeys) {
     const ilk = next() as Hex | undefined;
@@ -268,9 +277,10 @@ export async function readMakerSnapshot(
     totalSupply,
     protocolHeld,
     debt,
+    par,
     Line,
     base,
-    ilks,
+    ilks: withBalances,
     psms,
     urns,
   };

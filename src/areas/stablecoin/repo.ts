@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
+import { startOfUtcDay } from '../../core/time.js';
 import type { Database } from '../../store/schema.js';
+import type { StablecoinProtocolInput, StablecoinRef } from './compute.js';
 import type { StableEventFact, StableSnapshot } from './facts.js';
 import type { StablecoinTables } from './tables.js';
 
@@ -176,4 +178,43 @@ export class StablecoinRepository {
         .execute();
     }
   }
+}
+
+/** The flow events the computation reads over its history window (transfers are read on their own). */
+export const FLOW_KINDS = [
+  'poke',
+  'bark',
+  'kick',
+  'take',
+  'redo',
+  'trove_liquidated',
+  'liquidation',
+  'redemption',
+  'sp_balance',
+  'last_good_price',
+] as const;
+
+/** Everything the computation reads of the area's own facts, at each protocol's newest snapshot. */
+export async function stablecoinFacts(
+  repo: StablecoinRepository,
+  targets: readonly StablecoinRef[],
+): Promise<StablecoinProtocolInput[]> {
+  const out: StablecoinProtocolInput[] = [];
+  for (const target of targets) {
+    const [head] = await repo.snapshotHeads(target.chain, target.protocol);
+    if (!head) continue;
+    const from = startOfUtcDay(head.timestamp) - 7 * 86_400;
+    out.push({
+      target,
+      snapshots: await repo.snapshots(target.chain, target.protocol, from),
+      events: await repo.events(
+        target.chain,
+        target.protocol,
+        { from: head.timestamp - HISTORY_SECONDS, to: head.timestamp },
+        FLOW_KINDS,
+      ),
+      transfers: await repo.events(target.chain, target.protocol, { to: head.timestamp }, ['transfer']),
+    });
+  }
+  return out;
 }
