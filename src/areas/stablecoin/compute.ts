@@ -108,8 +108,8 @@ class Prices {
 
   constructor(prices: readonly TokenPriceFact[]) {
     for (const p of prices) {
-      let m = this.byToken.get(p.token);
-      if (!m) this.byToken.set(p.token, (m = new Map()));
+      const m = this.byToken.get(p.token) ?? new Map<number, TokenPriceFact>();
+      this.byToken.set(p.token, m);
       m.set(p.hour, p);
     }
   }
@@ -390,8 +390,8 @@ function makerFigures(
   const psmIlks = new Set(s.psms.map((p) => p.ilk));
   const urnsByIlk = new Map<string, { ink: bigint; art: bigint }[]>();
   for (const u of s.urns) {
-    let list = urnsByIlk.get(u.ilk);
-    if (!list) urnsByIlk.set(u.ilk, (list = []));
+    const list = urnsByIlk.get(u.ilk) ?? [];
+    urnsByIlk.set(u.ilk, list);
     list.push(u);
   }
   const rows: { kind: CollateralKind; debt: number; usd: number | null; mat: number }[] = [];
