@@ -468,7 +468,8 @@ function makerFigures(
     const collateralization = usd === null || debt <= 0 ? null : usd / debt;
     if (collateralization === null)
       gaps.collateralization = debt <= 0 ? 'no_positions' : (gaps.collateral_usd ?? 'no_price');
-    const fee = yearlyRate(x.duty + s.base - RAY);
+    // Jug.drip compounds base + duty per second.
+    const fee = yearlyRate(x.duty + s.base);
     return {
       ilk: x.ilk,
       name: x.name,
