@@ -1,3 +1,5 @@
+import { FormatRegistry, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import type { PoolFact, PoolSnapshotFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
 import {
@@ -10,6 +12,8 @@ import {
   yearlyRate,
 } from './compute.js';
 import type { LiquitySnapshot, MakerIlkState, MakerSnapshot, StableEventFact } from './facts.js';
+import { stablecoinDocuments } from './jobs.js';
+import { CollateralsPayload, StableScoreHistory, StableScoreRecord, WeeklyRecord } from './schema.js';
 
 const E18 = 10n ** 18n;
 const RAY = 10n ** 27n;
@@ -517,5 +521,37 @@ describe('pure helpers', () => {
       [2, 10n],
       [1, 6n],
     ]);
+  });
+});
+
+// The API's own format check: ISO-8601 UTC with seconds (docs/vocabulary.md).
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
+
+describe('payloads and documents', () => {
+  const out = run([makerInput(), liquityInput()]);
+
+  it('every payload matches its path’s schema (the API validates and serialises with it)', () => {
+    const errors = (schema: TSchema, value: unknown) =>
+      [...Value.Errors(schema, value)].map((e) => `${e.path}: ${e.message}`);
+    for (const [, x] of out.weekly) expect(errors(Type.Array(WeeklyRecord), x.data)).toEqual([]);
+    for (const [, x] of out.collaterals) expect(errors(CollateralsPayload, x.data)).toEqual([]);
+    for (const [, x] of out.scores) expect(errors(StableScoreHistory, x.data)).toEqual([]);
+    expect(errors(Type.Array(StableScoreRecord), out.allMarkets!.data)).toEqual([]);
+  });
+
+  it('publishes the 4 paths, each document at its own as_of with the methodology', () => {
+    const docs = stablecoinDocuments(out);
+    expect(docs.map((d) => d.path).sort()).toEqual([
+      '/data/stablecoin/liquity',
+      '/data/stablecoin/liquity/collaterals',
+      '/data/stablecoin/makerdao',
+      '/data/stablecoin/makerdao/collaterals',
+      '/scores/liquidity-stablecoin-all-markets',
+      '/scores/liquidity-stablecoin/ethereum/liquity',
+      '/scores/liquidity-stablecoin/ethereum/makerdao',
+    ]);
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.0.0');
+    expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });
