@@ -695,6 +695,18 @@ function dexLiquidityUsd(
   return any ? total : 0;
 }
 
+/** The weekly record's Liquity-only figures (not applicable to MakerDAO). */
+const LIQUITY_FIELDS = [
+  'stability_pool_deposits',
+  'stability_pool_coverage',
+  'redemptions',
+  'redeemed',
+  'redemption_rate',
+  'tcr',
+  'tcr_above_critical',
+  'recovery_mode',
+] as const;
+
 function emptyRecord(ref: StablecoinRef, token: string, reader: Record<string, string>, t: number, partial: boolean) {
   const nullFields = [
     'total_supply',
@@ -714,14 +726,7 @@ function emptyRecord(ref: StablecoinRef, token: string, reader: Record<string, s
     'peg_max_deviation',
     'peg_hours_outside_band',
     'psm_holdings_usd',
-    'stability_pool_deposits',
-    'stability_pool_coverage',
-    'redemptions',
-    'redeemed',
-    'redemption_rate',
-    'tcr',
-    'tcr_above_critical',
-    'recovery_mode',
+    ...LIQUITY_FIELDS,
   ] as const;
   return {
     chain: ref.chain,
@@ -880,17 +885,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       gaps.peg_hours_outside_band = 'no_price';
     }
     if (na) {
-      for (const k of [
-        'stability_pool_deposits',
-        'stability_pool_coverage',
-        'redemptions',
-        'redeemed',
-        'redemption_rate',
-        'tcr',
-        'tcr_above_critical',
-        'recovery_mode',
-      ])
-        gaps[k] = 'not_applicable';
+      for (const k of LIQUITY_FIELDS) gaps[k] = 'not_applicable';
       if (record.psm_holdings_usd === null) gaps.psm_holdings_usd = 'no_price';
     } else {
       gaps.psm_holdings_usd = 'not_applicable';

@@ -5,7 +5,7 @@ import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/
 import { ingest } from '../../jobs/evm/ingest.js';
 import type { JobContext } from '../../jobs/types.js';
 import { blockAtOrBefore, type EvmChains } from '../../sources/evm/chains.js';
-import type { EvmSource } from '../../sources/evm/source.js';
+import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/source.js';
 import type { EvmLog, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
@@ -54,33 +54,14 @@ import type { StablecoinTarget } from './targets.js';
 
 type Address = `0x${string}`;
 
-interface Call {
-  readonly address: Address;
-  readonly abi: readonly unknown[];
-  readonly functionName: string;
-  readonly args?: readonly unknown[];
-}
+type Call = StateCall;
 
-/** Calls per multicall request: large enough to be few, small enough for any node's gas cap on eth_call. */
-const BATCH = 400;
 /** A new head snapshot at most this often (chain time): a state read per 10 s job run would be wasted work. */
 export const SNAPSHOT_EVERY = 300;
 /** Daily snapshots are back-filled for this many previous UTC days (the 7-day history). */
 const BACKFILL_DAYS = 6;
 
-/** Results of calls at a block; a reverted call is undefined, a transport failure throws (retryable). */
-async function read(source: EvmSource, calls: readonly Call[], block: number): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let i = 0; i < calls.length; i += BATCH) {
-    const results = (await source.multicall({
-      contracts: calls.slice(i, i + BATCH) as never,
-      allowFailure: true,
-      blockNumber: BigInt(block),
-    })) as readonly { status: 'success' | 'failure'; result?: unknown }[];
-    for (const r of results) out.push(r.status === 'success' ? r.result : undefined);
-  }
-  return out;
-}
+const read = readCallsAt;
 
 /** A value every figure needs: its absence is the source's error, never a zero. */
 function required<T>(value: unknown, what: string): T {
