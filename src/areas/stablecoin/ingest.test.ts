@@ -21,7 +21,7 @@ const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 const E18 = 10n ** 18n;
 const RAY = 10n ** 27n;
 
-const CHAINLOG: Hex = '0x9ef05f7f6deb616fd37ac3c959a2dddd25a54e4f';
+const CHAINLOG: Hex = '0x9ef05f7f6deb616fd37ac3c959a2ddd25a54e4f5';
 const VAT: Hex = '0x00000000000000000000000000000000000000a1';
 const DAI: Hex = '0x00000000000000000000000000000000000000a2';
 const SPOT: Hex = '0x00000000000000000000000000000000000000a3';

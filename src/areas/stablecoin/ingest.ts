@@ -522,6 +522,7 @@ export async function readSnapshot(
 /** The stablecoin area's ingestion: one sink per protocol, started at the kit's `ingestStart`. */
 export class StablecoinIngest {
   private readonly starts = new Map<string, number>();
+  private readonly resolved = new Map<string, { time: number; sources: LogSources }>();
 
   constructor(
     private readonly evm: EvmChains,
@@ -530,10 +531,34 @@ export class StablecoinIngest {
     private readonly lookbackSeconds: number,
   ) {}
 
+  /** Every protocol in turn; one that fails keeps its facts and fails the run after the others are done. */
   async run(ctx: JobContext): Promise<string> {
     const parts: string[] = [];
-    for (const target of this.targets) parts.push(await this.runOne(ctx, target));
+    const failed: string[] = [];
+    for (const target of this.targets) {
+      try {
+        parts.push(await this.runOne(ctx, target));
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        failed.push(`${target.chain}/${target.protocol}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (failed.length) throw new Error(`${failed.join('; ')}${parts.length ? ` (done: ${parts.join('; ')})` : ''}`);
     return parts.join('; ');
+  }
+
+  /** The contracts whose logs a protocol's sink reads, resolved again once `SNAPSHOT_EVERY` of chain time passed. */
+  private async logSources(source: EvmSource, target: StablecoinTarget, head: number): Promise<LogSources> {
+    const key = stableCheckpointKey(target.chain, target.protocol);
+    const cached = this.resolved.get(key);
+    const time = (await source.getBlock(head))?.timestamp ?? 0;
+    if (cached && time - cached.time < SNAPSHOT_EVERY) return cached.sources;
+    const sources =
+      target.design === 'maker-mcd'
+        ? await makerLogSources(source, target, head)
+        : await liquityLogSources(source, target, head);
+    this.resolved.set(key, { time, sources });
+    return sources;
   }
 
   private async runOne(ctx: JobContext, target: StablecoinTarget): Promise<string> {
@@ -550,10 +575,7 @@ export class StablecoinIngest {
       this.starts.set(key, start);
     }
     const head = await source.blockNumber();
-    const logSources =
-      target.design === 'maker-mcd'
-        ? await makerLogSources(source, target, head)
-        : await liquityLogSources(source, target, head);
+    const logSources = await this.logSources(source, target, head);
     const sink = new StableSink(target, start, logSources);
     const result = await ingest(source, ctx.store, sink, {
       signal: ctx.signal,
