@@ -207,6 +207,27 @@ function makerInput(over: (s: MakerSnapshot) => MakerSnapshot = (s) => s): Stabl
         clip: '0x00000000000000000000000000000000000000c1',
         id: 1n,
       }),
+      event(AS_OF - 290, 995, {
+        source: 'event',
+        kind: 'kick',
+        id: 1n,
+        top: 0n,
+        tab: 0n,
+        lot: E18,
+        usr: HOLDER_A,
+        kpr: HOLDER_B,
+      }),
+      event(AS_OF - 200, 996, {
+        source: 'event',
+        kind: 'take',
+        id: 1n,
+        max: 0n,
+        price: 0n,
+        owe: 1130n * 10n ** 45n,
+        tab: 0n,
+        lot: 0n,
+        usr: HOLDER_A,
+      }),
     ],
     transfers: [
       transfer(mintDay, 876, ZERO, HOLDER_A, 50_000n * E18),
@@ -384,6 +405,10 @@ describe('computeStablecoin: MakerDAO', () => {
       psm_holdings_usd: 50_000,
       liquidations: 1,
       liquidated_debt: 1000,
+      auctions_started: 1,
+      auctions_reset: 0,
+      auction_takes: 1,
+      auction_dai_recovered: 1130,
       stability_pool_deposits: null,
     });
     expect(today.gap_reasons.stability_pool_deposits).toBe('not_applicable');
@@ -451,6 +476,10 @@ describe('computeStablecoin: Liquity', () => {
       holders: 1,
     });
     expect(today.stability_pool_coverage).toBeCloseTo(1 / 3, 6);
+    expect(today).toMatchObject({
+      auction_takes: null,
+      gap_reasons: expect.objectContaining({ auction_takes: 'not_applicable' }),
+    });
     expect(today.collateral_ratio).toBeCloseTo(200_000 / 150_000, 6);
     const eth = out.collaterals.get('liquity')!.data.collateral_assets[0]!;
     expect(eth).toMatchObject({ min_collateralization: 1.1, critical_collateralization: 1.5, positions: 2 });

@@ -696,6 +696,9 @@ function dexLiquidityUsd(
 }
 
 /** The weekly record's Liquity-only figures (not applicable to MakerDAO). */
+/** The weekly record's Maker-only flows (not applicable to Liquity). */
+const MAKER_FIELDS = ['auctions_started', 'auctions_reset', 'auction_takes', 'auction_dai_recovered'] as const;
+
 const LIQUITY_FIELDS = [
   'stability_pool_deposits',
   'stability_pool_coverage',
@@ -727,6 +730,7 @@ function emptyRecord(ref: StablecoinRef, token: string, reader: Record<string, s
     'peg_hours_outside_band',
     'psm_holdings_usd',
     ...LIQUITY_FIELDS,
+    ...MAKER_FIELDS,
   ] as const;
   return {
     chain: ref.chain,
@@ -811,6 +815,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     let liquidatedDebt = 0;
     let redemptions = 0;
     let redeemed = 0n;
+    const auctions = { kick: 0, redo: 0, take: 0, owe: 0n };
     for (const { event: e } of dayEvents) {
       if (e.source !== 'event') continue;
       if (e.kind === 'bark') {
@@ -822,6 +827,11 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       } else if (e.kind === 'redemption') {
         redemptions++;
         redeemed += e.actual;
+      } else if (e.kind === 'kick' || e.kind === 'redo') {
+        auctions[e.kind]++;
+      } else if (e.kind === 'take') {
+        auctions.take++;
+        auctions.owe += e.owe;
       }
     }
     const L = f.liquity;
@@ -871,6 +881,10 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       recovery_mode: L ? L.recoveryMode : null,
       liquidations,
       liquidated_debt: r(liquidatedDebt),
+      auctions_started: na ? auctions.kick : null,
+      auctions_reset: na ? auctions.redo : null,
+      auction_takes: na ? auctions.take : null,
+      auction_dai_recovered: na ? r(toFloat(auctions.owe, 45)) : null,
       gap_reasons: {} as Record<string, string>,
     } satisfies WeeklyRecordEntry;
     const gaps = record.gap_reasons;
@@ -889,6 +903,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       if (record.psm_holdings_usd === null) gaps.psm_holdings_usd = 'no_price';
     } else {
       gaps.psm_holdings_usd = 'not_applicable';
+      for (const k of MAKER_FIELDS) gaps[k] = 'not_applicable';
       if (record.stability_pool_coverage === null) gaps.stability_pool_coverage = 'no_positions';
     }
     const depth2 = depth.find((d) => d.price_move === EXIT_MOVE)?.sell_usd ?? null;

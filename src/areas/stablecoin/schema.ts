@@ -84,6 +84,10 @@ export const WeeklyRecord = Type.Object({
   recovery_mode: Nullable(Type.Boolean({ description: 'Liquity: checkRecoveryMode' })),
   liquidations: Count('Liquidations during the day (Maker: Bark; Liquity: TroveLiquidated)'),
   liquidated_debt: Type.Number({ description: 'Debt liquidated during the day, stablecoin units' }),
+  auctions_started: Nullable(Count('Maker: Clipper auctions kicked during the day (Kick)')),
+  auctions_reset: Nullable(Count('Maker: auctions restarted during the day (Redo)')),
+  auction_takes: Nullable(Count('Maker: keepers’ purchases during the day (Take)')),
+  auction_dai_recovered: Amount('Maker: DAI the keepers paid during the day (Σ Take owe)'),
   gap_reasons: GapReasons,
 });
 
