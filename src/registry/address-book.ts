@@ -114,5 +114,10 @@ export function addressBookFromRegistry(registry: Registry, chains: readonly str
     const book = on(token.chain);
     if (book) book.entries[bookKey.liquidStaking(p.id)] = entry(token.address);
   }
+  for (const p of registry.stablecoinProtocols()) {
+    const s = p.stablecoin!;
+    const book = on(s.token.chain);
+    if (book) book.entries[bookKey.stablecoin(p.id)] = entry(s.entryPoint.address, s.entryPoint.startBlock);
+  }
   return { origin: 'registry', chains: out };
 }

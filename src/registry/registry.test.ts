@@ -1,5 +1,6 @@
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { addressBookFromRegistry, bookEntry, bookKey, bookToken } from './address-book.js';
 import { CHAINS } from './chains/index.js';
 import { CHANNELS } from './channels/index.js';
 import { lower, registry } from './index.js';
@@ -373,7 +374,19 @@ describe('references between entries', () => {
       expect(s.chains, p.id).toContain(s.token.chain);
       expect(s.collaterals.length, p.id).toBeGreaterThan(0);
       for (const c of s.collaterals) expect(s.chains, `${p.id} ${c.symbol}`).toContain(c.chain);
+      expect(isAddress(s.entryPoint.address, { strict: true }), p.id).toBe(true);
     }
+  });
+
+  it('the registry address book names each stablecoin entry point on mainnet (Chainlog, TroveManager)', () => {
+    const book = addressBookFromRegistry(registry, ['ethereum']);
+    expect(bookEntry(book, 'ethereum', bookKey.stablecoin('makerdao'))?.address).toBe(
+      '0x9ef05f7f6deb616fd37ac3c959a2ddd25a54e4f5',
+    );
+    expect(bookEntry(book, 'ethereum', bookKey.stablecoin('liquity'))?.address).toBe(
+      '0xa39739ef8b0231dbfa0dcda07d7e29faabcf4bb2',
+    );
+    expect(bookToken(book, 'ethereum', 'LUSD')?.address).toBe('0x5f98805a4e8be255a32880fdec7f6728c6568ba0');
   });
 
   it('security contracts live on the served chains and every served chain has a contract', () => {

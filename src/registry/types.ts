@@ -118,6 +118,15 @@ export interface StablecoinEntry {
   readonly chains: readonly string[];
   /** The collateral assets accepted by the issuer. */
   readonly collaterals: readonly TokenRef[];
+  /**
+   * The entry point every other contract is read from (the address book's `stablecoin/<protocol>`): MakerDAO's
+   * Chainlog (`getAddress(bytes32)`), Liquity's TroveManager (its public getters). On `token.chain`.
+   */
+  readonly entryPoint: {
+    readonly design: 'maker-mcd' | 'liquity-v1';
+    readonly address: Address;
+    readonly startBlock?: number;
+  };
 }
 
 export interface SecurityEntry {

@@ -62,6 +62,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0006_liquid_staking',
         '0007_blockchain',
         '0008_blockchain_bitcoin',
+        '0009_stablecoin',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

@@ -12,7 +12,7 @@
  * use the pipeline's USD price of the loan token (a Morpho oracle prices collateral in loan token only).
  */
 
-import type { EvmSource } from '../../sources/evm/index.js';
+import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/index.js';
 import {
   AAVE_ORACLE_ABI,
   AAVE_POOL_ABI,
@@ -37,33 +37,13 @@ import { toUnits } from './units.js';
 
 type Address = `0x${string}`;
 
-interface Call {
-  readonly address: Address;
-  readonly abi: readonly unknown[];
-  readonly functionName: string;
-  readonly args?: readonly unknown[];
-}
+type Call = StateCall;
 
 const RAY = 10n ** 27n;
 const WAD = 10n ** 18n;
 const SECONDS_PER_YEAR = 365 * 86_400;
 
-/** Calls per multicall request: large enough to be few, small enough for any node's gas cap on eth_call. */
-const BATCH = 400;
-
-async function read(source: EvmSource, calls: readonly Call[], block: number): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let i = 0; i < calls.length; i += BATCH) {
-    const chunk = calls.slice(i, i + BATCH);
-    const results = (await source.multicall({
-      contracts: chunk as never,
-      allowFailure: true,
-      blockNumber: BigInt(block),
-    })) as readonly { status: 'success' | 'failure'; result?: unknown }[];
-    for (const r of results) out.push(r.status === 'success' ? r.result : undefined);
-  }
-  return out;
-}
+const read = readCallsAt;
 
 /** Bits `from`…`from + width - 1` of a bitmap. */
 function bits(word: bigint, from: number, width: number): bigint {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { oneOf } from '../../paths/entity.js';
 import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { ScoreHistory, ScoreRecord } from '../kit/schema.js';
+import { CollateralsPayload, StableScoreHistory, StableScoreRecord, WeeklyRecord } from './schema.js';
 
 const protocol = (p: PathParams, r: Registry) =>
   oneOf(
@@ -23,6 +23,8 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/data/stablecoin/<protocol>',
     shape: 'daily-7',
+    payload: Type.Array(WeeklyRecord, { minItems: 7, maxItems: 7 }),
+    methodology: 'stablecoin.liquidity',
     summary: 'Weekly analytics of key liquidity metrics of a stablecoin',
     entity: protocol,
   },
@@ -31,6 +33,8 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/data/stablecoin/<protocol>/collaterals',
     shape: 'snapshot',
+    payload: CollateralsPayload,
+    methodology: 'stablecoin.liquidity',
     summary: 'Collateral analytics of a stablecoin',
     entity: protocol,
   },
@@ -39,7 +43,7 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/scores/liquidity-stablecoin/<chain>/<protocol>',
     shape: 'score-history',
-    payload: ScoreHistory(ScoreRecord),
+    payload: StableScoreHistory,
     summary: 'Liquidity score of a stablecoin on a chain',
     methodology: 'stablecoin.liquidity',
     entity: market,
@@ -49,7 +53,7 @@ export const stablecoinPaths: PathDef[] = [
     area: 'stablecoin',
     template: '/scores/liquidity-stablecoin-all-markets',
     shape: 'all-scores',
-    payload: Type.Array(ScoreRecord),
+    payload: Type.Array(StableScoreRecord),
     summary: 'Current liquidity scores of all stablecoins on all chains',
     methodology: 'stablecoin.liquidity',
     entity: () => undefined,

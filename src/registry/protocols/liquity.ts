@@ -11,6 +11,9 @@ export const liquity: ProtocolEntry = {
     chains: ['ethereum'],
     // Troves hold native ETH; WETH stands for it on chain.
     collaterals: [T.WETH],
+    // TroveManager: its getters name the StabilityPool, ActivePool, LUSD token and PriceFeed; deployed in the
+    // launch of Apr 2021: ingestion starts just below it, where a complete TroveUpdated replay starts.
+    entryPoint: { design: 'liquity-v1', address: '0xA39739EF8b0231DbFA0DcdA07d7e29faAbCf4bb2', startBlock: 12_178_000 },
   },
   security: {
     chains: ['ethereum'],

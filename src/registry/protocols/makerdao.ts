@@ -10,6 +10,9 @@ export const makerdao: ProtocolEntry = {
     token: T.DAI,
     chains: ['ethereum'],
     collaterals: [T.WETH, T.WBTC, T.wstETH, T.USDC],
+    // The Chainlog names every MCD contract (MCD_VAT, MCD_DAI, ILK_REGISTRY, MCD_PSM_*…); the Vat's deployment
+    // block (MCD launch, Nov 2019) bounds a complete replay of its LogNote logs: ingestion starts just below it.
+    entryPoint: { design: 'maker-mcd', address: '0x9eF05f7F6deB616fd37aC3c959a2dDD25A54E4F5', startBlock: 8_928_000 },
   },
   security: {
     chains: ['ethereum'],

@@ -6,8 +6,8 @@ export { AdaptiveWindow, MAX_ADDRESSES_PER_CALL, mergeLogs } from './logs.js';
 export type { MulticallArgs, MulticallMode } from './multicall.js';
 export type { RpcCall, RpcClientOptions, RpcOutcome, RpcStats } from './rpc.js';
 export { isLogRangeMessage, isTransientRpcError, RpcClient, RpcError, RpcUnavailableError } from './rpc.js';
-export type { EvmSourceOptions, EvmSourceStats } from './source.js';
-export { createEvmSource, EvmSource } from './source.js';
+export type { EvmSourceOptions, EvmSourceStats, StateCall } from './source.js';
+export { createEvmSource, EvmSource, readCallsAt, STATE_CALL_BATCH } from './source.js';
 export type {
   BlockInfo,
   EvmChainConfig,

@@ -159,3 +159,35 @@ export class EvmSource {
 export function createEvmSource(config: EvmChainConfig, options: EvmSourceOptions = {}): EvmSource {
   return new EvmSource(config, options);
 }
+
+/** One contract call of `readCallsAt`. */
+export interface StateCall {
+  readonly address: `0x${string}`;
+  readonly abi: readonly unknown[];
+  readonly functionName: string;
+  readonly args?: readonly unknown[];
+}
+
+/** Calls per multicall request: large enough to be few, small enough for any node's gas cap on eth_call. */
+export const STATE_CALL_BATCH = 400;
+
+/**
+ * The results of state calls at a block, in order, through multicall in batches of `STATE_CALL_BATCH`: a reverted
+ * call is undefined (the caller decides whether that is a gap or an error); a transport failure throws (retryable).
+ */
+export async function readCallsAt(
+  source: Pick<EvmSource, 'multicall'>,
+  calls: readonly StateCall[],
+  block: number,
+): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let i = 0; i < calls.length; i += STATE_CALL_BATCH) {
+    const results = (await source.multicall({
+      contracts: calls.slice(i, i + STATE_CALL_BATCH) as never,
+      allowFailure: true,
+      blockNumber: BigInt(block),
+    })) as readonly { status: 'success' | 'failure'; result?: unknown }[];
+    for (const r of results) out.push(r.status === 'success' ? r.result : undefined);
+  }
+  return out;
+}

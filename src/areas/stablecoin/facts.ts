@@ -1,0 +1,180 @@
+/**
+ * The facts the stablecoin area ingests from chains and its computation reads: plain data, no I/O. Every amount is
+ * an exact bigint in the contract's own unit (Maker: wad 1e18, ray 1e27, rad 1e45; Liquity: 1e18), converted to a
+ * float only in the computed payloads (convention 7 of DESIGN.md).
+ */
+
+export type StableDesign = 'maker-mcd' | 'liquity-v1';
+
+/** The Vat functions whose LogNote the area decodes. */
+export type VatNoteKind =
+  | 'init'
+  | 'fileIlk'
+  | 'file'
+  | 'slip'
+  | 'flux'
+  | 'move'
+  | 'frob'
+  | 'fork'
+  | 'grab'
+  | 'heal'
+  | 'suck'
+  | 'fold';
+
+/** A decoded Vat LogNote: exact integers, lowercase addresses, ilk names as text (`ETH-A`). */
+export type VatNote =
+  | { kind: 'init'; ilk: string }
+  | { kind: 'file'; what: string; data: bigint }
+  | { kind: 'fileIlk'; ilk: string; what: string; data: bigint }
+  | { kind: 'slip'; ilk: string; usr: string; wad: bigint }
+  | { kind: 'flux'; ilk: string; src: string; dst: string; wad: bigint }
+  | { kind: 'move'; src: string; dst: string; rad: bigint }
+  | { kind: 'frob' | 'grab'; ilk: string; u: string; v: string; w: string; dink: bigint; dart: bigint }
+  | { kind: 'fork'; ilk: string; src: string; dst: string; dink: bigint; dart: bigint }
+  | { kind: 'heal'; rad: bigint }
+  | { kind: 'suck'; u: string; v: string; rad: bigint }
+  | { kind: 'fold'; ilk: string; u: string; rate: bigint };
+
+/** A decoded ordinary event of the Maker or Liquity contracts, or of the stablecoin token. */
+export type StableEvent =
+  | { kind: 'poke'; ilk: string; val: bigint; spot: bigint }
+  | { kind: 'bark'; ilk: string; urn: string; ink: bigint; art: bigint; due: bigint; clip: string; id: bigint }
+  | { kind: 'kick' | 'redo'; id: bigint; top: bigint; tab: bigint; lot: bigint; usr: string; kpr: string }
+  | { kind: 'take'; id: bigint; max: bigint; price: bigint; owe: bigint; tab: bigint; lot: bigint; usr: string }
+  | { kind: 'transfer'; from: string; to: string; value: bigint }
+  | { kind: 'trove_updated'; borrower: string; debt: bigint; coll: bigint; stake: bigint; operation: number }
+  | { kind: 'trove_liquidated'; borrower: string; debt: bigint; coll: bigint; operation: number }
+  | { kind: 'liquidation'; debt: bigint; coll: bigint; collGasCompensation: bigint; lusdGasCompensation: bigint }
+  | { kind: 'redemption'; attempted: bigint; actual: bigint; ethSent: bigint; ethFee: bigint }
+  | { kind: 'sp_balance'; balance: bigint }
+  | { kind: 'last_good_price'; price: bigint };
+
+/** One stored log of a protocol's contracts, decoded. */
+export interface StableEventFact {
+  readonly chain: string;
+  readonly protocol: string;
+  readonly blockNumber: number;
+  readonly logIndex: number;
+  readonly txHash: string;
+  /** The emitting contract, lowercase. */
+  readonly address: string;
+  /** Unix seconds of the block. */
+  readonly timestamp: number;
+  /** `vat_note` (the Vat's anonymous LogNote) or `event` (every other log). */
+  readonly event: ({ source: 'vat_note' } & VatNote) | ({ source: 'event' } & StableEvent);
+}
+
+/** Collateral kinds: a collateral ratio is meaningful over `crypto` only (the others are priced at par by design). */
+export type CollateralKind = 'crypto' | 'psm' | 'rwa' | 'credit-line';
+
+/** One Maker collateral type at a block: the IlkRegistry's description and the Vat, Spot, Jug and Dog parameters. */
+export interface MakerIlkState {
+  /** The ilk's name as text (`ETH-A`). */
+  readonly ilk: string;
+  readonly name: string;
+  readonly symbol: string;
+  /** IlkRegistry class: 1 Clipper, 2 Flipper, 3 and above other adapters (RWA, D3M, PSM lite…). */
+  readonly class: number;
+  readonly dec: number;
+  /** The collateral token, the join adapter, the price feed (`pip`), the liquidation contract (Clipper). */
+  readonly gem: string;
+  readonly join: string;
+  readonly pip: string;
+  readonly clip: string;
+  /** Vat.ilks: normalised debt (wad), accumulated rate (ray), price / mat (ray), ceiling and floor (rad). */
+  readonly Art: bigint;
+  readonly rate: bigint;
+  readonly spot: bigint;
+  readonly line: bigint;
+  readonly dust: bigint;
+  /** Spot.ilks mat: the liquidation ratio (ray). */
+  readonly mat: bigint;
+  /** Jug.ilks duty: per-second stability fee factor (ray), before `base`. */
+  readonly duty: bigint;
+  /** Dog.ilks: penalty (wad, 1.13e18 = 13 %), the ilk's auction limit and what is in auctions (rad). */
+  readonly chop: bigint;
+  readonly hole: bigint;
+  readonly dirt: bigint;
+  /** The join adapter's balance of the collateral token (raw, `dec` decimals): what the Vat holds of it; null when unread. */
+  readonly joinBalance: bigint | null;
+}
+
+/** One vault: the Vat's `urns(ilk, urn)` at the snapshot block. */
+export interface UrnState {
+  readonly ilk: string;
+  readonly urn: string;
+  /** Locked collateral (wad) and normalised debt (wad; debt in DAI = art × rate). */
+  readonly ink: bigint;
+  readonly art: bigint;
+}
+
+export interface MakerPsm {
+  /** The Chainlog key (`MCD_PSM_USDC_A`). */
+  readonly key: string;
+  readonly address: string;
+  readonly ilk: string;
+  /** Fees in (wad): sell gem for DAI (tin), buy gem with DAI (tout). Null when the contract has none. */
+  readonly tin: bigint | null;
+  readonly tout: bigint | null;
+}
+
+export interface MakerSnapshot {
+  readonly design: 'maker-mcd';
+  readonly chain: string;
+  readonly protocol: string;
+  readonly blockNumber: number;
+  readonly timestamp: number;
+  /** Lowercase addresses read (Chainlog keys: MCD_VAT, MCD_DAI, MCD_SPOT…). */
+  readonly addresses: Readonly<Record<string, string>>;
+  readonly token: string;
+  readonly vat: string;
+  /** DAI.totalSupply (wad) and the DAI tokens that contracts named by the Chainlog hold (wad). */
+  readonly totalSupply: bigint;
+  readonly protocolHeld: bigint;
+  /** Vat.debt (rad), Vat.Line (rad), Jug.base (ray), Spot.par (ray: the DAI target price in USD). */
+  readonly debt: bigint;
+  readonly par: bigint;
+  readonly Line: bigint;
+  readonly base: bigint;
+  readonly ilks: readonly MakerIlkState[];
+  readonly psms: readonly MakerPsm[];
+  /** Every vault the Vat's notes named, as the Vat holds it at the block. */
+  readonly urns: readonly UrnState[];
+}
+
+export interface TroveState {
+  readonly owner: string;
+  /** getEntireDebtAndColl: debt and collateral with pending redistribution rewards (1e18). */
+  readonly debt: bigint;
+  readonly coll: bigint;
+}
+
+export interface LiquitySnapshot {
+  readonly design: 'liquity-v1';
+  readonly chain: string;
+  readonly protocol: string;
+  readonly blockNumber: number;
+  readonly timestamp: number;
+  readonly addresses: Readonly<Record<string, string>>;
+  readonly token: string;
+  readonly troveManager: string;
+  readonly totalSupply: bigint;
+  /** LUSD held by the GasPool: the gas compensation the protocol mints to itself for each trove. */
+  readonly protocolHeld: bigint;
+  readonly systemColl: bigint;
+  readonly systemDebt: bigint;
+  /** PriceFeed.lastGoodPrice (USD per ETH, 1e18): the price the system values troves at. */
+  readonly price: bigint;
+  readonly tcr: bigint;
+  readonly recoveryMode: boolean;
+  readonly spDeposits: bigint;
+  readonly borrowingRate: bigint;
+  readonly redemptionRate: bigint;
+  readonly mcr: bigint;
+  readonly ccr: bigint;
+  /** The native collateral's wrapped token (WETH), whose market price the price policy gives. */
+  readonly collateralToken: string;
+  readonly troves: readonly TroveState[];
+}
+
+export type StableSnapshot = MakerSnapshot | LiquitySnapshot;

@@ -1,0 +1,345 @@
+import { encodeAbiParameters, encodeEventTopics, type Hex, stringToHex } from 'viem';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PG_URL, testStore } from '../../../test/helpers.js';
+import type { BlockInfo, EvmLog } from '../../sources/evm/index.js';
+import type { EvmSource } from '../../sources/evm/source.js';
+import type { Dialect, Store } from '../../store/db.js';
+import { DOG_ABI, TOKEN_ABI, TROVE_MANAGER_ABI, VAT_NOTE_TOPICS } from './events.js';
+import type { MakerSnapshot } from './facts.js';
+import {
+  borrowersOfEvents,
+  readLiquitySnapshot,
+  readMakerSnapshot,
+  StableSink,
+  stableCheckpointKey,
+  urnsOfNotes,
+} from './ingest.js';
+import { fromJson, StablecoinRepository, toJson } from './repo.js';
+import type { StablecoinTarget } from './targets.js';
+
+const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+const E18 = 10n ** 18n;
+const RAY = 10n ** 27n;
+
+const CHAINLOG: Hex = '0x9ef05f7f6deb616fd37ac3c959a2ddd25a54e4f5';
+const VAT: Hex = '0x00000000000000000000000000000000000000a1';
+const DAI: Hex = '0x00000000000000000000000000000000000000a2';
+const SPOT: Hex = '0x00000000000000000000000000000000000000a3';
+const JUG: Hex = '0x00000000000000000000000000000000000000a4';
+const DOG: Hex = '0x00000000000000000000000000000000000000a5';
+const REG: Hex = '0x00000000000000000000000000000000000000a6';
+const JOIN_DAI: Hex = '0x00000000000000000000000000000000000000a7';
+const PSM: Hex = '0x00000000000000000000000000000000000000a8';
+const WETH: Hex = '0x00000000000000000000000000000000000000b1';
+const ETH_JOIN: Hex = '0x00000000000000000000000000000000000000b2';
+const CLIP: Hex = '0x00000000000000000000000000000000000000b3';
+const URN: Hex = '0x0000000000000000000000000000000000000c01';
+const URN2: Hex = '0x0000000000000000000000000000000000000c02';
+const TM: Hex = '0xa39739ef8b0231dbfa0dcda07d7e29faabcf4bb2';
+const SP: Hex = '0x00000000000000000000000000000000000000d1';
+const LUSD: Hex = '0x00000000000000000000000000000000000000d2';
+const FEED: Hex = '0x00000000000000000000000000000000000000d3';
+const BO: Hex = '0x00000000000000000000000000000000000000d4';
+const GAS: Hex = '0x00000000000000000000000000000000000000d5';
+
+const ETH_A = stringToHex('ETH-A', { size: 32 });
+const word = (x: bigint) => (x < 0n ? (1n << 256n) + x : x).toString(16).padStart(64, '0');
+const addr = (a: string) => a.slice(2).padStart(64, '0');
+
+let logIndex = 0;
+function evmLog(address: Hex, topics: Hex[], data: Hex, block: number): EvmLog {
+  return {
+    address,
+    topics,
+    data,
+    blockNumber: block,
+    blockHash: `0x${block.toString(16).padStart(64, '0')}`,
+    logIndex: logIndex++,
+    transactionHash: `0x${(block + 1000).toString(16).padStart(64, '0')}`,
+    transactionIndex: 0,
+  };
+}
+
+/** A Vat LogNote exactly as vat.sol's `note` writes it (see events.test.ts). */
+function vatNote(kind: keyof typeof VAT_NOTE_TOPICS, words: string[], block: number): EvmLog {
+  const selector = VAT_NOTE_TOPICS[kind].slice(2, 10);
+  const calldata = (selector + words.join('')).padEnd(448, '0').slice(0, 448);
+  const topic = (i: number) => `0x${words[i] ?? '0'.repeat(64)}` as Hex;
+  return evmLog(
+    VAT,
+    [VAT_NOTE_TOPICS[kind], topic(0), topic(1), topic(2)],
+    `0x${word(32n)}${word(224n)}${calldata}`,
+    block,
+  );
+}
+
+function event(address: Hex, abi: readonly unknown[], eventName: string, args: Record<string, unknown>, block: number) {
+  const ev = (
+    abi as { type: string; name: string; inputs: { name: string; type: string; indexed?: boolean }[] }[]
+  ).find((x) => x.type === 'event' && x.name === eventName)!;
+  const topics = encodeEventTopics({ abi: [ev], eventName, args } as never) as Hex[];
+  const data = ev.inputs.filter((i) => !i.indexed);
+  return evmLog(address, topics, encodeAbiParameters(data as never, data.map((i) => args[i.name]) as never), block);
+}
+
+const maker: StablecoinTarget = {
+  chain: 'ethereum',
+  protocol: 'makerdao',
+  name: 'MakerDAO',
+  design: 'maker-mcd',
+  entryPoint: CHAINLOG,
+  symbol: 'DAI',
+  quotes: [],
+  wrappedNative: WETH,
+};
+const liquity: StablecoinTarget = {
+  ...maker,
+  protocol: 'liquity',
+  name: 'Liquity',
+  design: 'liquity-v1',
+  entryPoint: TM,
+};
+
+describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ store, cleanup } = testStore(dialect));
+    await store.migrate();
+  });
+  afterEach(() => cleanup());
+
+  const blocks = new Map<number, BlockInfo>(
+    [1, 2, 3, 4].map((n) => [n, { number: n, hash: '0x00', parentHash: '0x00', timestamp: 1000 + n }]),
+  );
+  const ctx = { chain: 'ethereum', blocks, senders: new Map() };
+
+  it('decodes the Vat’s notes and the other events, stores them exactly and idempotently, and rolls back', async () => {
+    const sink = new StableSink(maker, 1, { vat: VAT, events: [SPOT, DOG, DAI, CLIP] });
+    expect(sink.key).toBe(stableCheckpointKey('ethereum', 'makerdao'));
+    const queries = await sink.queries();
+    expect(queries.map((q) => q.addresses)).toEqual([[VAT], [SPOT, DOG, DAI, CLIP]]);
+    expect(queries[0]!.topics[0]).toContain(VAT_NOTE_TOPICS.frob);
+    expect(queries[0]!.topics[0]).not.toContain(VAT_NOTE_TOPICS.move);
+    const logs = [
+      vatNote('init', [ETH_A.slice(2)], 1),
+      vatNote('frob', [ETH_A.slice(2), addr(URN), addr(URN), addr(URN), word(10n * E18), word(5000n * E18)], 2),
+      vatNote('frob', [ETH_A.slice(2), addr(URN), addr(URN), addr(URN), word(-2n * E18), word(-1000n * E18)], 3),
+      vatNote('fork', [ETH_A.slice(2), addr(URN), addr(URN2), word(E18), word(100n * E18)], 3),
+      event(DAI, TOKEN_ABI, 'Transfer', { from: `0x${'0'.repeat(40)}`, to: URN, value: 5000n * E18 }, 2),
+      event(
+        DOG,
+        DOG_ABI,
+        'Bark',
+        { ilk: ETH_A, urn: URN, ink: E18, art: 10n * E18, due: 11n * 10n ** 45n, clip: CLIP, id: 7n },
+        4,
+      ),
+    ];
+    const write = () => store.db.transaction().execute((trx) => sink.apply(trx, { from: 1, to: 4 }, [logs], ctx));
+    expect(await write()).toBe(6);
+    expect(await write()).toBe(6);
+    const repo = new StablecoinRepository(store.db);
+    const stored = await repo.events('ethereum', 'makerdao', { to: 2000 });
+    expect(stored.map((e) => e.event.kind)).toEqual(['init', 'frob', 'transfer', 'frob', 'fork', 'bark']);
+    expect(stored[3]!.event).toMatchObject({ source: 'vat_note', kind: 'frob', dink: -2n * E18, dart: -1000n * E18 });
+    expect(stored[5]!.event).toMatchObject({
+      source: 'event',
+      kind: 'bark',
+      ilk: 'ETH-A',
+      due: 11n * 10n ** 45n,
+      id: 7n,
+    });
+    expect(urnsOfNotes(stored)).toEqual([
+      { ilk: 'ETH-A', urn: URN },
+      { ilk: 'ETH-A', urn: URN2 },
+    ]);
+    await store.db.transaction().execute((trx) => sink.rollback(trx, 2));
+    expect((await repo.events('ethereum', 'makerdao', { to: 2000 })).map((e) => e.blockNumber)).toEqual([1, 2, 2]);
+  });
+
+  it('Liquity: TroveUpdated from the TroveManager and BorrowerOperations name the borrowers', async () => {
+    const sink = new StableSink(liquity, 1, { events: [TM, BO, SP, FEED, LUSD] });
+    const logs = [
+      event(
+        BO,
+        TROVE_MANAGER_ABI,
+        'TroveUpdated',
+        { _borrower: URN, _debt: 2000n * E18, _coll: 2n * E18, _stake: 2n * E18, _operation: 0 },
+        1,
+      ),
+      event(
+        TM,
+        TROVE_MANAGER_ABI,
+        'TroveUpdated',
+        { _borrower: URN2, _debt: 0n, _coll: 0n, _stake: 0n, _operation: 1 },
+        2,
+      ),
+      event(
+        TM,
+        TROVE_MANAGER_ABI,
+        'Redemption',
+        { _attemptedLUSDAmount: 5n, _actualLUSDAmount: 4n, _ETHSent: 3n, _ETHFee: 1n },
+        2,
+      ),
+    ];
+    expect(await store.db.transaction().execute((trx) => sink.apply(trx, { from: 1, to: 2 }, [logs], ctx))).toBe(3);
+    const repo = new StablecoinRepository(store.db);
+    expect(borrowersOfEvents(await repo.eventsUpTo('ethereum', 'liquity', 2, ['trove_updated']))).toEqual([URN, URN2]);
+  });
+
+  it('snapshots round-trip with exact big integers; pruning keeps the newest three and one per day', async () => {
+    const repo = new StablecoinRepository(store.db);
+    const base = { design: 'maker-mcd', chain: 'ethereum', protocol: 'makerdao' } as const;
+    const times = [10, 20, 30, 40, 86_400 + 10, 2 * 86_400 + 10, 2 * 86_400 + 20, 2 * 86_400 + 30];
+    for (const [i, t] of times.entries()) {
+      await repo.saveSnapshot({
+        ...base,
+        blockNumber: i + 1,
+        timestamp: t,
+        totalSupply: 2n ** 200n + BigInt(i),
+      } as never);
+    }
+    const [newest] = await repo.snapshots('ethereum', 'makerdao', 2 * 86_400 + 30);
+    expect((newest as MakerSnapshot).totalSupply).toBe(2n ** 200n + 7n);
+    await repo.pruneSnapshots('ethereum', 'makerdao');
+    expect((await repo.snapshotHeads('ethereum', 'makerdao')).map((h) => h.blockNumber)).toEqual([8, 7, 6, 5, 4]);
+  });
+});
+
+describe('JSON with exact big integers', () => {
+  it('round-trips negative and huge values and leaves other strings alone', () => {
+    const value = { a: -(2n ** 255n), b: 'ETH-A', c: [1n, '12'], d: 0n };
+    expect(fromJson(toJson(value))).toEqual(value);
+  });
+});
+
+type Answer = unknown | ((args: readonly unknown[]) => unknown);
+
+/** A source answering recorded multicall results by `address.functionName`; anything else reverts. */
+function recordedSource(answers: Record<string, Answer>): EvmSource {
+  return {
+    multicall: async ({ contracts }: { contracts: { address: string; functionName: string; args?: unknown[] }[] }) =>
+      contracts.map((c) => {
+        const a = answers[`${c.address.toLowerCase()}.${c.functionName}`];
+        if (a === undefined) return { status: 'failure', error: new Error('reverted') };
+        return { status: 'success', result: typeof a === 'function' ? a(c.args ?? []) : a };
+      }),
+  } as unknown as EvmSource;
+}
+
+const key = (name: string) => stringToHex(name, { size: 32 });
+
+describe('readMakerSnapshot (recorded answers)', () => {
+  const chainlog: Record<string, Hex> = {
+    MCD_VAT: VAT,
+    MCD_DAI: DAI,
+    MCD_SPOT: SPOT,
+    MCD_JUG: JUG,
+    MCD_DOG: DOG,
+    ILK_REGISTRY: REG,
+    MCD_JOIN_DAI: JOIN_DAI,
+    MCD_PSM_USDC_A: PSM,
+  };
+  const answers: Record<string, Answer> = {
+    [`${CHAINLOG}.list`]: Object.keys(chainlog).map(key),
+    [`${CHAINLOG}.getAddress`]: ([k]: readonly unknown[]) =>
+      chainlog[Object.keys(chainlog).find((n) => key(n) === k)!] ?? '0x0000000000000000000000000000000000000000',
+    [`${REG}.list`]: [ETH_A],
+    [`${REG}.info`]: ['Ether', 'WETH', 1n, 18n, WETH, '0x00000000000000000000000000000000000000f1', ETH_JOIN, CLIP],
+    [`${VAT}.ilks`]: [100n * E18, (11n * RAY) / 10n, RAY, 10n ** 51n, 0n],
+    [`${VAT}.debt`]: 110n * 10n ** 45n,
+    [`${VAT}.Line`]: 10n ** 52n,
+    [`${VAT}.urns`]: ([, u]: readonly unknown[]) => (u === URN ? [5n * E18, 100n * E18] : [0n, 0n]),
+    [`${SPOT}.ilks`]: ['0x00000000000000000000000000000000000000f1', (3n * RAY) / 2n],
+    [`${SPOT}.par`]: RAY,
+    [`${JUG}.ilks`]: [RAY, 0n],
+    [`${JUG}.base`]: 0n,
+    [`${DOG}.ilks`]: [CLIP, 113n * 10n ** 16n, 10n ** 50n, 0n],
+    [`${DAI}.totalSupply`]: 110n * E18,
+    [`${DAI}.balanceOf`]: ([a]: readonly unknown[]) => (a === PSM ? 10n * E18 : 0n),
+    [`${WETH}.balanceOf`]: 5n * E18,
+    [`${PSM}.ilk`]: key('PSM-USDC-A'),
+    [`${PSM}.tin`]: 0n,
+    [`${PSM}.tout`]: 10n ** 15n,
+  };
+
+  it('reads the Chainlog, the IlkRegistry’s ilks, their Vat/Spot/Jug/Dog parameters, the PSMs and the vaults', async () => {
+    const s = await readMakerSnapshot(recordedSource(answers), maker, { number: 10, timestamp: 5000 }, [
+      { ilk: 'ETH-A', urn: URN },
+      { ilk: 'ETH-A', urn: URN2 },
+    ]);
+    expect(s).toMatchObject({
+      vat: VAT,
+      token: DAI,
+      totalSupply: 110n * E18,
+      protocolHeld: 10n * E18,
+      debt: 110n * 10n ** 45n,
+      par: RAY,
+      psms: [{ key: 'MCD_PSM_USDC_A', address: PSM, ilk: 'PSM-USDC-A', tin: 0n, tout: 10n ** 15n }],
+      urns: [{ ilk: 'ETH-A', urn: URN, ink: 5n * E18, art: 100n * E18 }],
+    });
+    expect(s.ilks).toEqual([
+      expect.objectContaining({
+        ilk: 'ETH-A',
+        gem: WETH,
+        join: ETH_JOIN,
+        clip: CLIP,
+        Art: 100n * E18,
+        rate: (11n * RAY) / 10n,
+        mat: (3n * RAY) / 2n,
+        chop: 113n * 10n ** 16n,
+        joinBalance: 5n * E18,
+      }),
+    ]);
+  });
+
+  it('a contract the figures need that reverts is a clear error, never a zero', async () => {
+    const { [`${VAT}.debt`]: _, ...without } = answers;
+    await expect(
+      readMakerSnapshot(recordedSource(without), maker, { number: 10, timestamp: 5000 }, []),
+    ).rejects.toThrow(/Vat.debt\(\): the call reverted/);
+  });
+});
+
+describe('readLiquitySnapshot (recorded answers)', () => {
+  const answers: Record<string, Answer> = {
+    [`${TM}.stabilityPool`]: SP,
+    [`${TM}.activePool`]: '0x00000000000000000000000000000000000000e1',
+    [`${TM}.defaultPool`]: '0x00000000000000000000000000000000000000e2',
+    [`${TM}.lusdToken`]: LUSD,
+    [`${TM}.sortedTroves`]: '0x00000000000000000000000000000000000000e3',
+    [`${TM}.priceFeed`]: FEED,
+    [`${TM}.borrowerOperationsAddress`]: BO,
+    [`${TM}.gasPoolAddress`]: GAS,
+    [`${FEED}.lastGoodPrice`]: 2000n * E18,
+    [`${TM}.getEntireSystemColl`]: 10n * E18,
+    [`${TM}.getEntireSystemDebt`]: 15_000n * E18,
+    [`${TM}.getTCR`]: ([p]: readonly unknown[]) => (10n * E18 * (p as bigint)) / (15_000n * E18),
+    [`${TM}.checkRecoveryMode`]: true,
+    [`${SP}.getTotalLUSDDeposits`]: 5000n * E18,
+    [`${TM}.getBorrowingRate`]: 5n * 10n ** 15n,
+    [`${TM}.getRedemptionRate`]: 5n * 10n ** 15n,
+    [`${TM}.MCR`]: 11n * 10n ** 17n,
+    [`${TM}.CCR`]: 15n * 10n ** 17n,
+    [`${LUSD}.totalSupply`]: 15_000n * E18,
+    [`${LUSD}.balanceOf`]: 400n * E18,
+    [`${TM}.getEntireDebtAndColl`]: ([b]: readonly unknown[]) =>
+      b === URN ? [15_000n * E18, 10n * E18, 0n, 0n] : [0n, 0n, 0n, 0n],
+  };
+
+  it('resolves the contracts from the TroveManager and reads the system at the last good price', async () => {
+    const s = await readLiquitySnapshot(recordedSource(answers), liquity, { number: 10, timestamp: 5000 }, [URN, URN2]);
+    expect(s).toMatchObject({
+      troveManager: TM,
+      token: LUSD,
+      price: 2000n * E18,
+      tcr: 1_333333333333333333n,
+      recoveryMode: true,
+      spDeposits: 5000n * E18,
+      protocolHeld: 400n * E18,
+      collateralToken: WETH,
+      troves: [{ owner: URN, debt: 15_000n * E18, coll: 10n * E18 }],
+    });
+    expect(s.addresses).toMatchObject({ stabilityPool: SP, gasPoolAddress: GAS, borrowerOperationsAddress: BO });
+  });
+});

@@ -1,0 +1,636 @@
+import type { Transaction } from 'kysely';
+import { hexToString, stringToHex } from 'viem';
+import { DAY, nowSeconds } from '../../core/time.js';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
+import { ingest } from '../../jobs/evm/ingest.js';
+import type { JobContext } from '../../jobs/types.js';
+import { blockAtOrBefore, type EvmChains } from '../../sources/evm/chains.js';
+import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/source.js';
+import type { EvmLog, Hex } from '../../sources/evm/types.js';
+import { readCheckpoint } from '../../store/checkpoints.js';
+import type { Database } from '../../store/schema.js';
+import { ingestStart } from '../kit/ingest-start.js';
+import {
+  bytes32ToText,
+  CHAINLOG_ABI,
+  DOG_ABI,
+  decodeStableEvent,
+  decodeVatNote,
+  ILK_REGISTRY_ABI,
+  JUG_ABI,
+  PRICE_FEED_ABI,
+  PSM_ABI,
+  SPOT_ABI,
+  STABILITY_POOL_ABI,
+  TOKEN_ABI,
+  TOPICS,
+  TROVE_MANAGER_ABI,
+  VAT_ABI,
+  VAT_NOTE_TOPICS,
+} from './events.js';
+import type {
+  LiquitySnapshot,
+  MakerIlkState,
+  MakerPsm,
+  MakerSnapshot,
+  StableEventFact,
+  StableSnapshot,
+  TroveState,
+  UrnState,
+} from './facts.js';
+import { insertEvents, rollbackStable, StablecoinRepository } from './repo.js';
+import type { StablecoinTarget } from './targets.js';
+
+/**
+ * Every read of the stablecoin area from the chain, turned into facts:
+ * - `StableSink`, the EVM ingest engine's sink for one protocol: the logs of the contracts named by its entry point
+ *   (Maker: the Vat's LogNotes, Spot `Poke`, Dog `Bark`, the Clippers' `Kick`/`Take`/`Redo`, DAI `Transfer`;
+ *   Liquity: `TroveUpdated` of the TroveManager and BorrowerOperations, `TroveLiquidated`, `Liquidation`,
+ *   `Redemption`, the Stability Pool's balance, the PriceFeed's last good price, LUSD `Transfer`), decoded and
+ *   inserted with ON CONFLICT DO NOTHING on (chain, block, log index);
+ * - state snapshots at the ingested head (at most every `SNAPSHOT_EVERY` of chain time) and at the last block of each
+ *   of the 6 previous UTC days that has none (from the node's history), read with multicall.
+ */
+
+type Address = `0x${string}`;
+
+type Call = StateCall;
+
+/** A new head snapshot at most this often (chain time): a state read per 10 s job run would be wasted work. */
+export const SNAPSHOT_EVERY = 300;
+/** Daily snapshots are back-filled for this many previous UTC days (the 7-day history). */
+const BACKFILL_DAYS = 6;
+
+const read = readCallsAt;
+
+/** A value every figure needs: its absence is the source's error, never a zero. */
+function required<T>(value: unknown, what: string): T {
+  if (value === undefined || value === null) throw new Error(`${what}: the call reverted or returned nothing`);
+  return value as T;
+}
+
+const lower = (a: unknown) => String(a).toLowerCase() as Address;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+// ---- MakerDAO ----
+
+/** The Chainlog keys of the MCD contracts the area reads. */
+const MAKER_KEYS = ['MCD_VAT', 'MCD_DAI', 'MCD_SPOT', 'MCD_JUG', 'MCD_DOG', 'ILK_REGISTRY', 'MCD_JOIN_DAI'] as const;
+
+export interface MakerContracts {
+  /** Every Chainlog entry, key → lowercase address. */
+  readonly chainlog: Readonly<Record<string, Address>>;
+  readonly vat: Address;
+  readonly dai: Address;
+  readonly spot: Address;
+  readonly jug: Address;
+  readonly dog: Address;
+  readonly ilkRegistry: Address;
+}
+
+/** The Chainlog's entries at a block (`list()` then `getAddress(key)` for each). */
+export async function resolveMaker(source: EvmSource, chainlog: Address, block: number): Promise<MakerContracts> {
+  const [keys] = await read(source, [{ address: chainlog, abi: CHAINLOG_ABI, functionName: 'list' }], block);
+  const listed = required<readonly Hex[]>(keys, `Chainlog ${chainlog} list()`);
+  const names = new Set<string>([...listed.map((k) => bytes32ToText(k)), ...MAKER_KEYS]);
+  const ordered = [...names].sort();
+  const addresses = await read(
+    source,
+    ordered.map((key) => ({
+      address: chainlog,
+      abi: CHAINLOG_ABI,
+      functionName: 'getAddress',
+      args: [stringToHex(key, { size: 32 })],
+    })),
+    block,
+  );
+  const entries: Record<string, Address> = {};
+  ordered.forEach((key, i) => {
+    if (addresses[i] !== undefined) entries[key] = lower(addresses[i]);
+  });
+  const need = (key: (typeof MAKER_KEYS)[number]) =>
+    required<Address>(entries[key], `Chainlog ${chainlog} getAddress(${key})`);
+  return {
+    chainlog: entries,
+    vat: need('MCD_VAT'),
+    dai: need('MCD_DAI'),
+    spot: need('MCD_SPOT'),
+    jug: need('MCD_JUG'),
+    dog: need('MCD_DOG'),
+    ilkRegistry: need('ILK_REGISTRY'),
+  };
+}
+
+/** The Vat notes the area replays (slip, flux and move move balances no figure reads, and are the most frequent). */
+const VAT_NOTES_READ: readonly Hex[] = (
+  ['init', 'file', 'fileIlk', 'frob', 'grab', 'fork', 'fold', 'suck', 'heal'] as const
+).map((k) => VAT_NOTE_TOPICS[k]);
+
+/** The vaults the Vat's notes named up to a block (frob/grab `u`, fork `src`/`dst`), by ilk. */
+export function urnsOfNotes(events: readonly StableEventFact[]): { ilk: string; urn: string }[] {
+  const seen = new Map<string, { ilk: string; urn: string }>();
+  const add = (ilk: string, urn: string) => seen.set(`${ilk}/${urn}`, { ilk, urn });
+  for (const { event: e } of events) {
+    if (e.source !== 'vat_note') continue;
+    if (e.kind === 'frob' || e.kind === 'grab') add(e.ilk, e.u);
+    else if (e.kind === 'fork') {
+      add(e.ilk, e.src);
+      add(e.ilk, e.dst);
+    }
+  }
+  return [...seen.values()].sort((a, b) => (a.ilk + a.urn < b.ilk + b.urn ? -1 : 1));
+}
+
+export async function readMakerSnapshot(
+  source: EvmSource,
+  target: StablecoinTarget,
+  block: { number: number; timestamp: number },
+  urnKeys: readonly { ilk: string; urn: string }[],
+): Promise<MakerSnapshot> {
+  const c = await resolveMaker(source, target.entryPoint, block.number);
+  const n = block.number;
+  const [ilkList] = await read(source, [{ address: c.ilkRegistry, abi: ILK_REGISTRY_ABI, functionName: 'list' }], n);
+  const ilkWords = required<readonly Hex[]>(ilkList, `IlkRegistry ${c.ilkRegistry} list()`);
+  const perIlk = ilkWords.flatMap((w): Call[] => [
+    { address: c.ilkRegistry, abi: ILK_REGISTRY_ABI, functionName: 'info', args: [w] },
+    { address: c.vat, abi: VAT_ABI, functionName: 'ilks', args: [w] },
+    { address: c.spot, abi: SPOT_ABI, functionName: 'ilks', args: [w] },
+    { address: c.jug, abi: JUG_ABI, functionName: 'ilks', args: [w] },
+    { address: c.dog, abi: DOG_ABI, functionName: 'ilks', args: [w] },
+  ]);
+  const psmKeys = Object.keys(c.chainlog).filter((k) => k.startsWith('MCD_PSM_'));
+  const held = Object.entries(c.chainlog).filter(([, a]) => a !== ZERO);
+  const calls: Call[] = [
+    { address: c.vat, abi: VAT_ABI, functionName: 'debt' },
+    { address: c.vat, abi: VAT_ABI, functionName: 'Line' },
+    { address: c.jug, abi: JUG_ABI, functionName: 'base' },
+    { address: c.spot, abi: SPOT_ABI, functionName: 'par' },
+    { address: c.dai, abi: TOKEN_ABI, functionName: 'totalSupply' },
+    ...perIlk,
+    ...psmKeys.flatMap((k): Call[] => [
+      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'ilk' },
+      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'tin' },
+      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'tout' },
+    ]),
+    ...held.map(([, a]): Call => ({ address: c.dai, abi: TOKEN_ABI, functionName: 'balanceOf', args: [a] })),
+    ...urnKeys.map(
+      (u): Call => ({
+        address: c.vat,
+        abi: VAT_ABI,
+        functionName: 'urns',
+        args: [stringToHex(u.ilk, { size: 32 }), u.urn],
+      }),
+    ),
+  ];
+  const r = await read(source, calls, n);
+  let i = 0;
+  const next = () => r[i++];
+  const debt = required<bigint>(next(), 'Vat.debt()');
+  const Line = required<bigint>(next(), 'Vat.Line()');
+  const base = required<bigint>(next(), 'Jug.base()');
+  const par = required<bigint>(next(), 'Spot.par()');
+  const totalSupply = required<bigint>(next(), 'DAI.totalSupply()');
+  const ilks: Omit<MakerIlkState, 'joinBalance'>[] = ilkWords.map((w) => {
+    const name = bytes32ToText(w);
+    const info = required<readonly [string, string, bigint, bigint, string, string, string, string]>(
+      next(),
+      `IlkRegistry.info(${name})`,
+    );
+    const vat = required<readonly bigint[]>(next(), `Vat.ilks(${name})`);
+    const spot = required<readonly [string, bigint]>(next(), `Spot.ilks(${name})`);
+    const jug = required<readonly bigint[]>(next(), `Jug.ilks(${name})`);
+    const dog = next() as readonly [string, bigint, bigint, bigint] | undefined;
+    return {
+      ilk: name,
+      name: info[0],
+      symbol: info[1],
+      class: Number(info[2]),
+      dec: Number(info[3]),
+      gem: lower(info[4]),
+      pip: lower(info[5]),
+      join: lower(info[6]),
+      clip: lower(dog?.[0] ?? info[7]),
+      Art: vat[0]!,
+      rate: vat[1]!,
+      spot: vat[2]!,
+      line: vat[3]!,
+      dust: vat[4]!,
+      mat: spot[1],
+      duty: jug[0]!,
+      // An ilk the Dog does not know (no liquidations: PSM, some RWA) has no penalty and no auction limit.
+      chop: dog?.[1] ?? 0n,
+      hole: dog?.[2] ?? 0n,
+      dirt: dog?.[3] ?? 0n,
+    };
+  });
+  // The join adapters' balances, once the registry named each ilk's gem and join.
+  const balances = await read(
+    source,
+    ilks.map((x): Call => ({ address: x.gem as Address, abi: TOKEN_ABI, functionName: 'balanceOf', args: [x.join] })),
+    n,
+  );
+  const withBalances = ilks.map((x, k) => ({ ...x, joinBalance: (balances[k] as bigint | undefined) ?? null }));
+  const psms: MakerPsm[] = [];
+  for (const key of psmKeys) {
+    const ilk = next() as Hex | undefined;
+    const tin = next() as bigint | undefined;
+    const tout = next() as bigint | undefined;
+    // A Chainlog PSM entry that is not a PSM (a pocket, a lite PSM's helper) answers no ilk(): not a PSM.
+    if (ilk === undefined) continue;
+    psms.push({ key, address: c.chainlog[key]!, ilk: bytes32ToText(ilk), tin: tin ?? null, tout: tout ?? null });
+  }
+  let protocolHeld = 0n;
+  for (const [key] of held) protocolHeld += required<bigint>(next(), `DAI.balanceOf(${key})`);
+  const urns: UrnState[] = [];
+  for (const u of urnKeys) {
+    const [ink, art] = required<readonly [bigint, bigint]>(next(), `Vat.urns(${u.ilk}, ${u.urn})`);
+    if (ink !== 0n || art !== 0n) urns.push({ ilk: u.ilk, urn: u.urn, ink, art });
+  }
+  return {
+    design: 'maker-mcd',
+    chain: target.chain,
+    protocol: target.protocol,
+    blockNumber: block.number,
+    timestamp: block.timestamp,
+    addresses: c.chainlog,
+    token: c.dai,
+    vat: c.vat,
+    totalSupply,
+    protocolHeld,
+    debt,
+    par,
+    Line,
+    base,
+    ilks: withBalances,
+    psms,
+    urns,
+  };
+}
+
+// ---- Liquity ----
+
+const LIQUITY_GETTERS = [
+  'stabilityPool',
+  'activePool',
+  'defaultPool',
+  'lusdToken',
+  'sortedTroves',
+  'priceFeed',
+  'borrowerOperationsAddress',
+  'gasPoolAddress',
+] as const;
+
+export interface LiquityContracts {
+  readonly troveManager: Address;
+  readonly stabilityPool: Address;
+  readonly lusdToken: Address;
+  readonly priceFeed: Address;
+  readonly borrowerOperations: Address;
+  readonly gasPool: Address | undefined;
+  readonly all: Readonly<Record<string, Address>>;
+}
+
+export async function resolveLiquity(
+  source: EvmSource,
+  troveManager: Address,
+  block: number,
+): Promise<LiquityContracts> {
+  const r = await read(
+    source,
+    LIQUITY_GETTERS.map((functionName) => ({ address: troveManager, abi: TROVE_MANAGER_ABI, functionName })),
+    block,
+  );
+  const all: Record<string, Address> = { troveManager };
+  LIQUITY_GETTERS.forEach((g, i) => {
+    if (r[i] !== undefined) all[g] = lower(r[i]);
+  });
+  const need = (g: string) => required<Address>(all[g], `TroveManager ${troveManager} ${g}()`);
+  return {
+    troveManager,
+    stabilityPool: need('stabilityPool'),
+    lusdToken: need('lusdToken'),
+    priceFeed: need('priceFeed'),
+    borrowerOperations: need('borrowerOperationsAddress'),
+    gasPool: all.gasPoolAddress,
+    all,
+  };
+}
+
+/** Borrowers the TroveUpdated events named up to a block. */
+export function borrowersOfEvents(events: readonly StableEventFact[]): string[] {
+  const out = new Set<string>();
+  for (const { event: e } of events) if (e.source === 'event' && e.kind === 'trove_updated') out.add(e.borrower);
+  return [...out].sort();
+}
+
+export async function readLiquitySnapshot(
+  source: EvmSource,
+  target: StablecoinTarget,
+  block: { number: number; timestamp: number },
+  borrowers: readonly string[],
+): Promise<LiquitySnapshot> {
+  const c = await resolveLiquity(source, target.entryPoint, block.number);
+  const n = block.number;
+  const [priceRaw] = await read(
+    source,
+    [{ address: c.priceFeed, abi: PRICE_FEED_ABI, functionName: 'lastGoodPrice' }],
+    n,
+  );
+  const price = required<bigint>(priceRaw, 'PriceFeed.lastGoodPrice()');
+  const tm = (functionName: string, args?: readonly unknown[]): Call => ({
+    address: c.troveManager,
+    abi: TROVE_MANAGER_ABI,
+    functionName,
+    ...(args ? { args } : {}),
+  });
+  const r = await read(
+    source,
+    [
+      tm('getEntireSystemColl'),
+      tm('getEntireSystemDebt'),
+      tm('getTCR', [price]),
+      tm('checkRecoveryMode', [price]),
+      { address: c.stabilityPool, abi: STABILITY_POOL_ABI, functionName: 'getTotalLUSDDeposits' },
+      tm('getBorrowingRate'),
+      tm('getRedemptionRate'),
+      tm('MCR'),
+      tm('CCR'),
+      { address: c.lusdToken, abi: TOKEN_ABI, functionName: 'totalSupply' },
+      ...(c.gasPool ? [{ address: c.lusdToken, abi: TOKEN_ABI, functionName: 'balanceOf', args: [c.gasPool] }] : []),
+      ...borrowers.map((b) => tm('getEntireDebtAndColl', [b])),
+    ],
+    n,
+  );
+  let i = 0;
+  const next = () => r[i++];
+  const systemColl = required<bigint>(next(), 'getEntireSystemColl()');
+  const systemDebt = required<bigint>(next(), 'getEntireSystemDebt()');
+  const tcr = required<bigint>(next(), 'getTCR(price)');
+  const recoveryMode = required<boolean>(next(), 'checkRecoveryMode(price)');
+  const spDeposits = required<bigint>(next(), 'StabilityPool.getTotalLUSDDeposits()');
+  const borrowingRate = required<bigint>(next(), 'getBorrowingRate()');
+  const redemptionRate = required<bigint>(next(), 'getRedemptionRate()');
+  const mcr = required<bigint>(next(), 'MCR()');
+  const ccr = required<bigint>(next(), 'CCR()');
+  const totalSupply = required<bigint>(next(), 'LUSD.totalSupply()');
+  const protocolHeld = c.gasPool ? required<bigint>(next(), 'LUSD.balanceOf(GasPool)') : 0n;
+  const troves: TroveState[] = [];
+  for (const owner of borrowers) {
+    const [debt, coll] = required<readonly bigint[]>(next(), `getEntireDebtAndColl(${owner})`) as [bigint, bigint];
+    if (debt !== 0n || coll !== 0n) troves.push({ owner, debt, coll });
+  }
+  return {
+    design: 'liquity-v1',
+    chain: target.chain,
+    protocol: target.protocol,
+    blockNumber: block.number,
+    timestamp: block.timestamp,
+    addresses: c.all,
+    token: c.lusdToken,
+    troveManager: c.troveManager,
+    totalSupply,
+    protocolHeld,
+    systemColl,
+    systemDebt,
+    price,
+    tcr,
+    recoveryMode,
+    spDeposits,
+    borrowingRate,
+    redemptionRate,
+    mcr,
+    ccr,
+    collateralToken: target.wrappedNative ?? '',
+    troves,
+  };
+}
+
+// ---- The sink ----
+
+/** The engine's checkpoint of a protocol's facts on a chain. */
+export const stableCheckpointKey = (chain: string, protocol: string) => `stablecoin:${chain}:${protocol}`;
+
+/** The contracts whose logs a protocol's sink reads (resolved from the entry point at the head, each run). */
+export interface LogSources {
+  readonly vat?: Address;
+  /** Each of the area's ordinary events, by emitting contract. */
+  readonly events: readonly Address[];
+}
+
+export class StableSink implements IngestSink {
+  readonly key: string;
+  readonly stages = 1;
+  private readonly vat: Address | undefined;
+
+  constructor(
+    private readonly target: StablecoinTarget,
+    readonly startBlock: number,
+    private readonly sources: LogSources,
+  ) {
+    this.key = stableCheckpointKey(target.chain, target.protocol);
+    this.vat = sources.vat?.toLowerCase() as Address | undefined;
+  }
+
+  async queries(): Promise<LogQuery[]> {
+    const out: LogQuery[] = [];
+    if (this.vat) out.push({ addresses: [this.vat], topics: [VAT_NOTES_READ] });
+    const topics = Object.values(TOPICS);
+    if (this.sources.events.length) out.push({ addresses: [...new Set(this.sources.events)], topics: [topics] });
+    return out;
+  }
+
+  async apply(
+    trx: Transaction<Database>,
+    _range: BlockRange,
+    logs: readonly (readonly EvmLog[])[],
+    ctx: ApplyContext,
+  ): Promise<number> {
+    const events: StableEventFact[] = [];
+    for (const log of logs[0] ?? []) {
+      const block = ctx.blocks.get(Number(log.blockNumber));
+      if (!block) throw new Error(`no block info for block ${log.blockNumber}`);
+      const base = {
+        chain: this.target.chain,
+        protocol: this.target.protocol,
+        blockNumber: Number(log.blockNumber),
+        logIndex: Number(log.logIndex),
+        txHash: (log.transactionHash ?? '').toLowerCase(),
+        address: log.address.toLowerCase(),
+        timestamp: block.timestamp,
+      };
+      if (this.vat && base.address === this.vat) {
+        const note = decodeVatNote(log);
+        if (note) events.push({ ...base, event: { source: 'vat_note', ...note } });
+        continue;
+      }
+      const event = decodeStableEvent(log);
+      if (event) events.push({ ...base, event: { source: 'event', ...event } });
+    }
+    await insertEvents(trx, events);
+    return events.length;
+  }
+
+  async rollback(trx: Transaction<Database>, afterBlock: number): Promise<void> {
+    await rollbackStable(trx, this.target.chain, this.target.protocol, afterBlock);
+  }
+}
+
+/** The contracts whose logs a Maker sink reads: the Vat, Spot, Dog, each ilk's Clipper and DAI. */
+export async function makerLogSources(source: EvmSource, target: StablecoinTarget, block: number): Promise<LogSources> {
+  const c = await resolveMaker(source, target.entryPoint, block);
+  const [ilkList] = await read(
+    source,
+    [{ address: c.ilkRegistry, abi: ILK_REGISTRY_ABI, functionName: 'list' }],
+    block,
+  );
+  const ilks = required<readonly Hex[]>(ilkList, 'IlkRegistry.list()');
+  const dog = await read(
+    source,
+    ilks.map((w) => ({ address: c.dog, abi: DOG_ABI, functionName: 'ilks', args: [w] })),
+    block,
+  );
+  const clippers = dog
+    .map((d) => (d === undefined ? ZERO : lower((d as readonly unknown[])[0])))
+    .filter((a) => a !== ZERO);
+  return { vat: c.vat, events: [c.spot, c.dog, c.dai, ...clippers] };
+}
+
+export async function liquityLogSources(
+  source: EvmSource,
+  target: StablecoinTarget,
+  block: number,
+): Promise<LogSources> {
+  const c = await resolveLiquity(source, target.entryPoint, block);
+  return { events: [c.troveManager, c.borrowerOperations, c.stabilityPool, c.priceFeed, c.lusdToken] };
+}
+
+/** The snapshot of a protocol at a block, reading every position its stored events named up to that block. */
+export async function readSnapshot(
+  source: EvmSource,
+  repo: StablecoinRepository,
+  target: StablecoinTarget,
+  block: { number: number; timestamp: number },
+): Promise<StableSnapshot> {
+  if (target.design === 'maker-mcd') {
+    const notes = await repo.eventsUpTo(target.chain, target.protocol, block.number, ['frob', 'grab', 'fork']);
+    return readMakerSnapshot(source, target, block, urnsOfNotes(notes));
+  }
+  const updates = await repo.eventsUpTo(target.chain, target.protocol, block.number, ['trove_updated']);
+  return readLiquitySnapshot(source, target, block, borrowersOfEvents(updates));
+}
+
+/** The stablecoin area's ingestion: one sink per protocol, started at the kit's `ingestStart`. */
+export class StablecoinIngest {
+  private readonly starts = new Map<string, number>();
+  private readonly resolved = new Map<string, { time: number; sources: LogSources }>();
+
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly targets: readonly StablecoinTarget[],
+    /** Without the entry point's deployment block: how far below the head ingestion starts. */
+    private readonly lookbackSeconds: number,
+  ) {}
+
+  /** Every protocol in turn; one that fails keeps its facts and fails the run after the others are done. */
+  async run(ctx: JobContext): Promise<string> {
+    const parts: string[] = [];
+    const failed: string[] = [];
+    for (const target of this.targets) {
+      try {
+        parts.push(await this.runOne(ctx, target));
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        failed.push(`${target.chain}/${target.protocol}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (failed.length) throw new Error(`${failed.join('; ')}${parts.length ? ` (done: ${parts.join('; ')})` : ''}`);
+    return parts.join('; ');
+  }
+
+  /** The contracts whose logs a protocol's sink reads, resolved again once `SNAPSHOT_EVERY` of chain time passed. */
+  private async logSources(source: EvmSource, target: StablecoinTarget, head: number): Promise<LogSources> {
+    const key = stableCheckpointKey(target.chain, target.protocol);
+    const cached = this.resolved.get(key);
+    const time = (await source.getBlock(head))?.timestamp ?? 0;
+    if (cached && time - cached.time < SNAPSHOT_EVERY) return cached.sources;
+    const sources =
+      target.design === 'maker-mcd'
+        ? await makerLogSources(source, target, head)
+        : await liquityLogSources(source, target, head);
+    this.resolved.set(key, { time, sources });
+    return sources;
+  }
+
+  private async runOne(ctx: JobContext, target: StablecoinTarget): Promise<string> {
+    const source = this.evm.source(target.chain);
+    const key = stableCheckpointKey(target.chain, target.protocol);
+    let start = this.starts.get(key);
+    if (start === undefined) {
+      start = (
+        await ingestStart(ctx, source, `${key}:start`, {
+          startBlocks: [target.startBlock],
+          lookbackSeconds: this.lookbackSeconds,
+        })
+      ).block;
+      this.starts.set(key, start);
+    }
+    const head = await source.blockNumber();
+    const logSources = await this.logSources(source, target, head);
+    const sink = new StableSink(target, start, logSources);
+    const result = await ingest(source, ctx.store, sink, {
+      signal: ctx.signal,
+      now: () => nowSeconds(ctx.clock),
+      log: ctx.log,
+    });
+    const snapshots = await this.snapshots(ctx, source, target, start);
+    return (
+      `${target.chain}/${target.protocol}: blocks ${result.from}–${result.to}, ${result.logs} logs, ${result.facts} facts` +
+      (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '') +
+      (snapshots.length ? `, snapshots at ${snapshots.join(', ')}` : '')
+    );
+  }
+
+  /** A snapshot at the ingested head when the newest is older than `SNAPSHOT_EVERY`, and the missing daily ones. */
+  private async snapshots(ctx: JobContext, source: EvmSource, target: StablecoinTarget, start: number) {
+    const repo = new StablecoinRepository(ctx.store.db);
+    const checkpoint = await readCheckpoint<{ block: number }>(
+      ctx.store.db,
+      stableCheckpointKey(target.chain, target.protocol),
+    );
+    if (!checkpoint) return [];
+    const head = await source.getBlock(checkpoint.block);
+    if (!head) return [];
+    const heads = await repo.snapshotHeads(target.chain, target.protocol);
+    const wanted: { number: number; timestamp: number }[] = [];
+    if (!heads[0] || (heads[0].blockNumber < head.number && head.timestamp - heads[0].timestamp >= SNAPSHOT_EVERY)) {
+      wanted.push(head);
+    }
+    const days = new Set(heads.map((h) => Math.floor(h.timestamp / DAY)));
+    const today = Math.floor(head.timestamp / DAY);
+    for (let d = 1; d <= BACKFILL_DAYS; d++) {
+      if (days.has(today - d)) continue;
+      const n = await blockAtOrBefore(source, (today - d + 1) * DAY - 1, start, head.number);
+      if (n === undefined || n < start) continue;
+      const block = await source.getBlock(n);
+      if (block) wanted.push(block);
+    }
+    const done: number[] = [];
+    for (const block of wanted) {
+      try {
+        await repo.saveSnapshot(await readSnapshot(source, repo, target, block));
+        done.push(block.number);
+      } catch (err) {
+        // A past block the node keeps no state for leaves that day without a snapshot (a gap), never a guess; the
+        // head's own snapshot failing fails the run (retried).
+        if (block.number === head.number) throw err;
+        ctx.log.warn({ err, block: block.number }, `${target.protocol}: no snapshot of a past day`);
+      }
+    }
+    if (done.length) await repo.pruneSnapshots(target.chain, target.protocol);
+    return done;
+  }
+}
+
+/** For tests and the end-to-end check: the bytes32 word of an ilk name, and back. */
+export const ilkWord = (name: string) => stringToHex(name, { size: 32 });
+export const ilkName = (word: Hex) => hexToString(word, { size: 32 }).replace(/\0+$/, '');

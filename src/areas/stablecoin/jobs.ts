@@ -1,0 +1,106 @@
+import type { JobContext, JobDef } from '../../jobs/types.js';
+import { DexRepository, dexPriceBlocks } from '../dex/public.js';
+import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import type { AreaEnv } from '../kit/module.js';
+import { computeStablecoin, type StablecoinDexInput, type StablecoinInput, type StablecoinOutput } from './compute.js';
+import { StablecoinIngest } from './ingest.js';
+import { HISTORY_SECONDS, StablecoinRepository, stablecoinFacts } from './repo.js';
+import { stablecoinPaths } from './routes.js';
+import { STABLECOIN_METHODOLOGY } from './score.js';
+import { type StablecoinTarget, stablecoinTargets } from './targets.js';
+
+/**
+ * The stablecoin area's jobs: `stablecoin.ingest` (each protocol's logs → facts, and state snapshots through
+ * multicall) and `stablecoin.compute` (the facts, the DEX area's pools and hourly prices → the 4 paths' documents,
+ * published at once). Without a stablecoin entry point in the address book there are no jobs: nothing to wait for.
+ */
+export const STABLECOIN_COMPUTATION = 'stablecoin.compute';
+/** As the DEX area: half an hour without a newer block means the chain or the RPC stalled. */
+const FRESH_FOR_SECONDS = 1800;
+const SOURCE = 'chain logs (eth_getLogs, the Vat’s LogNotes decoded) and state (eth_call multicall), DEX facts';
+/** DEX facts read for the history: the 7 days and one of margin (pool states are rebuilt from their events). */
+const DEX_HISTORY = 8 * 86_400;
+
+async function dexInput(db: JobContext['store']['db'], chains: readonly string[], asOf: number) {
+  const dex = new DexRepository(db);
+  const out: { -readonly [K in keyof StablecoinDexInput]: StablecoinDexInput[K][number][] } = {
+    pools: [],
+    tokens: [],
+    snapshots: [],
+    swaps: [],
+    syncs: [],
+    prices: [],
+  };
+  for (const chain of chains) {
+    out.pools.push(...(await dex.pools(chain)));
+    out.tokens.push(...(await dex.tokens(chain)));
+    const head = await dex.latestSnapshotBlock(chain);
+    if (head) out.snapshots.push(...(await dex.snapshots(chain, head.blockNumber)));
+    out.swaps.push(...(await dex.swaps(chain, asOf - DEX_HISTORY, asOf)));
+    out.syncs.push(...(await dex.syncs(chain, asOf - DEX_HISTORY, asOf)));
+    out.prices.push(...(await dex.prices(chain, Math.floor((asOf - DEX_HISTORY) / 3600) * 3600, asOf)));
+  }
+  return out;
+}
+
+export function stablecoinDocuments(output: StablecoinOutput) {
+  const docs = new DocumentSet(stablecoinPaths, { asOf: 0, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+  const scored = { methodology: STABLECOIN_METHODOLOGY };
+  for (const [protocol, x] of output.weekly) {
+    docs.add('stablecoin.weekly', { protocol }, x.data, { asOf: x.asOf, ...scored });
+  }
+  for (const [protocol, x] of output.collaterals) {
+    docs.add('stablecoin.collaterals', { protocol }, x.data, { asOf: x.asOf, ...scored });
+  }
+  for (const [key, x] of output.scores) {
+    const [chain, protocol] = key.split('/') as [string, string];
+    docs.add('stablecoin.score', { chain, protocol }, x.data, { asOf: x.asOf, ...scored });
+  }
+  if (output.allMarkets) {
+    docs.add('stablecoin.all-markets', {}, output.allMarkets.data, { asOf: output.allMarkets.asOf, ...scored });
+  }
+  return docs.documents;
+}
+
+export function stablecoinJobs(env: AreaEnv): JobDef[] {
+  const evm = env.sources.get('evm');
+  const targets: StablecoinTarget[] = stablecoinTargets(env);
+  if (!evm || !targets.length) return [];
+  const chains = [...new Set(targets.map((t) => t.chain))];
+  const ingest = new StablecoinIngest(evm, targets, HISTORY_SECONDS);
+  return [
+    {
+      name: 'stablecoin.ingest',
+      area: 'stablecoin',
+      description: `Reads ${targets.map((t) => t.protocol).join(', ')} logs and state from ${chains.join(', ')}`,
+      everySeconds: 10,
+      maxAttempts: 5,
+      backoffMs: 2000,
+      run: (ctx) => ingest.run(ctx),
+    },
+    computeJob({
+      name: STABLECOIN_COMPUTATION,
+      area: 'stablecoin',
+      description: 'Stablecoin analytics, collaterals and liquidity scores, published for the 4 stablecoin paths',
+      inputs: async (ctx) => {
+        const repo = new StablecoinRepository(ctx.store.db);
+        const heads: [string, number][] = [];
+        for (const t of targets) {
+          const [head] = await repo.snapshotHeads(t.chain, t.protocol);
+          if (head) heads.push([`${t.chain}/${t.protocol}`, head.blockNumber]);
+        }
+        return heads.length ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains) } : wait('no snapshot yet');
+      },
+      load: async (ctx): Promise<StablecoinInput | ReturnType<typeof wait>> => {
+        const protocols = await stablecoinFacts(new StablecoinRepository(ctx.store.db), targets);
+        if (!protocols.length) return wait('no snapshot yet');
+        const newest = Math.max(...protocols.map((p) => p.snapshots.at(-1)?.timestamp ?? 0));
+        return { protocols, dex: await dexInput(ctx.store.db, chains, newest) };
+      },
+      compute: computeStablecoin,
+      documents: (output) => stablecoinDocuments(output),
+      describe: (input) =>
+        input.protocols.map((p) => `${p.target.protocol} at block ${p.snapshots.at(-1)?.blockNumber}`).join(', '),
+    }),
+  ];
+}

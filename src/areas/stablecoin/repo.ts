@@ -1,0 +1,220 @@
+import type { Kysely, Transaction } from 'kysely';
+import { startOfUtcDay } from '../../core/time.js';
+import type { Database } from '../../store/schema.js';
+import type { StablecoinProtocolInput, StablecoinRef } from './compute.js';
+import type { StableEventFact, StableSnapshot } from './facts.js';
+import type { StablecoinTables } from './tables.js';
+
+/** Events the computation reads: two 7-day windows (the oldest daily record has its own trailing week). */
+export const HISTORY_SECONDS = 14 * 86_400;
+
+/** Rows per INSERT: 10 columns × 500 stays far below SQLite's bound-parameter limit. */
+const INSERT_CHUNK = 500;
+
+/** JSON with exact big integers: a bigint is written as its decimal digits suffixed `n`, and read back as one. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v.toString()}n` : v));
+}
+
+const BIGINT_TEXT = /^-?\d+n$/;
+
+export function fromJson<T>(text: string): T {
+  return JSON.parse(text, (_k, v) => (typeof v === 'string' && BIGINT_TEXT.test(v) ? BigInt(v.slice(0, -1)) : v)) as T;
+}
+
+type EventRow = StablecoinTables['stable_events'];
+
+export function eventRow(e: StableEventFact): EventRow {
+  const { source, kind, ...fields } = e.event;
+  return {
+    chain: e.chain,
+    protocol: e.protocol,
+    block_number: e.blockNumber,
+    log_index: e.logIndex,
+    tx_hash: e.txHash,
+    address: e.address,
+    source,
+    kind,
+    timestamp: e.timestamp,
+    fields: toJson(fields),
+  };
+}
+
+function eventFact(r: EventRow): StableEventFact {
+  return {
+    chain: r.chain,
+    protocol: r.protocol,
+    blockNumber: Number(r.block_number),
+    logIndex: Number(r.log_index),
+    txHash: r.tx_hash,
+    address: r.address,
+    timestamp: Number(r.timestamp),
+    event: { source: r.source, kind: r.kind, ...fromJson<object>(r.fields) } as StableEventFact['event'],
+  };
+}
+
+/** Writes the events of one block range inside the EVM engine's transaction (idempotent: insert or ignore). */
+export async function insertEvents(platform: Transaction<Database>, events: readonly StableEventFact[]) {
+  const trx = platform.withTables<StablecoinTables>();
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('stable_events')
+      .values(events.slice(i, i + INSERT_CHUNK).map(eventRow))
+      .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+      .execute();
+  }
+}
+
+/** Reorg rollback: the protocol's events and snapshots above `afterBlock`. */
+export async function rollbackStable(platform: Transaction<Database>, chain: string, protocol: string, after: number) {
+  const trx = platform.withTables<StablecoinTables>();
+  for (const table of ['stable_events', 'stable_snapshots'] as const) {
+    await trx
+      .deleteFrom(table)
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .where('block_number', '>', after)
+      .execute();
+  }
+}
+
+/** Reads and writes the stablecoin area's facts; rows become typed facts (big integers back to bigint) here only. */
+export class StablecoinRepository {
+  private readonly db: Kysely<Database & StablecoinTables>;
+
+  constructor(platform: Kysely<Database>) {
+    this.db = platform.withTables<StablecoinTables>();
+  }
+
+  /** Events of the protocol with `from < timestamp ≤ to` (all kinds, or the given ones), in chain order. */
+  async events(
+    chain: string,
+    protocol: string,
+    range: { from?: number; to: number },
+    kinds?: readonly string[],
+  ): Promise<StableEventFact[]> {
+    let q = this.db
+      .selectFrom('stable_events')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .where('timestamp', '<=', range.to);
+    if (range.from !== undefined) q = q.where('timestamp', '>', range.from);
+    if (kinds) q = q.where('kind', 'in', [...kinds]);
+    const rows = await q.orderBy('block_number').orderBy('log_index').execute();
+    return rows.map(eventFact);
+  }
+
+  /** Events up to a block (the positions a snapshot must read). */
+  async eventsUpTo(chain: string, protocol: string, block: number, kinds: readonly string[]) {
+    const rows = await this.db
+      .selectFrom('stable_events')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .where('block_number', '<=', block)
+      .where('kind', 'in', [...kinds])
+      .orderBy('block_number')
+      .orderBy('log_index')
+      .execute();
+    return rows.map(eventFact);
+  }
+
+  async saveSnapshot(s: StableSnapshot): Promise<void> {
+    await this.db
+      .insertInto('stable_snapshots')
+      .values({
+        chain: s.chain,
+        protocol: s.protocol,
+        block_number: s.blockNumber,
+        timestamp: s.timestamp,
+        state: toJson(s),
+      })
+      .onConflict((oc) => oc.columns(['chain', 'protocol', 'block_number']).doNothing())
+      .execute();
+  }
+
+  /** Blocks and times of the protocol's snapshots, newest first. */
+  async snapshotHeads(chain: string, protocol: string): Promise<{ blockNumber: number; timestamp: number }[]> {
+    const rows = await this.db
+      .selectFrom('stable_snapshots')
+      .select(['block_number', 'timestamp'])
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .orderBy('block_number', 'desc')
+      .execute();
+    return rows.map((r) => ({ blockNumber: Number(r.block_number), timestamp: Number(r.timestamp) }));
+  }
+
+  /** Snapshots with `timestamp ≥ from`, oldest first. */
+  async snapshots(chain: string, protocol: string, from: number): Promise<StableSnapshot[]> {
+    const rows = await this.db
+      .selectFrom('stable_snapshots')
+      .select('state')
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .where('timestamp', '>=', from)
+      .orderBy('block_number')
+      .execute();
+    return rows.map((r) => fromJson<StableSnapshot>(r.state));
+  }
+
+  /** Keeps the newest three snapshots and the newest of each UTC day; the others are never read. */
+  async pruneSnapshots(chain: string, protocol: string): Promise<void> {
+    const heads = await this.snapshotHeads(chain, protocol);
+    const keepDays = new Set<number>();
+    const drop: number[] = [];
+    heads.forEach((h, i) => {
+      const day = Math.floor(h.timestamp / 86_400);
+      if (i < 3 || !keepDays.has(day)) keepDays.add(day);
+      else drop.push(h.blockNumber);
+    });
+    for (let i = 0; i < drop.length; i += INSERT_CHUNK) {
+      await this.db
+        .deleteFrom('stable_snapshots')
+        .where('chain', '=', chain)
+        .where('protocol', '=', protocol)
+        .where('block_number', 'in', drop.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
+  }
+}
+
+/** The flow events the computation reads over its history window (transfers are read on their own). */
+export const FLOW_KINDS = [
+  'poke',
+  'bark',
+  'kick',
+  'take',
+  'redo',
+  'trove_liquidated',
+  'liquidation',
+  'redemption',
+  'sp_balance',
+  'last_good_price',
+] as const;
+
+/** Everything the computation reads of the area's own facts, at each protocol's newest snapshot. */
+export async function stablecoinFacts(
+  repo: StablecoinRepository,
+  targets: readonly StablecoinRef[],
+): Promise<StablecoinProtocolInput[]> {
+  const out: StablecoinProtocolInput[] = [];
+  for (const target of targets) {
+    const [head] = await repo.snapshotHeads(target.chain, target.protocol);
+    if (!head) continue;
+    const from = startOfUtcDay(head.timestamp) - 7 * 86_400;
+    out.push({
+      target,
+      snapshots: await repo.snapshots(target.chain, target.protocol, from),
+      events: await repo.events(
+        target.chain,
+        target.protocol,
+        { from: head.timestamp - HISTORY_SECONDS, to: head.timestamp },
+        FLOW_KINDS,
+      ),
+      transfers: await repo.events(target.chain, target.protocol, { to: head.timestamp }, ['transfer']),
+    });
+  }
+  return out;
+}
