@@ -117,7 +117,7 @@ function events(receipt: RpcReceipt, abi: Abi) {
     try {
       const e = decodeEventLog({ abi, data: log.data, topics: log.topics as [Hex, ...Hex[]] });
       out.push({
-        eventName: e.eventName as string,
+        eventName: String(e.eventName),
         args: e.args as unknown as Record<string, unknown>,
         address: log.address,
       });
