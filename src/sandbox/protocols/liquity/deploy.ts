@@ -159,14 +159,14 @@ export const LIQUITY = {
 } as const;
 
 /**
- * What the genesis block sets up, at scale 1: the deployer's trove (collateral ratio 300 %) borrows the LUSD side of
+ * What the genesis block sets up, at scale 1: the deployer's trove (collateral ratio 250 %) borrows the LUSD side of
  * the LUSD/USDC pair, which is seeded 1:1 with this much of each.
  */
 export const LIQUITY_PLAN = {
   protocol: 'liquity',
   /** LUSD (and USDC) seeded in the pair, at scale 1. */
   poolSideUsd: 2e6,
-  deployerIcr: 3,
+  deployerIcr: 2.5,
   /** SortedTroves' capacity (mainnet: 2^256 − 1). */
   maxTroves: 1_000_000n,
 } as const;
