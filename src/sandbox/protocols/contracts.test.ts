@@ -17,6 +17,7 @@ describe('the sandbox’s own contracts', () => {
       'GasPool',
       'HintHelpers',
       'LUSDToken',
+      'LiquitySandboxReader',
       'PriceFeed',
       'SortedTroves',
       'StabilityPool',

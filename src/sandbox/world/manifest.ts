@@ -190,6 +190,8 @@ export interface ManifestLiquity {
   readonly sortedTroves: `0x${string}`;
   readonly priceFeed: `0x${string}`;
   readonly hintHelpers: `0x${string}`;
+  /** Not Liquity's: the sandbox actors' one-call reader of its views (contracts/LiquitySandboxReader.sol). */
+  readonly reader: `0x${string}`;
   /** LUSD (18 decimals). */
   readonly lusd: `0x${string}`;
   /** Receives the borrowing and redemption fees (LQTY stakers on mainnet): the deployer. */

@@ -22,10 +22,9 @@ import {
   borrowerOperationsAbi,
   hintHelpersAbi,
   LIQUITY,
-  liquityPriceFeedAbi,
+  readerAbi,
   stabilityPoolAbi,
   troveManagerAbi,
-  v2PairReservesAbi,
   WAD,
 } from './deploy.js';
 
@@ -192,34 +191,27 @@ export class LiquityActors {
     const troveAgents = [deployer, ...this.state.owners.map((o) => o.agent)];
     const depositors = this.state.owners.filter((o) => o.kind === 'safe').map((o) => o.agent);
     const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
-    const tm = (functionName: string, args: readonly unknown[] = []) =>
-      call(m.troveManager, encodeFunctionData({ abi: troveManagerAbi, functionName, args } as never));
     const redeemable = this.agent(this.state.redeemer).available(this.lusd);
-    const calls = [
-      call(m.priceFeed, encodeFunctionData({ abi: liquityPriceFeedAbi, functionName: 'lastGoodPrice' })),
-      tm('getEntireSystemColl'),
-      tm('getEntireSystemDebt'),
-      call(m.stabilityPool, encodeFunctionData({ abi: stabilityPoolAbi, functionName: 'getTotalLUSDDeposits' })),
-      tm('getBorrowingRateWithDecay'),
-      tm('getRedemptionRateWithDecay'),
-      call(m.pool.address, encodeFunctionData({ abi: v2PairReservesAbi, functionName: 'getReserves' })),
-      ...troveAgents.flatMap((i) => [
-        tm('getEntireDebtAndColl', [this.agent(i).address]),
-        tm('Troves', [this.agent(i).address]),
-      ]),
-      ...depositors.map((i) =>
-        call(
-          m.stabilityPool,
-          encodeFunctionData({
-            abi: stabilityPoolAbi,
-            functionName: 'getCompoundedLUSDDeposit',
-            args: [this.agent(i).address],
-          }),
-        ),
-      ),
-    ];
     const price =
       fa && this.host.now - fa.updatedAt <= 14_400 ? fa.answer * 10n ** BigInt(18 - fa.decimals) : undefined;
+    // One call for the system, the pair, every trove and every deposit; one more for the redeemer's hint.
+    const calls = [
+      call(
+        m.reader,
+        encodeFunctionData({
+          abi: readerAbi,
+          functionName: 'read',
+          args: [
+            m.troveManager,
+            m.stabilityPool,
+            m.priceFeed,
+            m.pool.address,
+            troveAgents.map((i) => this.agent(i).address),
+            depositors.map((i) => this.agent(i).address),
+          ],
+        }),
+      ),
+    ];
     const withHint = price !== undefined && redeemable >= MIN_REDEMPTION;
     if (withHint) {
       calls.push(
@@ -234,45 +226,35 @@ export class LiquityActors {
       );
     }
     const r = await this.host.session.rpc.batchResults<Hex>(calls);
-    const big = (i: number) => BigInt(r[i]!);
-    const [reserve0, reserve1] = decodeFunctionResult({
-      abi: v2PairReservesAbi,
-      functionName: 'getReserves',
-      data: r[6]!,
-    });
+    const [sys, debts, colls, compounded] = decodeFunctionResult({ abi: readerAbi, functionName: 'read', data: r[0]! });
     const lusdIs0 = m.pool.token0.toLowerCase() === this.lusd;
     const troves = new Map<number, TroveReading>();
-    let k = 7;
-    for (const i of troveAgents) {
-      const [debt, coll] = decodeFunctionResult({
-        abi: troveManagerAbi,
-        functionName: 'getEntireDebtAndColl',
-        data: r[k]!,
-      });
-      const [, , , status] = decodeFunctionResult({ abi: troveManagerAbi, functionName: 'Troves', data: r[k + 1]! });
-      troves.set(i, { debt, coll, active: status === 1 });
-      k += 2;
-    }
+    troveAgents.forEach((i, k) => {
+      // A closed trove has neither debt nor collateral (nor pending rewards).
+      troves.set(i, { debt: debts[k]!, coll: colls[k]!, active: debts[k]! > 0n });
+    });
     const deposits = new Map<number, bigint>();
-    for (const i of depositors) deposits.set(i, big(k++));
+    depositors.forEach((i, k) => {
+      deposits.set(i, compounded[k]!);
+    });
     let hint: LiquityReading['hint'];
     if (withHint) {
       const [first, nicr, amount] = decodeFunctionResult({
         abi: hintHelpersAbi,
         functionName: 'getRedemptionHints',
-        data: r[k]!,
+        data: r[1]!,
       });
       hint = { first, nicr, amount };
     }
     return {
-      price: price ?? (big(0) > 0n ? big(0) : undefined),
-      systemColl: big(1),
-      systemDebt: big(2),
-      spDeposits: big(3),
-      borrowingRate: big(4),
-      redemptionRate: big(5),
-      lusdReserve: lusdIs0 ? reserve0 : reserve1,
-      usdcReserve: lusdIs0 ? reserve1 : reserve0,
+      price: price ?? (sys.lastGoodPrice > 0n ? sys.lastGoodPrice : undefined),
+      systemColl: sys.systemColl,
+      systemDebt: sys.systemDebt,
+      spDeposits: sys.spDeposits,
+      borrowingRate: sys.borrowingRate,
+      redemptionRate: sys.redemptionRate,
+      lusdReserve: lusdIs0 ? sys.reserve0 : sys.reserve1,
+      usdcReserve: lusdIs0 ? sys.reserve1 : sys.reserve0,
       troves,
       deposits,
       hint: price !== undefined ? hint : undefined,

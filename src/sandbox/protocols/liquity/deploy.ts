@@ -29,6 +29,7 @@ import collSurplusPoolArtifact from './contracts/CollSurplusPool.json' with { ty
 import defaultPoolArtifact from './contracts/DefaultPool.json' with { type: 'json' };
 import gasPoolArtifact from './contracts/GasPool.json' with { type: 'json' };
 import hintHelpersArtifact from './contracts/HintHelpers.json' with { type: 'json' };
+import readerArtifact from './contracts/LiquitySandboxReader.json' with { type: 'json' };
 import lusdArtifact from './contracts/LUSDToken.json' with { type: 'json' };
 import priceFeedArtifact from './contracts/PriceFeed.json' with { type: 'json' };
 import sortedTrovesArtifact from './contracts/SortedTroves.json' with { type: 'json' };
@@ -54,6 +55,8 @@ export const LIQUITY_ARTIFACTS = {
   borrowerOperations: art(borrowerOperationsArtifact),
   lusdToken: art(lusdArtifact),
   hintHelpers: art(hintHelpersArtifact),
+  /** Not Liquity's: the sandbox actors' one-call reader of Liquity's views. */
+  reader: art(readerArtifact),
 } as const;
 
 /** Mainnet's signatures of what the sandbox and its tests call (a reader written for mainnet uses the same). */
@@ -140,6 +143,11 @@ export const sortedTrovesAbi = parseAbi([
 
 export const hintHelpersAbi = parseAbi([
   'function getRedemptionHints(uint256 _LUSDamount, uint256 _price, uint256 _maxIterations) view returns (address firstRedemptionHint, uint256 partialRedemptionHintNICR, uint256 truncatedLUSDamount)',
+]);
+
+export const readerAbi = parseAbi([
+  'struct System { uint256 lastGoodPrice; uint256 systemColl; uint256 systemDebt; uint256 spDeposits; uint256 borrowingRate; uint256 redemptionRate; uint256 reserve0; uint256 reserve1; }',
+  'function read(address troveManager, address stabilityPool, address priceFeed, address pair, address[] troves, address[] depositors) view returns (System s, uint256[] debts, uint256[] colls, uint256[] deposits)',
 ]);
 
 export const v2PairReservesAbi = parseAbi([
@@ -301,6 +309,13 @@ export function queueLiquity(
 ): { queued: QueuedLiquity; ethNeeded: bigint } {
   const core = queueLiquityCore(session, deployer, opts.ethUsdFeed);
   const { lusd, borrowerOperations } = core;
+  const reader = createdAddress(deployer.address, deployer.state.nonce);
+  session.send(deployer, {
+    to: null,
+    data: LIQUITY_ARTIFACTS.reader.bytecode,
+    gas: GAS_LIQUITY.deploy,
+    kind: 'deploy',
+  });
   // The deployer's trove: its LUSD is the pair's LUSD side (the fee comes on top of the debt, not off the LUSD).
   const side = BigInt(Math.round(LIQUITY_PLAN.poolSideUsd * Math.max(opts.scale, 0.05)));
   const lusdAmount = side * WAD;
@@ -349,6 +364,7 @@ export function queueLiquity(
       protocol: 'liquity',
       chain: 'ethereum',
       ...core,
+      reader,
       pool: {
         address: v2PairAddress(opts.dex.factory, lusd, opts.usdc.address),
         factory: opts.dex.factory,
