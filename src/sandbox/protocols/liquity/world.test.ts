@@ -27,8 +27,6 @@ let rpc: RpcClient;
 let manifest: WorldManifest;
 let m: ManifestLiquity;
 let state: ScenarioState;
-let deployMs = 0;
-let simulateMs = 0;
 
 async function view<T>(to: Hex, abi: readonly unknown[], functionName: string, args: readonly unknown[] = []) {
   const data = await rpc.request<Hex>('eth_call', [
@@ -52,16 +50,12 @@ async function logs(address: Hex | Hex[], topic: Hex): Promise<Log[]> {
 beforeAll(async () => {
   const anvil = await anvils.start({ genesisTimestamp: GENESIS });
   rpc = new RpcClient(anvil.rpcUrl);
-  let t = Date.now();
   const deployed = await deployWorld(anvil.rpcUrl, { seed: SEED, startTimestamp: GENESIS, scale: SCALE });
-  deployMs = Date.now() - t;
   manifest = deployed.manifest;
   m = manifest.liquity!;
-  t = Date.now();
   state = (await simulate(anvil.rpcUrl, manifest, deployed.state, GENESIS + 40 * HOUR, {
     stepSeconds: HOUR,
   })) as ScenarioState;
-  simulateMs = Date.now() - t;
 }, 300_000);
 
 describe('Liquity in the sandbox world', () => {
@@ -70,10 +64,6 @@ describe('Liquity in the sandbox world', () => {
     const book = addressBookFromManifest(manifest).chains.ethereum!;
     expect(book.entries[bookKey.stablecoin('liquity')]).toEqual({ address: m.troveManager.toLowerCase() });
     expect(book.tokens.LUSD).toEqual({ address: m.lusd.toLowerCase(), decimals: 18 });
-    console.log(
-      `liquity world: deploy ${deployMs} ms, 40 hours ${simulateMs} ms`,
-      JSON.stringify(state.liquity?.stats),
-    );
   });
 
   it('the LUSD/USDC pair is an ordinary pair of the Uniswap V2 factory', async () => {
