@@ -18,7 +18,10 @@ export type AgentRole =
   | 'supplier'
   | 'borrower'
   | 'looper'
-  | 'liquidator';
+  | 'liquidator'
+  | 'trove-owner'
+  | 'keeper'
+  | 'redeemer';
 
 export interface AgentState {
   /** Index in the key derivation (-1: the deployer, anvil's account 0). */

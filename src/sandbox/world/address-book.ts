@@ -24,5 +24,9 @@ export function addressBookFromManifest(manifest: WorldManifest): AddressBook {
     entries[bookKey.liquidStaking(l.protocol)] = at(l.token);
     tokens[l.symbol] = { address: l.token.toLowerCase(), decimals: l.decimals };
   }
+  if (manifest.liquity) {
+    entries[bookKey.stablecoin(manifest.liquity.protocol)] = at(manifest.liquity.troveManager);
+    tokens.LUSD = { address: manifest.liquity.lusd.toLowerCase(), decimals: 18 };
+  }
   return { origin: 'sandbox', chains: { [manifest.chain]: { chainId: manifest.chainId, tokens, entries } } };
 }

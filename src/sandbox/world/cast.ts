@@ -6,6 +6,7 @@
 import { type AgentState, newAgentState } from '../chain/agent.js';
 import { initialAaveState } from '../protocols/aave/positions.js';
 import { lendingCastCounts } from '../protocols/lending/positions.js';
+import { castLiquity } from '../protocols/liquity/actors.js';
 import { initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices } from '../protocols/morpho/positions.js';
 import { BURSTS, CHARACTERS, SINGLE_TRADER } from '../protocols/uniswap/plan.js';
 import type { WorldManifest } from './manifest.js';
@@ -91,6 +92,9 @@ export function createInitialState(
   if (lending && morpho && morphoBorrowers > 0) {
     lending.morpho = initialMorphoState(morpho, seed, morphoBorrowerIndices(agents, morphoBorrowers));
   }
+  // Liquity's cast after everyone else, from its own stream (protocols/liquity).
+  const liquity = manifest.liquity ? castLiquity(seed, scale, key, agents.length) : undefined;
+  if (liquity) agents.push(...liquity.agents);
 
   // Pools of the liquid staking token draw from their own stream (see `ScenarioState.rngLiquidStakingPools`).
   const lstRng = Rng.fromSeed(seed, 'liquid-staking-pools');
@@ -135,6 +139,7 @@ export function createInitialState(
     v3Positions: [],
     v2Shares: [],
     ...(lending ? { lending } : {}),
+    ...(liquity ? { liquity: liquity.state } : {}),
     stats: {
       blocks: 1,
       transactions: 0,

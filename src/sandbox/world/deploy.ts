@@ -23,6 +23,7 @@ import {
   plannedLendingFeeds,
   transmitData,
 } from '../protocols/feeds/feeds.js';
+import { type QueuedLiquity, queueLiquity, readLiquity } from '../protocols/liquity/deploy.js';
 import { type QueuedMorpho, queueMorpho, readMorpho } from '../protocols/morpho/deploy.js';
 import { manifestLiquidStaking, stakedTokenDeployData } from '../protocols/staking/staked-token.js';
 import {
@@ -35,7 +36,7 @@ import {
 } from '../protocols/uniswap/deploy.js';
 import { POOL_PLAN, type PoolPlan } from '../protocols/uniswap/plan.js';
 import { createInitialState } from './cast.js';
-import type { ManifestLending, ManifestToken, SimulationState, WorldManifest } from './manifest.js';
+import type { ManifestDex, ManifestLending, ManifestToken, SimulationState, WorldManifest } from './manifest.js';
 import { TOKEN_PLAN } from './plan.js';
 
 /** Native ETH set on every agent (not a transaction: `anvil_setBalance`); pays gas and WETH top-ups for years. */
@@ -66,6 +67,36 @@ async function readLending(rpcUrl: string, queued: QueuedLending, startBlock: nu
   const aave = await Promise.all(queued.aave.map((m) => readAaveMarket(rpcUrl, m.queued, m.specs, startBlock)));
   const morpho = queued.morpho ? [await readMorpho(new RpcClient(rpcUrl), queued.morpho, startBlock)] : [];
   return { aave, morpho };
+}
+
+/**
+ * Queues Liquity (protocols/liquity) after the lending markets: priced by the ETH/USD feed, its LUSD/USDC pair on
+ * Uniswap V2. None without those.
+ */
+function queueWorldLiquity(
+  session: ChainSession,
+  deployer: Agent,
+  world: {
+    tokens: readonly ManifestToken[];
+    dexes: readonly ManifestDex[];
+    priceSources: ReadonlyMap<string, Address>;
+    scale: number;
+    deadline: bigint;
+  },
+): { queued: QueuedLiquity; ethNeeded: bigint } | undefined {
+  const usdc = world.tokens.find((t) => t.symbol === 'USDC');
+  const weth = world.tokens.find((t) => t.kind === 'weth');
+  const dex = world.dexes.find((d) => d.protocol === 'uniswap' && d.version === 'V2');
+  const ethUsdFeed = weth && world.priceSources.get(weth.symbol);
+  if (!usdc || !weth || !dex || !ethUsdFeed) return undefined;
+  return queueLiquity(session, deployer, {
+    ethUsdFeed,
+    ethUsdPrice: weth.initialPriceUsd,
+    usdc,
+    dex,
+    scale: world.scale,
+    deadline: world.deadline,
+  });
 }
 
 /**
@@ -191,11 +222,15 @@ export async function deployWorld(
     priceSources.set(f.token, lendingFeedProxies[i]!);
   });
   const lending = queueLending(session, deployer, tokens, priceSources);
+  const liquity = queueWorldLiquity(session, deployer, { tokens, dexes, priceSources, scale, deadline });
 
   await probe.batchResults([
     {
       method: 'anvil_setBalance',
-      params: [deployerAddress, `0x${(seeder.ethNeeded + DEPLOYER_ETH_HEADROOM).toString(16)}`],
+      params: [
+        deployerAddress,
+        `0x${(seeder.ethNeeded + (liquity?.ethNeeded ?? 0n) + DEPLOYER_ETH_HEADROOM).toString(16)}`,
+      ],
     },
   ]);
   const outcome = await session.mine(opts.startTimestamp);
@@ -223,6 +258,7 @@ export async function deployWorld(
     lending: await readLending(rpcUrl, lending, deployBlock),
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,
+    ...(liquity ? { liquity: await readLiquity(probe, liquity.queued, deployBlock) } : {}),
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,

@@ -84,6 +84,8 @@ export interface WorldManifest {
    * liquid staking token, reporting its market price). Reported like `oracles`, but no oracle-area pair.
    */
   lendingFeeds?: ManifestOracle[];
+  /** Liquity v1 from contracts of our own (protocols/liquity; absent in older worlds). */
+  liquity?: ManifestLiquity;
 }
 
 /**
@@ -169,6 +171,43 @@ export interface ManifestLiquidStaking {
   readonly startBlock: number;
   /** The proxy of the `wstETH-USD` feed (in `lendingFeeds`) the lending markets price the token with: its market price. */
   readonly priceFeed?: `0x${string}`;
+}
+
+/**
+ * Liquity v1 as protocols/liquity deploys it: the core contracts (mainnet's names; the service needs only the
+ * TroveManager, whose getters name the others), LUSD, and the LUSD/USDC Uniswap V2 pair seeded at genesis.
+ */
+export interface ManifestLiquity {
+  readonly protocol: 'liquity';
+  readonly chain: 'ethereum';
+  readonly troveManager: `0x${string}`;
+  readonly borrowerOperations: `0x${string}`;
+  readonly stabilityPool: `0x${string}`;
+  readonly activePool: `0x${string}`;
+  readonly defaultPool: `0x${string}`;
+  readonly collSurplusPool: `0x${string}`;
+  readonly gasPool: `0x${string}`;
+  readonly sortedTroves: `0x${string}`;
+  readonly priceFeed: `0x${string}`;
+  readonly hintHelpers: `0x${string}`;
+  /** Not Liquity's: the sandbox actors' one-call reader of its views (contracts/LiquitySandboxReader.sol). */
+  readonly reader: `0x${string}`;
+  /** LUSD (18 decimals). */
+  readonly lusd: `0x${string}`;
+  /** Receives the borrowing and redemption fees (LQTY stakers on mainnet): the deployer. */
+  readonly feeRecipient: `0x${string}`;
+  /** The ETH/USD feed proxy the PriceFeed reads. */
+  readonly ethUsdFeed: `0x${string}`;
+  readonly pool: {
+    readonly address: `0x${string}`;
+    readonly factory: `0x${string}`;
+    readonly router: `0x${string}`;
+    readonly token0: `0x${string}`;
+    readonly token1: `0x${string}`;
+    readonly usdc: `0x${string}`;
+    readonly usdcDecimals: number;
+  };
+  readonly startBlock: number;
 }
 
 /** JSON-serialisable state the scenario carries between calls (saved to disk by world.ts). */

@@ -21,6 +21,7 @@ import { ChainSession, GAS } from '../chain/session.js';
 import { AaveActors } from '../protocols/aave/actors.js';
 import { FEED_ROUND_GAS, reportStep, transmitData } from '../protocols/feeds/feeds.js';
 import type { LendingHost } from '../protocols/lending/actors.js';
+import { type FeedAnswer, LiquityActors } from '../protocols/liquity/actors.js';
 import { MorphoActors } from '../protocols/morpho/actors.js';
 import { stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import { DexActors } from '../protocols/uniswap/actors.js';
@@ -45,6 +46,7 @@ class SimulatedWorld {
   private now = 0;
   private readonly lending: AaveActors | undefined;
   private readonly morpho: MorphoActors | undefined;
+  private readonly liquity: LiquityActors | undefined;
   /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
   private readonly feeds: readonly ManifestOracle[];
 
@@ -99,6 +101,18 @@ class SimulatedWorld {
     this.lending = manifest.lending && s.lending ? new AaveActors(manifest, s.lending, lendingHost) : undefined;
     const morpho = manifest.lending?.morpho[0];
     this.morpho = morpho && s.lending?.morpho ? new MorphoActors(morpho, s.lending.morpho, lendingHost) : undefined;
+    this.liquity =
+      manifest.liquity && s.liquity
+        ? new LiquityActors(manifest.liquity, s.liquity, lendingHost, () => this.feedAnswer('WETH'))
+        : undefined;
+  }
+
+  /** A feed's answer as the contracts read it once this block's rounds land (the registry feed of `symbol`). */
+  private feedAnswer(symbol: string): FeedAnswer | undefined {
+    const i = this.feeds.findIndex((f) => f.token === symbol);
+    const feed = i >= 0 ? this.s.oracles?.feeds[i] : undefined;
+    if (!feed) return undefined;
+    return { answer: BigInt(feed.answer), decimals: this.feeds[i]!.decimals, updatedAt: feed.updatedAt };
   }
 
   /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
@@ -126,6 +140,7 @@ class SimulatedWorld {
     this.dex.save();
     this.lending?.save();
     this.morpho?.save();
+    this.liquity?.save();
   }
 
   async step(to: number): Promise<void> {
@@ -143,15 +158,18 @@ class SimulatedWorld {
     const live = this.dex.livePools(awake);
     // Every pool is read and arbitraged, dormant ones included (arbitrage bots do not sleep); only awake pools trade.
     const pools = this.dex.dex.pools;
-    const [readings, lendingReading, morphoReading] = await Promise.all([
+    const [readings, lendingReading, morphoReading, liquityReading] = await Promise.all([
       this.dex.read(pools),
       this.lending?.read(to),
       this.morpho?.read(to),
+      this.liquity?.read(),
     ]);
     // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
     // lenders' and borrowers' own activity; Aave, then Morpho.
     if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
     if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
+    // Liquity's keeper, redeemer and trove owners, and the flows of the LUSD/USDC pair (protocols/liquity).
+    if (this.liquity && liquityReading) this.liquity.step(liquityReading, from, to);
     // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
     this.dex.arbitrage(pools, readings);
     this.dex.sellSeized(live);

@@ -98,6 +98,8 @@ export interface ScenarioState extends SimulationState {
    * protocols/uniswap/sales.ts). Absent in worlds saved before liquidators sold.
    */
   seizedSales?: SeizedSaleState[];
+  /** Liquity's actors (protocols/liquity; absent in worlds without Liquity). */
+  liquity?: LiquityRuntimeState;
 }
 
 /** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */
@@ -172,4 +174,42 @@ export type MorphoRuntimeState = LendingActorsState;
 export interface LendingRuntimeState extends LendingActorsState {
   /** Morpho Blue's actors (absent without Morpho in the manifest). */
   morpho?: MorphoRuntimeState;
+}
+
+/** A trove owner of Liquity (protocols/liquity/actors.ts): its habits; whether its trove is open is read on chain. */
+export interface TroveOwnerState {
+  readonly agent: number;
+  /** risky: 117–130 % and slow to top up; moderate: 145–190 %; safe: 220–320 %, and a Stability Pool depositor. */
+  readonly kind: 'safe' | 'moderate' | 'risky';
+  readonly targetIcr: number;
+  /** Median LUSD borrowed at opening, in USD (at this world's scale). */
+  readonly medianUsd: number;
+  /** Share of newly borrowed LUSD put in the Stability Pool… */
+  readonly spShare: number;
+  /** …and sold on the LUSD/USDC pool (the rest is held). */
+  readonly sellShare: number;
+  /** Gathering LUSD to close the trove. */
+  closing?: boolean;
+}
+
+export interface LiquityRuntimeState {
+  rng: [number, number, number, number];
+  seeded: boolean;
+  owners: TroveOwnerState[];
+  /** Agent index of the keeper (liquidations) and of the redeemer (buys LUSD under the peg, redeems it). */
+  readonly keeper: number;
+  readonly redeemer: number;
+  stats: {
+    opened: number;
+    closed: number;
+    topUps: number;
+    borrows: number;
+    repays: number;
+    deposits: number;
+    withdrawals: number;
+    liquidationCalls: number;
+    liquidationsMissed: number;
+    redemptions: number;
+    swaps: number;
+  };
 }
