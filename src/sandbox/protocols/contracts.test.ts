@@ -6,6 +6,7 @@ describe('the sandbox’s own contracts', () => {
   it('the committed artifacts are what the sources compile to (run `node tools/compile-contracts.mjs` after a change)', () => {
     const compiled = compileContracts();
     expect(Object.keys(compiled)).toEqual([
+      'ChainLog',
       'FeedAggregator',
       'FeedPriceOracle',
       'FeedProxy',

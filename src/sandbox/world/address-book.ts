@@ -24,5 +24,6 @@ export function addressBookFromManifest(manifest: WorldManifest): AddressBook {
     entries[bookKey.liquidStaking(l.protocol)] = at(l.token);
     tokens[l.symbol] = { address: l.token.toLowerCase(), decimals: l.decimals };
   }
+  if (manifest.maker) entries[bookKey.stablecoin(manifest.maker.protocol)] = at(manifest.maker.chainlog);
   return { origin: 'sandbox', chains: { [manifest.chain]: { chainId: manifest.chainId, tokens, entries } } };
 }

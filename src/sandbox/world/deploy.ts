@@ -23,6 +23,7 @@ import {
   plannedLendingFeeds,
   transmitData,
 } from '../protocols/feeds/feeds.js';
+import { prepareMaker, queueMaker } from '../protocols/maker/deploy.js';
 import { type QueuedMorpho, queueMorpho, readMorpho } from '../protocols/morpho/deploy.js';
 import { manifestLiquidStaking, stakedTokenDeployData } from '../protocols/staking/staked-token.js';
 import {
@@ -89,6 +90,8 @@ export async function deployWorld(
     { method: 'eth_blockNumber', params: [] },
   ]);
   const chainId = Number(chainIdHex);
+  // MakerDAO's snapshot is read (gunzip on zlib's pool) while the world's own transactions are built.
+  const makerSnapshot = prepareMaker();
   const deployBlock = Number(blockNumberHex) + 1;
   const session = new ChainSession(rpcUrl, chainId);
   await session.prepareNode();
@@ -191,6 +194,13 @@ export async function deployWorld(
     priceSources.set(f.token, lendingFeedProxies[i]!);
   });
   const lending = queueLending(session, deployer, tokens, priceSources);
+  // MakerDAO last: its state is loaded under its own addresses, its genesis calls come from its own deployer.
+  const answerOf = new Map(feedPlan.map((f, i) => [f.token, feedAnswers[i]!]));
+  const maker = await queueMaker(probe, session, await makerSnapshot, tokens, (symbol) => {
+    const answer = answerOf.get(symbol);
+    if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
+    return answer;
+  });
 
   await probe.batchResults([
     {
@@ -223,6 +233,7 @@ export async function deployWorld(
     lending: await readLending(rpcUrl, lending, deployBlock),
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,
+    maker: { ...maker.manifest, startBlock: deployBlock },
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
