@@ -23,6 +23,7 @@ import {
   plannedLendingFeeds,
   transmitData,
 } from '../protocols/feeds/feeds.js';
+import { initialMakerState } from '../protocols/maker/actors.js';
 import { prepareMaker, queueMaker } from '../protocols/maker/deploy.js';
 import { type QueuedMorpho, queueMorpho, readMorpho } from '../protocols/morpho/deploy.js';
 import { manifestLiquidStaking, stakedTokenDeployData } from '../protocols/staking/staked-token.js';
@@ -196,11 +197,18 @@ export async function deployWorld(
   const lending = queueLending(session, deployer, tokens, priceSources);
   // MakerDAO last: its state is loaded under its own addresses, its genesis calls come from its own deployer.
   const answerOf = new Map(feedPlan.map((f, i) => [f.token, feedAnswers[i]!]));
-  const maker = await queueMaker(probe, session, await makerSnapshot, tokens, (symbol) => {
-    const answer = answerOf.get(symbol);
-    if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
-    return answer;
-  });
+  const maker = await queueMaker(
+    probe,
+    session,
+    await makerSnapshot,
+    tokens,
+    (symbol) => {
+      const answer = answerOf.get(symbol);
+      if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
+      return answer;
+    },
+    opts.startTimestamp,
+  );
 
   await probe.batchResults([
     {
@@ -247,10 +255,11 @@ export async function deployWorld(
     answers: [...feedAnswers, ...lendingFeedAnswers],
   });
   state.stats.transactions = outcome.transactions;
+  state.maker = { ...initialMakerState(opts.seed, scale, opts.startTimestamp), spells: [...maker.spells] };
 
   // Every agent gets native ETH for gas and WETH top-ups.
   await probe.batchResults(
-    state.agents
+    [...state.agents, ...state.maker.agents]
       .filter((agent) => agent.role !== 'deployer')
       .map((agent) => ({ method: 'anvil_setBalance', params: [agent.address, `0x${AGENT_ETH.toString(16)}`] })),
   );

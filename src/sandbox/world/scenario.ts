@@ -15,12 +15,14 @@
  * Everything random comes from the seeded generators saved in the state: same seed and same calls, same chain.
  */
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
-import { Agent, agentPrivateKey } from '../chain/agent.js';
+import { Agent, agentPrivateKey, signerAgent } from '../chain/agent.js';
 import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
 import { ChainSession, GAS } from '../chain/session.js';
 import { AaveActors } from '../protocols/aave/actors.js';
 import { FEED_ROUND_GAS, reportStep, transmitData } from '../protocols/feeds/feeds.js';
 import type { LendingHost } from '../protocols/lending/actors.js';
+import { MakerActors } from '../protocols/maker/actors.js';
+import { MAKER_DEPLOYER_KEY } from '../protocols/maker/deploy.js';
 import { MorphoActors } from '../protocols/morpho/actors.js';
 import { stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import { DexActors } from '../protocols/uniswap/actors.js';
@@ -45,6 +47,7 @@ class SimulatedWorld {
   private now = 0;
   private readonly lending: AaveActors | undefined;
   private readonly morpho: MorphoActors | undefined;
+  private readonly maker: MakerActors | undefined;
   /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
   private readonly feeds: readonly ManifestOracle[];
 
@@ -99,6 +102,34 @@ class SimulatedWorld {
     this.lending = manifest.lending && s.lending ? new AaveActors(manifest, s.lending, lendingHost) : undefined;
     const morpho = manifest.lending?.morpho[0];
     this.morpho = morpho && s.lending?.morpho ? new MorphoActors(morpho, s.lending.morpho, lendingHost) : undefined;
+    this.maker = manifest.maker && s.maker ? this.makerActors(manifest.maker, s.maker, scale, tokenOf) : undefined;
+  }
+
+  /** MakerDAO's actors, their balances watched like the cast's (the world's tokens and DAI). */
+  private makerActors(
+    m: NonNullable<WorldManifest['maker']>,
+    state: NonNullable<ScenarioState['maker']>,
+    scale: number,
+    tokenOf: (symbol: string) => TokenView,
+  ): MakerActors {
+    const feedAnswer = (symbol: string): bigint | undefined => {
+      const i = this.feeds.findIndex((f) => f.token === symbol);
+      const answer = i >= 0 ? this.s.oracles?.feeds[i]?.answer : undefined;
+      return answer === undefined ? undefined : BigInt(answer);
+    };
+    const maker = new MakerActors(m, state, {
+      session: this.session,
+      scale,
+      seed: this.s.seed,
+      oracleKeeper: signerAgent(MAKER_DEPLOYER_KEY, 0),
+      token: (symbol) => tokenOf(symbol).m,
+      spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
+      approve: (agent, token, spender) => this.approve(agent, token, spender),
+      feedAnswer,
+      marketUsd: (symbol) => this.s.prices[symbol] ?? 1,
+    });
+    this.session.watch(maker.agents, [...this.tokens.map((t) => t.id), m.dai.toLowerCase()], this.manifest.weth);
+    return maker;
   }
 
   /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
@@ -118,6 +149,7 @@ class SimulatedWorld {
     this.agents.forEach((a, i) => {
       a.state.nonce = Number(nonces[i]);
     });
+    await this.maker?.open();
   }
 
   save(): void {
@@ -126,6 +158,7 @@ class SimulatedWorld {
     this.dex.save();
     this.lending?.save();
     this.morpho?.save();
+    this.maker?.save();
   }
 
   async step(to: number): Promise<void> {
@@ -143,15 +176,17 @@ class SimulatedWorld {
     const live = this.dex.livePools(awake);
     // Every pool is read and arbitraged, dormant ones included (arbitrage bots do not sleep); only awake pools trade.
     const pools = this.dex.dex.pools;
-    const [readings, lendingReading, morphoReading] = await Promise.all([
+    const [readings, lendingReading, morphoReading, makerReading] = await Promise.all([
       this.dex.read(pools),
       this.lending?.read(to),
       this.morpho?.read(to),
+      this.maker?.read(to),
     ]);
     // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
     // lenders' and borrowers' own activity; Aave, then Morpho.
     if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
     if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
+    if (this.maker && makerReading) this.maker.step(makerReading, from, to);
     // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
     this.dex.arbitrage(pools, readings);
     this.dex.sellSeized(live);

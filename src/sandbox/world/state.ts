@@ -4,6 +4,7 @@
  * actors. Types only.
  */
 import type { AgentState } from '../chain/agent.js';
+import type { MakerRuntimeState } from '../protocols/maker/actors.js';
 import type { PoolCharacter, SimulationState } from './manifest.js';
 
 export interface PoolRuntimeState {
@@ -98,6 +99,8 @@ export interface ScenarioState extends SimulationState {
    * protocols/uniswap/sales.ts). Absent in worlds saved before liquidators sold.
    */
   seizedSales?: SeizedSaleState[];
+  /** MakerDAO's actors (protocols/maker). Absent with the manifest's `maker` (worlds saved before it existed). */
+  maker?: MakerRuntimeState;
 }
 
 /** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */

@@ -11,7 +11,16 @@
  * - `Jug.drip` per type and `Pot.drip`: the snapshot's accumulators last moved in August 2021, so the first drip
  *   compounds the years since at each type's stability fee (as if the system had been live all along).
  */
-import { type Address, encodeFunctionData, type Hex, parseAbi, stringToHex } from 'viem';
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  maxUint256,
+  parseAbi,
+  stringToHex,
+  zeroAddress,
+} from 'viem';
 import { type Agent, signerAgent } from '../../chain/agent.js';
 import { createdAddress } from '../../chain/artifacts.js';
 import type { RpcClient } from '../../chain/rpc.js';
@@ -59,6 +68,52 @@ const CHAINLOG_KEYS = [
 /** GemJoin's storage (dss `join.sol`): `gem` is slot 3. */
 const GEM_JOIN_GEM_SLOT: Hex = `0x${'3'.padStart(64, '0')}`;
 
+const WAD = 10n ** 18n;
+const RAY = 10n ** 27n;
+const RAD = 10n ** 45n;
+
+/** Liquidation settings the governance sets (see `queueGovernance`). */
+const AUCTIONS = {
+  Hole: 100_000_000n * RAD,
+  hole: 30_000_000n * RAD,
+  buf: (RAY * 120n) / 100n,
+  tail: 8_400n,
+  cusp: (RAY * 45n) / 100n,
+  cut: (RAY * 99n) / 100n,
+  step: 90n,
+  /** ETH-B's LinearDecrease: from the start price to zero in 3 hours. */
+  tau: 10_800n,
+} as const;
+
+/** A plotted governance action, executed (`DSPause.exec`) at the first step. */
+export interface MakerSpell {
+  readonly pause: Address;
+  readonly usr: Address;
+  readonly tag: Hex;
+  readonly fax: Hex;
+  /** Decimal string. */
+  readonly eta: string;
+}
+
+const b32 = (text: string): Hex => stringToHex(text, { size: 32 });
+
+const govAbi = parseAbi([
+  'function mint(address guy, uint256 wad)',
+  'function approve(address guy, uint256 wad) returns (bool)',
+  'function lock(uint256 wad)',
+  'function vote(address[] yays) returns (bytes32)',
+  'function launch()',
+  'function lift(address whom)',
+]);
+const govActionsAbi = parseAbi([
+  'function file(address who, bytes32 what, uint256 data)',
+  'function file(address who, bytes32 ilk, bytes32 what, uint256 data)',
+]);
+export const pauseAbi = parseAbi([
+  'function plot(address usr, bytes32 tag, bytes fax, uint256 eta)',
+  'function exec(address usr, bytes32 tag, bytes fax, uint256 eta) returns (bytes)',
+]);
+
 const dsValueAbi = parseAbi(['function poke(bytes32 wut)', 'function peek() view returns (bytes32, bool)']);
 const spotAbi = parseAbi(['function poke(bytes32 ilk)']);
 const jugAbi = parseAbi(['function drip(bytes32 ilk) returns (uint256)']);
@@ -77,6 +132,8 @@ export interface QueuedMaker {
   readonly snapshot: MakerSnapshot;
   readonly manifest: Omit<ManifestMaker, 'startBlock'>;
   readonly deployer: Agent;
+  /** Governance plotted in the genesis block, to execute at the first step. */
+  readonly spells: readonly MakerSpell[];
 }
 
 /** Reads the package's snapshot (gunzip off the main thread): start it early, await it in `queueMaker`. */
@@ -94,6 +151,7 @@ export async function queueMaker(
   snapshot: MakerSnapshot,
   tokens: readonly ManifestToken[],
   feedAnswer: (symbol: string) => bigint,
+  startTimestamp: number,
 ): Promise<QueuedMaker> {
   const a = snapshot.addresses;
   const need = (key: string): Address => {
@@ -180,6 +238,9 @@ export async function queueMaker(
   send(need('MCD_POT'), encodeFunctionData({ abi: potAbi, functionName: 'drip' }));
   for (const c of ilks)
     send(need('ILK_REGISTRY'), encodeFunctionData({ abi: registryAbi, functionName: 'add', args: [c.join] }));
+  const govActions = snapshot.accounts.get(need('MCD_GOV_ACTIONS'));
+  if (!govActions) throw new Error('maker: the snapshot has no GovActions');
+  const spells = queueGovernance(send, a, need, ilks, keccak256(govActions.code), BigInt(startTimestamp + 1));
 
   const manifest: Omit<ManifestMaker, 'startBlock'> = {
     protocol: 'makerdao',
@@ -197,5 +258,62 @@ export async function queueMaker(
     ilkRegistry: need('ILK_REGISTRY'),
     ilks: ilks.map((c) => ({ ilk: c.ilk, token: c.token, gem: c.gem, join: c.join, pip: c.pip, clip: c.clip })),
   };
-  return { snapshot, deployer, manifest };
+  return { snapshot, deployer, manifest, spells };
+}
+
+/**
+ * Governance, as MakerDAO's: the deployer, owner of MKR in the testchain, mints the 80,000 MKR the chief needs to
+ * `launch`, locks them, votes for the zero address, launches, then votes for and `lift`s itself as the hat, which
+ * the pause's authority (the chief) lets `plot`. It plots the parameter changes below as GovActions calls (the
+ * testchain's spell action contract, run by the pause proxy through `delegatecall`), to `exec` at the first step
+ * (the pause's delay must elapse, and a block has one time). The parameters are mainnet's liquidation settings for
+ * ETH-A (a 120 % start, a 0.99 stair-step every 90 s, 140 min tail, 45 % cusp), where the testchain's (an auction
+ * worth nothing after an hour) would never let an hourly world take; and room for auctions in the Dog.
+ */
+function queueGovernance(
+  send: (to: Address, data: Hex) => void,
+  a: Readonly<Record<string, Address>>,
+  need: (key: string) => Address,
+  ilks: readonly { ilk: string; clip: Address | undefined }[],
+  tag: Hex,
+  eta: bigint,
+): MakerSpell[] {
+  const chief = need('MCD_ADM');
+  const mkr = need('MCD_GOV');
+  const launch = 80_000n * WAD;
+  send(mkr, encodeFunctionData({ abi: govAbi, functionName: 'mint', args: [MAKER_DEPLOYER, launch] }));
+  send(mkr, encodeFunctionData({ abi: govAbi, functionName: 'approve', args: [chief, maxUint256] }));
+  send(chief, encodeFunctionData({ abi: govAbi, functionName: 'lock', args: [launch + 400n * WAD] }));
+  send(chief, encodeFunctionData({ abi: govAbi, functionName: 'vote', args: [[zeroAddress]] }));
+  send(chief, encodeFunctionData({ abi: govAbi, functionName: 'launch' }));
+  send(chief, encodeFunctionData({ abi: govAbi, functionName: 'vote', args: [[MAKER_DEPLOYER]] }));
+  send(chief, encodeFunctionData({ abi: govAbi, functionName: 'lift', args: [MAKER_DEPLOYER] }));
+
+  const usr = need('MCD_GOV_ACTIONS');
+  const fileUint = (who: Address, what: string, data: bigint): Hex =>
+    encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(what), data] });
+  const fileIlk = (who: Address, ilk: string, what: string, data: bigint): Hex =>
+    encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(ilk), b32(what), data] });
+  const faxes: Hex[] = [fileUint(need('MCD_DOG'), 'Hole', AUCTIONS.Hole)];
+  for (const c of ilks) {
+    if (!c.clip) continue;
+    const suffix = c.ilk.replace('-', '_');
+    faxes.push(fileIlk(need('MCD_DOG'), c.ilk, 'hole', AUCTIONS.hole));
+    faxes.push(fileUint(c.clip, 'buf', AUCTIONS.buf));
+    faxes.push(fileUint(c.clip, 'tail', AUCTIONS.tail));
+    faxes.push(fileUint(c.clip, 'cusp', AUCTIONS.cusp));
+    const calc = a[`MCD_CLIP_CALC_${suffix}`];
+    if (!calc) throw new Error(`maker: no MCD_CLIP_CALC_${suffix}`);
+    // ETH-B's calc is a LinearDecrease (tau); the others StairstepExponentialDecrease (cut, step).
+    if (c.ilk === 'ETH-B') faxes.push(fileUint(calc, 'tau', AUCTIONS.tau));
+    else {
+      faxes.push(fileUint(calc, 'cut', AUCTIONS.cut));
+      faxes.push(fileUint(calc, 'step', AUCTIONS.step));
+    }
+  }
+  const pause = need('MCD_PAUSE');
+  return faxes.map((fax) => {
+    send(pause, encodeFunctionData({ abi: pauseAbi, functionName: 'plot', args: [usr, tag, fax, eta] }));
+    return { pause, usr, tag, fax, eta: eta.toString() };
+  });
 }
