@@ -65,8 +65,9 @@ const CHAINLOG_KEYS = [
   'CLIPPER_MOM',
 ] as const;
 
-/** GemJoin's storage (dss `join.sol`): `gem` is slot 3. */
+/** GemJoin's storage (dss `join.sol`): `gem` is slot 3, `dec` slot 4. */
 const GEM_JOIN_GEM_SLOT: Hex = `0x${'3'.padStart(64, '0')}`;
+const GEM_JOIN_DEC_SLOT: Hex = `0x${'4'.padStart(64, '0')}`;
 
 const WAD = 10n ** 18n;
 const RAY = 10n ** 27n;
@@ -187,8 +188,13 @@ export async function queueMaker(
   });
   // The joins take the world's tokens (same decimals as the snapshot's test tokens: checked by `dec` in the test).
   const joinWrites = ilks.map((c) => {
-    const gem = snapshot.accounts.get(c.join)?.storage.get(GEM_JOIN_GEM_SLOT);
-    if (!gem) throw new Error(`maker: ${c.join} has no gem in slot 3`);
+    const storage = snapshot.accounts.get(c.join)?.storage;
+    if (!storage?.get(GEM_JOIN_GEM_SLOT)) throw new Error(`maker: ${c.join} has no gem in slot 3`);
+    // The join scales amounts by its `dec`: the world's token must have the snapshot token's decimals.
+    const dec = Number(BigInt(storage.get(GEM_JOIN_DEC_SLOT) ?? '0x0'));
+    const decimals = bySymbol.get(c.token)!.decimals;
+    if (dec !== decimals)
+      throw new Error(`maker: ${c.ilk}'s join has ${dec} decimals, the world's ${c.token} ${decimals}`);
     return {
       method: 'anvil_setStorageAt',
       params: [c.join, GEM_JOIN_GEM_SLOT, `0x${c.gem.slice(2).toLowerCase().padStart(64, '0')}`],
