@@ -8,6 +8,7 @@ describe('the sandbox’s own contracts', () => {
     expect(Object.keys(compiled).sort()).toEqual([
       'ActivePool',
       'BorrowerOperations',
+      'ChainLog',
       'CollSurplusPool',
       'DefaultPool',
       'FeedAggregator',

@@ -28,5 +28,6 @@ export function addressBookFromManifest(manifest: WorldManifest): AddressBook {
     entries[bookKey.stablecoin(manifest.liquity.protocol)] = at(manifest.liquity.troveManager);
     tokens.LUSD = { address: manifest.liquity.lusd.toLowerCase(), decimals: 18 };
   }
+  if (manifest.maker) entries[bookKey.stablecoin(manifest.maker.protocol)] = at(manifest.maker.chainlog);
   return { origin: 'sandbox', chains: { [manifest.chain]: { chainId: manifest.chainId, tokens, entries } } };
 }

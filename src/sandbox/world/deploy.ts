@@ -24,6 +24,8 @@ import {
   transmitData,
 } from '../protocols/feeds/feeds.js';
 import { type QueuedLiquity, queueLiquity, readLiquity } from '../protocols/liquity/deploy.js';
+import { initialMakerState } from '../protocols/maker/actors.js';
+import { prepareMaker, queueMaker } from '../protocols/maker/deploy.js';
 import { type QueuedMorpho, queueMorpho, readMorpho } from '../protocols/morpho/deploy.js';
 import { manifestLiquidStaking, stakedTokenDeployData } from '../protocols/staking/staked-token.js';
 import {
@@ -120,6 +122,8 @@ export async function deployWorld(
     { method: 'eth_blockNumber', params: [] },
   ]);
   const chainId = Number(chainIdHex);
+  // MakerDAO's snapshot is read (gunzip on zlib's pool) while the world's own transactions are built.
+  const makerSnapshot = prepareMaker();
   const deployBlock = Number(blockNumberHex) + 1;
   const session = new ChainSession(rpcUrl, chainId);
   await session.prepareNode();
@@ -223,6 +227,20 @@ export async function deployWorld(
   });
   const lending = queueLending(session, deployer, tokens, priceSources);
   const liquity = queueWorldLiquity(session, deployer, { tokens, dexes, priceSources, scale, deadline });
+  // MakerDAO last: its state is loaded under its own addresses, its genesis calls come from its own deployer.
+  const answerOf = new Map(feedPlan.map((f, i) => [f.token, feedAnswers[i]!]));
+  const maker = await queueMaker(
+    probe,
+    session,
+    await makerSnapshot,
+    tokens,
+    (symbol) => {
+      const answer = answerOf.get(symbol);
+      if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
+      return answer;
+    },
+    opts.startTimestamp,
+  );
 
   await probe.batchResults([
     {
@@ -259,6 +277,7 @@ export async function deployWorld(
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,
     ...(liquity ? { liquity: await readLiquity(probe, liquity.queued, deployBlock) } : {}),
+    maker: { ...maker.manifest, startBlock: deployBlock },
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
@@ -272,10 +291,11 @@ export async function deployWorld(
     answers: [...feedAnswers, ...lendingFeedAnswers],
   });
   state.stats.transactions = outcome.transactions;
+  state.maker = { ...initialMakerState(opts.seed, scale, opts.startTimestamp), spells: [...maker.spells] };
 
   // Every agent gets native ETH for gas and WETH top-ups.
   await probe.batchResults(
-    state.agents
+    [...state.agents, ...state.maker.agents]
       .filter((agent) => agent.role !== 'deployer')
       .map((agent) => ({ method: 'anvil_setBalance', params: [agent.address, `0x${AGENT_ETH.toString(16)}`] })),
   );

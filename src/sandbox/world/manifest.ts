@@ -86,6 +86,43 @@ export interface WorldManifest {
   lendingFeeds?: ManifestOracle[];
   /** Liquity v1 from contracts of our own (protocols/liquity; absent in older worlds). */
   liquity?: ManifestLiquity;
+  /** MakerDAO (protocols/maker: the testchain's MCD deployment). Absent in worlds saved before it existed. */
+  maker?: ManifestMaker;
+}
+
+/**
+ * MakerDAO's multi-collateral DAI as `@makerdao/testchain` ships it, loaded into the world (protocols/maker). The
+ * Chainlog is the entry point the service is given; the rest is what it holds, repeated for the sandbox's actors.
+ */
+export interface ManifestMaker {
+  readonly protocol: 'makerdao';
+  /** `@makerdao/testchain@<version>`: where the contracts' state comes from. */
+  readonly package: string;
+  readonly chainlog: `0x${string}`;
+  /** The testchain's deployer: owns the price values (DSValue) and the IlkRegistry. */
+  readonly deployer: `0x${string}`;
+  readonly vat: `0x${string}`;
+  readonly dai: `0x${string}`;
+  readonly daiJoin: `0x${string}`;
+  readonly spot: `0x${string}`;
+  readonly jug: `0x${string}`;
+  readonly dog: `0x${string}`;
+  readonly pot: `0x${string}`;
+  readonly vow: `0x${string}`;
+  readonly ilkRegistry: `0x${string}`;
+  /** The collateral types wired to the world's tokens. */
+  readonly ilks: readonly {
+    readonly ilk: string;
+    /** The world token's symbol (`WETH`, `LINK`). */
+    readonly token: string;
+    readonly gem: `0x${string}`;
+    readonly join: `0x${string}`;
+    /** The DSValue the spotter reads. */
+    readonly pip: `0x${string}`;
+    /** The Clipper (absent: a Flipper type, which the Dog does not liquidate). */
+    readonly clip?: `0x${string}`;
+  }[];
+  readonly startBlock: number;
 }
 
 /**

@@ -15,13 +15,15 @@
  * Everything random comes from the seeded generators saved in the state: same seed and same calls, same chain.
  */
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
-import { Agent, agentPrivateKey } from '../chain/agent.js';
+import { Agent, agentPrivateKey, signerAgent } from '../chain/agent.js';
 import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
 import { ChainSession, GAS } from '../chain/session.js';
 import { AaveActors } from '../protocols/aave/actors.js';
 import { FEED_ROUND_GAS, reportStep, transmitData } from '../protocols/feeds/feeds.js';
 import type { LendingHost } from '../protocols/lending/actors.js';
 import { type FeedAnswer, LiquityActors } from '../protocols/liquity/actors.js';
+import { MakerActors } from '../protocols/maker/actors.js';
+import { MAKER_DEPLOYER_KEY } from '../protocols/maker/deploy.js';
 import { MorphoActors } from '../protocols/morpho/actors.js';
 import { stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
 import { DexActors } from '../protocols/uniswap/actors.js';
@@ -47,6 +49,7 @@ class SimulatedWorld {
   private readonly lending: AaveActors | undefined;
   private readonly morpho: MorphoActors | undefined;
   private readonly liquity: LiquityActors | undefined;
+  private readonly maker: MakerActors | undefined;
   /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
   private readonly feeds: readonly ManifestOracle[];
 
@@ -105,6 +108,7 @@ class SimulatedWorld {
       manifest.liquity && s.liquity
         ? new LiquityActors(manifest.liquity, s.liquity, lendingHost, () => this.feedAnswer('WETH'))
         : undefined;
+    this.maker = manifest.maker && s.maker ? this.makerActors(manifest.maker, s.maker, scale, tokenOf) : undefined;
   }
 
   /** A feed's answer as the contracts read it once this block's rounds land (the registry feed of `symbol`). */
@@ -113,6 +117,28 @@ class SimulatedWorld {
     const feed = i >= 0 ? this.s.oracles?.feeds[i] : undefined;
     if (!feed) return undefined;
     return { answer: BigInt(feed.answer), decimals: this.feeds[i]!.decimals, updatedAt: feed.updatedAt };
+  }
+
+  /** MakerDAO's actors, their balances watched like the cast's (the world's tokens and DAI). */
+  private makerActors(
+    m: NonNullable<WorldManifest['maker']>,
+    state: NonNullable<ScenarioState['maker']>,
+    scale: number,
+    tokenOf: (symbol: string) => TokenView,
+  ): MakerActors {
+    const maker = new MakerActors(m, state, {
+      session: this.session,
+      scale,
+      seed: this.s.seed,
+      oracleKeeper: signerAgent(MAKER_DEPLOYER_KEY, 0),
+      token: (symbol) => tokenOf(symbol).m,
+      spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
+      approve: (agent, token, spender) => this.approve(agent, token, spender),
+      feedAnswer: (symbol) => this.feedAnswer(symbol)?.answer,
+      marketUsd: (symbol) => this.s.prices[symbol] ?? 1,
+    });
+    this.session.watch(maker.agents, [...this.tokens.map((t) => t.id), m.dai.toLowerCase()], this.manifest.weth);
+    return maker;
   }
 
   /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
@@ -132,6 +158,7 @@ class SimulatedWorld {
     this.agents.forEach((a, i) => {
       a.state.nonce = Number(nonces[i]);
     });
+    await this.maker?.open();
   }
 
   save(): void {
@@ -141,6 +168,7 @@ class SimulatedWorld {
     this.lending?.save();
     this.morpho?.save();
     this.liquity?.save();
+    this.maker?.save();
   }
 
   async step(to: number): Promise<void> {
@@ -158,11 +186,12 @@ class SimulatedWorld {
     const live = this.dex.livePools(awake);
     // Every pool is read and arbitraged, dormant ones included (arbitrage bots do not sleep); only awake pools trade.
     const pools = this.dex.dex.pools;
-    const [readings, lendingReading, morphoReading, liquityReading] = await Promise.all([
+    const [readings, lendingReading, morphoReading, liquityReading, makerReading] = await Promise.all([
       this.dex.read(pools),
       this.lending?.read(to),
       this.morpho?.read(to),
       this.liquity?.read(),
+      this.maker?.read(to),
     ]);
     // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
     // lenders' and borrowers' own activity; Aave, then Morpho.
@@ -170,6 +199,7 @@ class SimulatedWorld {
     if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
     // Liquity's keeper, redeemer and trove owners, and the flows of the LUSD/USDC pair (protocols/liquity).
     if (this.liquity && liquityReading) this.liquity.step(liquityReading, from, to);
+    if (this.maker && makerReading) this.maker.step(makerReading, from, to);
     // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
     this.dex.arbitrage(pools, readings);
     this.dex.sellSeized(live);

@@ -4,6 +4,7 @@
  * actors. Types only.
  */
 import type { AgentState } from '../chain/agent.js';
+import type { MakerRuntimeState } from '../protocols/maker/actors.js';
 import type { PoolCharacter, SimulationState } from './manifest.js';
 
 export interface PoolRuntimeState {
@@ -100,6 +101,8 @@ export interface ScenarioState extends SimulationState {
   seizedSales?: SeizedSaleState[];
   /** Liquity's actors (protocols/liquity; absent in worlds without Liquity). */
   liquity?: LiquityRuntimeState;
+  /** MakerDAO's actors (protocols/maker). Absent with the manifest's `maker` (worlds saved before it existed). */
+  maker?: MakerRuntimeState;
 }
 
 /** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */

@@ -1,0 +1,631 @@
+/**
+ * MakerDAO's actors in the world, from their own random stream (`maker`), so that nothing else the world draws
+ * changes with them. Each step, after the block's oracle rounds:
+ * - **the oracle keeper** (the testchain deployer, owner of the DSValue pips): once per hour, each pip takes the
+ *   newest answer of the world's feed for its token (8 → 18 decimals, exact) and `Spot.poke` carries it into
+ *   `Vat.spot` for every collateral type it prices (the hourly cadence of mainnet's OSMs, without their delay);
+ * - **the liquidation keeper**: reads every vault (`Vat.urns`) and every type (`Vat.ilks`) at the previous block,
+ *   recomputes the spot the block's poke sets, and `Dog.bark`s each vault of a Clipper type whose collateral no
+ *   longer covers its debt; it takes an auction (`Clipper.take`, the whole lot, paying from its own vault's DAI in the
+ *   Vat) once the auction price is 2 % or more below the market, `redo`es the ones that need it, and exits what it
+ *   bought (`GemJoin.exit`); `Jug.drip` every 8 hours per type, `Pot.drip` daily;
+ * - **vault owners**: open vaults (`GemJoin.join` of WETH or LINK, `Vat.frob`, `Vat.hope(DaiJoin)` once,
+ *   `DaiJoin.exit`), top them up when their ratio falls near the minimum, repay part (`DaiJoin.join` then a negative
+ *   `frob`), and draw more when the price rose. Each owner has a target ratio over the type's minimum: some sit close
+ *   to it, and the scenario's ETH crash takes them below.
+ * Calls per hour stay few: about one vault action an hour (×√scale), the hourly pokes and what the crash brings.
+ */
+import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { Agent, type AgentState, agentPrivateKey, newAgentState } from '../../chain/agent.js';
+import type { RpcCall } from '../../chain/rpc.js';
+import type { ChainSession, TxKind } from '../../chain/session.js';
+import type { ManifestMaker } from '../../world/manifest.js';
+import { Rng, seedState } from '../../world/random.js';
+import { ilkBytes, type MakerSpell, pauseAbi, wadFromFeed } from './deploy.js';
+
+const WAD = 10n ** 18n;
+const RAY = 10n ** 27n;
+
+export const vatAbi = parseAbi([
+  'function ilks(bytes32) view returns (uint256 Art, uint256 rate, uint256 spot, uint256 line, uint256 dust)',
+  'function urns(bytes32, address) view returns (uint256 ink, uint256 art)',
+  'function dai(address) view returns (uint256)',
+  'function gem(bytes32, address) view returns (uint256)',
+  'function debt() view returns (uint256)',
+  'function frob(bytes32 i, address u, address v, address w, int256 dink, int256 dart)',
+  'function hope(address usr)',
+]);
+export const gemJoinAbi = parseAbi([
+  'function join(address usr, uint256 wad)',
+  'function exit(address usr, uint256 wad)',
+]);
+export const daiJoinAbi = parseAbi([
+  'function join(address usr, uint256 wad)',
+  'function exit(address usr, uint256 wad)',
+]);
+export const dogAbi = parseAbi([
+  'function bark(bytes32 ilk, address urn, address kpr) returns (uint256 id)',
+  'function ilks(bytes32) view returns (address clip, uint256 chop, uint256 hole, uint256 dirt)',
+  'function Hole() view returns (uint256)',
+  'function Dirt() view returns (uint256)',
+]);
+export const clipperAbi = parseAbi([
+  'function list() view returns (uint256[])',
+  'function sales(uint256 id) view returns (uint256 pos, uint256 tab, uint256 lot, address usr, uint96 tic, uint256 top)',
+  'function calc() view returns (address)',
+  'function tail() view returns (uint256)',
+  'function cusp() view returns (uint256)',
+  'function take(uint256 id, uint256 amt, uint256 max, address who, bytes data)',
+  'function redo(uint256 id, address kpr)',
+  'event Kick(uint256 indexed id, uint256 top, uint256 tab, uint256 lot, address indexed usr, address indexed kpr, uint256 coin)',
+  'event Take(uint256 indexed id, uint256 max, uint256 price, uint256 owe, uint256 tab, uint256 lot, address indexed usr)',
+]);
+const calcAbi = parseAbi(['function price(uint256 top, uint256 dur) view returns (uint256)']);
+const spotAbi = parseAbi([
+  'function poke(bytes32 ilk)',
+  'function ilks(bytes32) view returns (address pip, uint256 mat)',
+]);
+const pipAbi = parseAbi(['function poke(bytes32 wut)']);
+const jugAbi = parseAbi(['function drip(bytes32 ilk) returns (uint256)']);
+const potAbi = parseAbi(['function drip() returns (uint256)']);
+
+/** Gas of the actors' calls (generous: unused gas costs nothing). */
+const GAS_OF = { call: 300_000n, bark: 600_000n, take: 600_000n } as const;
+
+/** Vault owners at scale 1 (√scale more in bigger worlds, at least `MIN_OWNERS`). */
+const OWNERS_AT_SCALE_1 = 16;
+const MIN_OWNERS = 8;
+/** Events per hour: vault actions of all owners together (×√scale). */
+const VAULT_EVENTS_PER_HOUR = 1.2;
+/** A vault's size in USD of collateral: log-normal. */
+const VAULT_USD = { median: 20_000, sigma: 0.8 } as const;
+/** The keeper's own vault: collateral USD, and the DAI it keeps in the Vat to pay for auctions. */
+const KEEPER_VAULT_USD = 200_000;
+const KEEPER_DAI_SHARE = 0.4;
+/** Takes once the auction price is this far below the market. */
+const TAKE_DISCOUNT = 0.02;
+/** Share of the owners who open a vault at the first step. */
+const FIRST_COHORT = 0.6;
+const DRIP_EVERY_S = 8 * 3600;
+const POT_DRIP_EVERY_S = 24 * 3600;
+const HOUR = 3600;
+
+/** One vault: its owner (index into `agents`), type, and target ratio over the type's minimum. */
+export interface MakerVaultState {
+  readonly owner: number;
+  readonly ilk: string;
+  /** Collateral ratio the owner draws to, as a multiple of the type's minimum (`mat`). */
+  readonly target: number;
+  /** Tops up when the ratio falls well below the target (the others let the Dog find them). */
+  readonly watchful: boolean;
+  open: boolean;
+}
+
+/** The Maker actors between steps (saved with the world). */
+export interface MakerRuntimeState {
+  rng: [number, number, number, number];
+  /** Index 0: the keeper; then the vault owners. */
+  agents: AgentState[];
+  vaults: MakerVaultState[];
+  /** The hour (since the epoch) of the last pokes, and the last drips. */
+  lastPokeHour: number;
+  lastDrip: number;
+  lastPotDrip: number;
+  /** The keeper has its vault and has hoped the clippers. */
+  keeperReady: boolean;
+  /** Governance plotted at genesis and not executed yet (`DSPause.exec` at the first step at or after its eta). */
+  spells: MakerSpell[];
+  /** Token symbol → the price (WAD, decimal string) its pip was last poked with. */
+  pokedPrices: Record<string, string>;
+  stats: { opened: number; barks: number; takes: number; redos: number; repaid: number; pokes: number };
+}
+
+/** Key offset of the Maker agents in the world's key derivation (far above the cast's keys). */
+const KEY_OFFSET = 1_000_000;
+
+export function initialMakerState(seed: number, scale: number, genesis: number): MakerRuntimeState {
+  const owners = Math.max(MIN_OWNERS, Math.round(OWNERS_AT_SCALE_1 * Math.sqrt(scale)));
+  const agents = [newAgentState(seed, KEY_OFFSET, 'liquidator')];
+  for (let i = 1; i <= owners; i++) agents.push(newAgentState(seed, KEY_OFFSET + i, 'borrower'));
+  return {
+    rng: seedState(seed, 'maker'),
+    agents,
+    vaults: [],
+    lastPokeHour: Math.floor(genesis / HOUR),
+    lastDrip: genesis,
+    lastPotDrip: genesis,
+    keeperReady: false,
+    spells: [],
+    pokedPrices: {},
+    stats: { opened: 0, barks: 0, takes: 0, redos: 0, repaid: 0, pokes: 0 },
+  };
+}
+
+/** What the Maker actors need from the simulated world. */
+export interface MakerHost {
+  readonly session: ChainSession;
+  readonly scale: number;
+  readonly seed: number;
+  /** The deployer of the testchain (owner of the pips). */
+  readonly oracleKeeper: Agent;
+  token(symbol: string): { address: Address; decimals: number };
+  /** Plans spending `amount` of a world token, topping up first (wrap or mint) when short. */
+  spend(agent: Agent, symbol: string, amount: bigint): void;
+  approve(agent: Agent, token: Address, spender: Address): void;
+  /** The newest on-chain answer (8 decimals) of the feed reporting `symbol`, once this block's rounds land. */
+  feedAnswer(symbol: string): bigint | undefined;
+  /** The reference market price in USD. */
+  marketUsd(symbol: string): number;
+}
+
+interface IlkReading {
+  readonly Art: bigint;
+  readonly rate: bigint;
+  readonly mat: bigint;
+  readonly dust: bigint;
+  readonly line: bigint;
+}
+
+interface AuctionReading {
+  readonly clip: Address;
+  readonly ilk: string;
+  readonly id: bigint;
+  readonly needsRedo: boolean;
+  readonly price: bigint;
+  readonly lot: bigint;
+  readonly tab: bigint;
+}
+
+export interface MakerReading {
+  readonly ilks: ReadonlyMap<string, IlkReading>;
+  /** By vault index: ink, art. */
+  readonly urns: ReadonlyMap<number, { ink: bigint; art: bigint }>;
+  readonly keeperDai: bigint;
+  readonly auctions: readonly AuctionReading[];
+}
+
+export class MakerActors {
+  private readonly rng: Rng;
+  readonly agents: Agent[];
+  /** Normalised debt this block's actions add per type (against its ceiling, `line`). */
+  private drawn = new Map<string, bigint>();
+
+  constructor(
+    private readonly m: ManifestMaker,
+    private readonly s: MakerRuntimeState,
+    private readonly host: MakerHost,
+  ) {
+    this.rng = new Rng(s.rng);
+    this.agents = s.agents.map((a, i) => new Agent(a, i, agentPrivateKey(host.seed, a.key)));
+  }
+
+  /** Nonces from the chain (the state file may come from an older run). */
+  async open(): Promise<void> {
+    const all = [...this.agents, this.host.oracleKeeper];
+    const nonces = await this.host.session.rpc.batchResults<Hex>(
+      all.map((a) => ({ method: 'eth_getTransactionCount', params: [a.address, 'latest'] })),
+    );
+    all.forEach((a, i) => {
+      a.state.nonce = Number(nonces[i]);
+    });
+  }
+
+  save(): void {
+    for (const a of this.agents) a.save();
+    this.s.rng = this.rng.state();
+  }
+
+  private get keeper(): Agent {
+    return this.agents[0]!;
+  }
+
+  private send(agent: Agent, to: Address, data: Hex, kind: TxKind, gas: bigint = GAS_OF.call): void {
+    this.host.session.send(agent, { to, data, gas, kind });
+  }
+
+  /** One batch of reads at the head (the state the block starts from). */
+  async read(at: number): Promise<MakerReading> {
+    const m = this.m;
+    const call = (to: Address, data: Hex): RpcCall => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
+    const calls: RpcCall[] = [];
+    for (const i of m.ilks) {
+      calls.push(call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'ilks', args: [ilkBytes(i.ilk)] })));
+      calls.push(call(m.spot, encodeFunctionData({ abi: spotAbi, functionName: 'ilks', args: [ilkBytes(i.ilk)] })));
+    }
+    const open = this.s.vaults.map((v, i) => [v, i] as const).filter(([v]) => v.open);
+    for (const [v] of open) {
+      const owner = this.agents[v.owner]!.address;
+      calls.push(
+        call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'urns', args: [ilkBytes(v.ilk), owner] })),
+      );
+    }
+    calls.push(call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'dai', args: [this.keeper.address] })));
+    const clips = m.ilks.filter((i) => i.clip);
+    for (const i of clips) calls.push(call(i.clip!, encodeFunctionData({ abi: clipperAbi, functionName: 'list' })));
+    const results = await this.host.session.rpc.batchResults<Hex>(calls);
+    let k = 0;
+    const ilks = new Map<string, IlkReading>();
+    for (const i of m.ilks) {
+      const [Art, rate, , line, dust] = decodeFunctionResult({
+        abi: vatAbi,
+        functionName: 'ilks',
+        data: results[k++]!,
+      });
+      const [, mat] = decodeFunctionResult({ abi: spotAbi, functionName: 'ilks', data: results[k++]! });
+      ilks.set(i.ilk, { Art, rate, mat, dust, line });
+    }
+    const urns = new Map<number, { ink: bigint; art: bigint }>();
+    for (const [, index] of open) {
+      const [ink, art] = decodeFunctionResult({ abi: vatAbi, functionName: 'urns', data: results[k++]! });
+      urns.set(index, { ink, art });
+    }
+    const keeperDai = decodeFunctionResult({ abi: vatAbi, functionName: 'dai', data: results[k++]! });
+    const ids: { clip: Address; ilk: string; id: bigint }[] = [];
+    for (const i of clips) {
+      const list = decodeFunctionResult({ abi: clipperAbi, functionName: 'list', data: results[k++]! });
+      for (const id of list) ids.push({ clip: i.clip!, ilk: i.ilk, id });
+    }
+    if (ids.length === 0) return { ilks, urns, keeperDai, auctions: [] };
+    // Each auction as it will stand at this block's time (`at`), not at the head's: its sale, and the price its
+    // calculator gives then (`getStatus` would answer for the head's time, an hour early in hourly history).
+    const clipCalls = (a: { clip: Address; id: bigint }) => [
+      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'sales', args: [a.id] })),
+      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'calc' })),
+      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'tail' })),
+      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'cusp' })),
+    ];
+    const sales = await this.host.session.rpc.batchResults<Hex>(ids.flatMap(clipCalls));
+    const parsed = ids.map((a, j) => {
+      const [, tab, lot, , tic, top] = decodeFunctionResult({
+        abi: clipperAbi,
+        functionName: 'sales',
+        data: sales[4 * j]!,
+      });
+      const calc = decodeFunctionResult({ abi: clipperAbi, functionName: 'calc', data: sales[4 * j + 1]! });
+      const tail = decodeFunctionResult({ abi: clipperAbi, functionName: 'tail', data: sales[4 * j + 2]! });
+      const cusp = decodeFunctionResult({ abi: clipperAbi, functionName: 'cusp', data: sales[4 * j + 3]! });
+      const dur = BigInt(at) > tic ? BigInt(at) - tic : 0n;
+      return { ...a, tab, lot, top, calc, tail, cusp, dur };
+    });
+    const prices = await this.host.session.rpc.batchResults<Hex>(
+      parsed.map((a) =>
+        call(a.calc, encodeFunctionData({ abi: calcAbi, functionName: 'price', args: [a.top, a.dur] })),
+      ),
+    );
+    const auctions = parsed.map((a, j) => {
+      const price = decodeFunctionResult({ abi: calcAbi, functionName: 'price', data: prices[j]! });
+      // Clipper.status: done when the tail has passed or the price fell below cusp × top.
+      const needsRedo = a.dur > a.tail || (price * RAY) / a.top < a.cusp;
+      return { clip: a.clip, ilk: a.ilk, id: a.id, needsRedo, price, lot: a.lot, tab: a.tab };
+    });
+    return { ilks, urns, keeperDai, auctions };
+  }
+
+  /** The price (WAD) the block's pokes give each token, and the spot (RAY) of each type from it. */
+  private prices(): Map<string, bigint> {
+    const prices = new Map<string, bigint>();
+    for (const i of this.m.ilks) {
+      const answer = this.host.feedAnswer(i.token);
+      if (answer !== undefined) prices.set(i.token, answer * 10n ** 10n);
+    }
+    return prices;
+  }
+
+  step(reading: MakerReading, from: number, to: number): void {
+    this.drawn.clear();
+    this.execSpells(to);
+    const hour = Math.floor(to / HOUR);
+    const prices = this.prices();
+    if (hour > this.s.lastPokeHour) {
+      this.s.lastPokeHour = hour;
+      this.poke(prices);
+    }
+    if (!this.s.keeperReady) {
+      this.openKeeper(reading, prices);
+      // A first cohort of vaults at the first step, so the world has a book before its first days are over.
+      for (let owner = 1; owner < this.agents.length; owner++) {
+        if (this.rng.chance(FIRST_COHORT)) this.openVault(owner, reading, prices);
+      }
+    }
+    this.liquidate(reading, this.poked());
+    this.vaultActions(reading, prices, (to - from) / HOUR);
+    // Drips last: a repayment queued above was sized at the rate the block starts with.
+    this.drip(to);
+  }
+
+  /** Executes the plotted governance whose delay has passed, first in the Maker actors' part of the block. */
+  private execSpells(now: number): void {
+    const due = this.s.spells.filter((sp) => BigInt(sp.eta) <= BigInt(now));
+    if (due.length === 0) return;
+    this.s.spells = this.s.spells.filter((sp) => BigInt(sp.eta) > BigInt(now));
+    for (const sp of due) {
+      const exec = encodeFunctionData({
+        abi: pauseAbi,
+        functionName: 'exec',
+        args: [sp.usr, sp.tag, sp.fax, BigInt(sp.eta)],
+      });
+      this.send(this.host.oracleKeeper, sp.pause, exec, 'setup');
+    }
+  }
+
+  /** The prices the pips hold once this block's pokes land (what `Vat.spot` is computed from). */
+  private poked(): Map<string, bigint> {
+    return new Map(Object.entries(this.s.pokedPrices).map(([token, wad]) => [token, BigInt(wad)]));
+  }
+
+  private poke(prices: ReadonlyMap<string, bigint>): void {
+    const keeper = this.host.oracleKeeper;
+    for (const [token, price] of prices) this.s.pokedPrices[token] = price.toString();
+    const poked = new Set<string>();
+    for (const i of this.m.ilks) {
+      const price = prices.get(i.token);
+      if (price === undefined) continue;
+      if (!poked.has(i.pip)) {
+        poked.add(i.pip);
+        const wut = wadFromFeed(price / 10n ** 10n);
+        this.send(keeper, i.pip, encodeFunctionData({ abi: pipAbi, functionName: 'poke', args: [wut] }), 'oracle');
+      }
+      this.send(
+        keeper,
+        this.m.spot,
+        encodeFunctionData({ abi: spotAbi, functionName: 'poke', args: [ilkBytes(i.ilk)] }),
+        'oracle',
+      );
+      this.s.stats.pokes++;
+    }
+  }
+
+  /** Joins `amount` of the type's token for `agent` (wrapping or minting first) and frobs. */
+  private lockAndDraw(agent: Agent, ilk: ManifestMaker['ilks'][number], dink: bigint, dart: bigint): void {
+    const token = this.host.token(ilk.token);
+    if (dink > 0n) {
+      this.host.spend(agent, ilk.token, dink);
+      this.host.approve(agent, token.address, ilk.join);
+      this.send(
+        agent,
+        ilk.join,
+        encodeFunctionData({ abi: gemJoinAbi, functionName: 'join', args: [agent.address, dink] }),
+        'lend',
+      );
+    }
+    const frob = encodeFunctionData({
+      abi: vatAbi,
+      functionName: 'frob',
+      args: [ilkBytes(ilk.ilk), agent.address, agent.address, agent.address, dink, dart],
+    });
+    this.send(agent, this.m.vat, frob, 'lend');
+  }
+
+  /** The keeper's own vault on the first step: the DAI in the Vat it pays auctions with; it hopes the clippers. */
+  private openKeeper(reading: MakerReading, prices: ReadonlyMap<string, bigint>): void {
+    const keeper = this.keeper;
+    const ilk = this.m.ilks[0]!;
+    const price = prices.get(ilk.token);
+    const r = reading.ilks.get(ilk.ilk);
+    if (price === undefined || !r) return;
+    const ink = this.units(ilk.token, KEEPER_VAULT_USD, price);
+    const daiWad = (ink * price * BigInt(Math.round(KEEPER_DAI_SHARE * 1e6))) / 10n ** 6n / WAD;
+    const dart = (daiWad * RAY) / r.rate;
+    if (!this.withinCeiling(ilk.ilk, r, dart))
+      throw new Error(`maker: the keeper's vault exceeds ${ilk.ilk}'s ceiling`);
+    this.lockAndDraw(keeper, ilk, ink, dart);
+    for (const i of this.m.ilks) {
+      if (i.clip)
+        this.send(
+          keeper,
+          this.m.vat,
+          encodeFunctionData({ abi: vatAbi, functionName: 'hope', args: [i.clip] }),
+          'setup',
+        );
+    }
+    this.s.keeperReady = true;
+  }
+
+  /** Raw token units worth `usd` at `price` (WAD per whole token). */
+  private units(symbol: string, usd: number, price: bigint): bigint {
+    const decimals = this.host.token(symbol).decimals;
+    return (BigInt(Math.round(usd * 100)) * WAD * 10n ** BigInt(decimals)) / (price * 100n);
+  }
+
+  private liquidate(reading: MakerReading, prices: ReadonlyMap<string, bigint>): void {
+    const m = this.m;
+    const keeper = this.keeper;
+    // Bark an unsafe vault of each Clipper type, at the spot the pips hold (the Dog's per-type limit, `hole`, leaves
+    // room for about one auction at a time: the next bark waits for takes).
+    const barked = new Set<string>();
+    for (const [index, urn] of reading.urns) {
+      const vault = this.s.vaults[index]!;
+      if (barked.has(vault.ilk)) continue;
+      const ilk = m.ilks.find((i) => i.ilk === vault.ilk)!;
+      const r = reading.ilks.get(vault.ilk)!;
+      const price = prices.get(ilk.token);
+      if (!ilk.clip || price === undefined || urn.art === 0n) continue;
+      const spot = (price * 10n ** 9n * RAY) / r.mat;
+      if ((urn.ink * spot) / RAY >= (urn.art * r.rate) / RAY) continue;
+      const bark = encodeFunctionData({
+        abi: dogAbi,
+        functionName: 'bark',
+        args: [ilkBytes(vault.ilk), this.agents[vault.owner]!.address, keeper.address],
+      });
+      this.send(keeper, m.dog, bark, 'liquidation', GAS_OF.bark);
+      barked.add(vault.ilk);
+      this.s.stats.barks++;
+    }
+    // Take auctions priced below the market, redo the stale ones.
+    let dai = reading.keeperDai;
+    for (const a of reading.auctions) {
+      const ilk = m.ilks.find((i) => i.ilk === a.ilk)!;
+      if (a.needsRedo) {
+        this.send(
+          keeper,
+          a.clip,
+          encodeFunctionData({ abi: clipperAbi, functionName: 'redo', args: [a.id, keeper.address] }),
+          'liquidation',
+        );
+        this.s.stats.redos++;
+        continue;
+      }
+      const market = BigInt(Math.round(this.host.marketUsd(ilk.token) * (1 - TAKE_DISCOUNT) * 1e6)) * 10n ** 21n;
+      // price: RAY per gem WAD; the market here is RAY too.
+      if (a.price > market) continue;
+      // What the take costs (Clipper: owe = slice × price, RAD, at most the tab).
+      let owe = a.lot * a.price;
+      if (owe > a.tab) owe = a.tab;
+      if (owe > dai) continue;
+      dai -= owe;
+      const take = encodeFunctionData({
+        abi: clipperAbi,
+        functionName: 'take',
+        args: [a.id, a.lot, a.price, keeper.address, '0x'],
+      });
+      this.send(keeper, a.clip, take, 'liquidation', GAS_OF.take);
+      this.s.stats.takes++;
+    }
+  }
+
+  private drip(now: number): void {
+    const keeper = this.keeper;
+    if (now - this.s.lastDrip >= DRIP_EVERY_S) {
+      this.s.lastDrip = now;
+      for (const i of this.m.ilks) {
+        this.send(
+          keeper,
+          this.m.jug,
+          encodeFunctionData({ abi: jugAbi, functionName: 'drip', args: [ilkBytes(i.ilk)] }),
+          'setup',
+        );
+      }
+    }
+    if (now - this.s.lastPotDrip >= POT_DRIP_EVERY_S) {
+      this.s.lastPotDrip = now;
+      this.send(keeper, this.m.pot, encodeFunctionData({ abi: potAbi, functionName: 'drip' }), 'setup');
+    }
+  }
+
+  private vaultActions(reading: MakerReading, prices: ReadonlyMap<string, bigint>, hours: number): void {
+    const events = this.rng.poisson(VAULT_EVENTS_PER_HOUR * Math.sqrt(this.host.scale) * hours);
+    const busy = new Set<number>();
+    for (let e = 0; e < events; e++) {
+      const owner = 1 + this.rng.int(this.agents.length - 1);
+      if (busy.has(owner)) continue;
+      busy.add(owner);
+      const vaultIndex = this.s.vaults.findIndex((v) => v.owner === owner && v.open);
+      if (vaultIndex < 0) this.openVault(owner, reading, prices);
+      else this.manage(vaultIndex, reading, prices);
+    }
+  }
+
+  private openVault(owner: number, reading: MakerReading, prices: ReadonlyMap<string, bigint>): void {
+    const ilk = this.rng.pick(this.m.ilks);
+    // A vault whose urn the reading does not know yet would be read at the next step.
+    if (this.s.vaults.some((v) => v.owner === owner && v.ilk === ilk.ilk)) return;
+    const r = reading.ilks.get(ilk.ilk);
+    const price = prices.get(ilk.token);
+    if (!r || price === undefined) return;
+    // Clipper types: some owners close to the minimum (the crash liquidates them); ETH-A (a Flipper type, which
+    // the Dog does not liquidate): comfortable.
+    const target = ilk.clip ? this.rng.uniform(1.03, 1.6) : this.rng.uniform(1.6, 2.6);
+    const watchful = !ilk.clip || this.rng.chance(0.5);
+    const ink = this.units(ilk.token, this.rng.logNormal(VAULT_USD.median, VAULT_USD.sigma), price);
+    const dart = this.dartFor(ink, price, r, target);
+    if (dart * r.rate < r.dust || !this.withinCeiling(ilk.ilk, r, dart)) return;
+    const agent = this.agents[owner]!;
+    this.lockAndDraw(agent, ilk, ink, dart);
+    this.exitDai(agent, (dart * r.rate) / RAY);
+    this.s.vaults.push({ owner, ilk: ilk.ilk, target, watchful, open: true });
+    this.s.stats.opened++;
+  }
+
+  /** Whether drawing `dart` more keeps the type under its debt ceiling; reserves it if so. */
+  private withinCeiling(ilk: string, r: IlkReading, dart: bigint): boolean {
+    const art = r.Art + (this.drawn.get(ilk) ?? 0n) + dart;
+    if (art * r.rate > r.line) return false;
+    this.drawn.set(ilk, art - r.Art);
+    return true;
+  }
+
+  /** Normalised debt that puts `ink` at `target` × the minimum ratio. */
+  private dartFor(ink: bigint, price: bigint, r: IlkReading, target: number): bigint {
+    const valueRad = ink * price * 10n ** 9n; // WAD * WAD * 1e9 = RAD (1e45)
+    const ratio = (r.mat * BigInt(Math.round(target * 1e6))) / 10n ** 6n; // RAY
+    const debtRad = valueRad / ratio; // RAD / RAY = WAD... as DAI WAD
+    return (debtRad * RAY) / r.rate;
+  }
+
+  /** Moves the vault's fresh DAI out of the Vat as the ERC-20 (`hope` of the DaiJoin once). */
+  private exitDai(agent: Agent, wad: bigint): void {
+    const key = `vat>${this.m.daiJoin.toLowerCase()}`;
+    if (!agent.approvals.has(key)) {
+      agent.approvals.add(key);
+      this.send(
+        agent,
+        this.m.vat,
+        encodeFunctionData({ abi: vatAbi, functionName: 'hope', args: [this.m.daiJoin] }),
+        'setup',
+      );
+    }
+    this.send(
+      agent,
+      this.m.daiJoin,
+      encodeFunctionData({ abi: daiJoinAbi, functionName: 'exit', args: [agent.address, wad] }),
+      'lend',
+    );
+  }
+
+  private manage(index: number, reading: MakerReading, prices: ReadonlyMap<string, bigint>): void {
+    const vault = this.s.vaults[index]!;
+    const urn = reading.urns.get(index);
+    const ilk = this.m.ilks.find((i) => i.ilk === vault.ilk)!;
+    const r = reading.ilks.get(vault.ilk);
+    const price = prices.get(ilk.token);
+    const agent = this.agents[vault.owner]!;
+    if (!urn || !r || price === undefined) return;
+    if (urn.ink === 0n && urn.art === 0n) {
+      vault.open = false; // liquidated whole, or closed
+      return;
+    }
+    const debtWad = (urn.art * r.rate) / RAY;
+    const ratio =
+      debtWad === 0n ? Number.POSITIVE_INFINITY : Number((urn.ink * price) / debtWad) / 1e18 / (Number(r.mat) / 1e27);
+    if (vault.watchful && ratio < vault.target * 0.85) {
+      // Top up back to the target.
+      const need = this.units(ilk.token, (vault.target / ratio - 1) * (Number((urn.ink * price) / WAD) / 1e18), price);
+      if (need > 0n) this.lockAndDraw(agent, ilk, need, 0n);
+      return;
+    }
+    const dai = agent.available(this.m.dai.toLowerCase());
+    if (this.rng.chance(0.35) && dai > 0n) {
+      // Repay part of the debt with the DAI held (never below the dust: all or part).
+      const share = BigInt(Math.round(this.rng.uniform(0.2, 0.7) * 1000));
+      let wad = (dai * share) / 1000n;
+      if (wad > debtWad) wad = debtWad;
+      let dart = (wad * RAY) / r.rate;
+      if (dart >= urn.art) dart = urn.art;
+      else if ((urn.art - dart) * r.rate < r.dust) return;
+      if (dart === 0n) return;
+      this.host.approve(agent, this.m.dai, this.m.daiJoin);
+      agent.plan(this.m.dai.toLowerCase(), -wad);
+      this.send(
+        agent,
+        this.m.daiJoin,
+        encodeFunctionData({ abi: daiJoinAbi, functionName: 'join', args: [agent.address, wad] }),
+        'lend',
+      );
+      const frob = encodeFunctionData({
+        abi: vatAbi,
+        functionName: 'frob',
+        args: [ilkBytes(vault.ilk), agent.address, agent.address, agent.address, 0n, -dart],
+      });
+      this.send(agent, this.m.vat, frob, 'lend');
+      this.s.stats.repaid++;
+      return;
+    }
+    if (ratio > vault.target * 1.15) {
+      // The price rose: draw back down to the target.
+      const dart = this.dartFor(urn.ink, price, r, vault.target) - urn.art;
+      if (dart <= 0n || !this.withinCeiling(ilk.ilk, r, dart)) return;
+      this.lockAndDraw(agent, ilk, 0n, dart);
+      this.exitDai(agent, (dart * r.rate) / RAY);
+    }
+  }
+}
