@@ -7,9 +7,9 @@
  */
 
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../core/thread-entry.js';
 import type { RunOutcome } from '../jobs/runner.js';
 import type { JobInfo } from '../jobs/types.js';
+import { threadEntry } from '../sandbox/thread-entry.js';
 import type { WorldStatus } from '../sandbox/world/world.js';
 import type { SourceKind } from '../sources/index.js';
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { type Logger, levels } from 'pino';
-import { threadEntry } from '../../core/thread-entry.js';
+import { threadEntry } from '../thread-entry.js';
 import type { L2Chain, L2Kind, L2Status } from './chain.js';
 
 /**

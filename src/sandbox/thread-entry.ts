@@ -3,6 +3,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
+ * (Here rather than in core/, which reaches no I/O module, and rather than in runtime/, which the sandbox may not
+ * import: the sandbox's two threads use it, and runtime/ composes the sandbox.)
+ *
  * The entry of a worker thread whose module sits beside the caller's: `<name>.js` in the build, `<name>.ts` when
  * running from sources (tsx, vitest), where the thread first registers tsx's ESM loader (a worker does not inherit
  * the parent's hooks, and tsx's CommonJS build cannot register ESM hooks from a worker). `callerUrl` is the caller's
