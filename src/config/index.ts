@@ -80,6 +80,8 @@ export interface SandboxSettings {
   readonly blockSeconds: number;
   /** Activity multiplier of the scenario (1 = the default demo; lower is faster to simulate). */
   readonly scale: number;
+  /** `SANDBOX_STABLECOINS`: a new world deploys MakerDAO and Liquity (issue 15, off by default until verified). */
+  readonly stablecoins: boolean;
 }
 
 /** `RPC_URL_<CHAIN>`: one key per chain, so the set of keys is open (checked against the registry at start). */
@@ -313,6 +315,17 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  SANDBOX_STABLECOINS: {
+    key: 'SANDBOX_STABLECOINS',
+    doc: 'Deploy MakerDAO (from @makerdao/testchain) and Liquity (our own contracts) in a new sandbox world, and with them the stablecoin area in the sandbox: `true` or `false`. Off by default while issue 15 is in progress (its figures are not yet checked end to end); a saved world keeps what it was made with',
+    default: 'false',
+    parse: (v: string, k: string) => {
+      const t = v.trim().toLowerCase();
+      if (t === 'true' || t === '1') return true;
+      if (t === 'false' || t === '0') return false;
+      throw new ConfigError(k, 'must be true or false');
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -401,6 +414,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       days: p.SANDBOX_DAYS ?? 8,
       blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
       scale: p.SANDBOX_SCALE ?? 1,
+      stablecoins: p.SANDBOX_STABLECOINS ?? false,
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
     bitcoin: Object.freeze({

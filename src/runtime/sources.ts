@@ -227,6 +227,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
     days: config.sandbox.days,
     blockSeconds: config.sandbox.blockSeconds,
     scale: config.sandbox.scale,
+    stablecoins: config.sandbox.stablecoins,
     log: logger,
     live: true,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -81,6 +81,7 @@ export function stablecoinJobs(env: AreaEnv): JobDef[] {
     computeJob({
       name: STABLECOIN_COMPUTATION,
       area: 'stablecoin',
+      runAfter: ['stablecoin.ingest', 'prices.hourly'],
       description: 'Stablecoin analytics, collaterals and liquidity scores, published for the 4 stablecoin paths',
       inputs: async (ctx) => {
         const repo = new StablecoinRepository(ctx.store.db);

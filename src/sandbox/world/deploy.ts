@@ -112,8 +112,10 @@ function queueWorldLiquity(
  */
 export async function deployWorld(
   rpcUrl: string,
-  opts: { seed: number; startTimestamp: number; scale?: number },
+  opts: { seed: number; startTimestamp: number; scale?: number; stablecoins?: boolean },
 ): Promise<{ manifest: WorldManifest; state: SimulationState }> {
+  // MakerDAO and Liquity (issue 15) only when asked: `SANDBOX_STABLECOINS`, off by default until verified.
+  const stablecoins = opts.stablecoins ?? false;
   const scale = opts.scale ?? 1;
   const a = tokenArtifacts();
   const probe = new RpcClient(rpcUrl);
@@ -123,7 +125,7 @@ export async function deployWorld(
   ]);
   const chainId = Number(chainIdHex);
   // MakerDAO's snapshot is read (gunzip on zlib's pool) while the world's own transactions are built.
-  const makerSnapshot = prepareMaker();
+  const makerSnapshot = stablecoins ? prepareMaker() : undefined;
   const deployBlock = Number(blockNumberHex) + 1;
   const session = new ChainSession(rpcUrl, chainId);
   await session.prepareNode();
@@ -226,21 +228,25 @@ export async function deployWorld(
     priceSources.set(f.token, lendingFeedProxies[i]!);
   });
   const lending = queueLending(session, deployer, tokens, priceSources);
-  const liquity = queueWorldLiquity(session, deployer, { tokens, dexes, priceSources, scale, deadline });
+  const liquity = stablecoins
+    ? queueWorldLiquity(session, deployer, { tokens, dexes, priceSources, scale, deadline })
+    : undefined;
   // MakerDAO last: its state is loaded under its own addresses, its genesis calls come from its own deployer.
   const answerOf = new Map(feedPlan.map((f, i) => [f.token, feedAnswers[i]!]));
-  const maker = await queueMaker(
-    probe,
-    session,
-    await makerSnapshot,
-    tokens,
-    (symbol) => {
-      const answer = answerOf.get(symbol);
-      if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
-      return answer;
-    },
-    opts.startTimestamp,
-  );
+  const maker =
+    makerSnapshot &&
+    (await queueMaker(
+      probe,
+      session,
+      await makerSnapshot,
+      tokens,
+      (symbol) => {
+        const answer = answerOf.get(symbol);
+        if (answer === undefined) throw new Error(`maker: no feed reports ${symbol}`);
+        return answer;
+      },
+      opts.startTimestamp,
+    ));
 
   await probe.batchResults([
     {
@@ -277,7 +283,7 @@ export async function deployWorld(
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,
     ...(liquity ? { liquity: await readLiquity(probe, liquity.queued, deployBlock) } : {}),
-    maker: { ...maker.manifest, startBlock: deployBlock },
+    ...(maker ? { maker: { ...maker.manifest, startBlock: deployBlock } } : {}),
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
@@ -291,11 +297,13 @@ export async function deployWorld(
     answers: [...feedAnswers, ...lendingFeedAnswers],
   });
   state.stats.transactions = outcome.transactions;
-  state.maker = { ...initialMakerState(opts.seed, scale, opts.startTimestamp), spells: [...maker.spells] };
+  if (maker) {
+    state.maker = { ...initialMakerState(opts.seed, scale, opts.startTimestamp), spells: [...maker.spells] };
+  }
 
   // Every agent gets native ETH for gas and WETH top-ups.
   await probe.batchResults(
-    [...state.agents, ...state.maker.agents]
+    [...state.agents, ...(state.maker?.agents ?? [])]
       .filter((agent) => agent.role !== 'deployer')
       .map((agent) => ({ method: 'anvil_setBalance', params: [agent.address, `0x${AGENT_ETH.toString(16)}`] })),
   );

@@ -58,6 +58,8 @@ export interface WorldOptions {
   readonly blockSeconds: number;
   /** Activity multiplier of the scenario. */
   readonly scale: number;
+  /** A new world deploys MakerDAO and Liquity too (`SANDBOX_STABLECOINS`; a saved world keeps what it has). */
+  readonly stablecoins?: boolean;
   readonly log: Logger;
   /** The world's time (tests pass their own); timers still run on the real one. */
   readonly clock?: Clock;
@@ -78,7 +80,7 @@ export interface WorldOptions {
 export interface WorldDriver {
   deployWorld(
     rpcUrl: string,
-    opts: { seed: number; startTimestamp: number; scale?: number },
+    opts: { seed: number; startTimestamp: number; scale?: number; stablecoins?: boolean },
   ): Promise<{ manifest: WorldManifest; state: SimulationState }>;
   simulate(
     rpcUrl: string,
@@ -197,7 +199,12 @@ export async function openWorld(options: WorldOptions): Promise<World> {
       anvil = await startAnvil({ genesisTimestamp: genesisTimestamp - 1, cacheDir, log });
       const block0 = await anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]);
       nodeGenesis = { timestamp: Number(block0.timestamp), hash: block0.hash };
-      loaded = await driver.deployWorld(anvil.rpcUrl, { seed, startTimestamp: genesisTimestamp, scale });
+      loaded = await driver.deployWorld(anvil.rpcUrl, {
+        seed,
+        startTimestamp: genesisTimestamp,
+        scale,
+        stablecoins: options.stablecoins ?? false,
+      });
       log.info({ seed, scale, days: options.days, ms: Date.now() - opened }, 'sandbox: new world deployed');
     }
     const { manifest } = loaded;
