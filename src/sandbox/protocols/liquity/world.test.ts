@@ -50,7 +50,12 @@ async function logs(address: Hex | Hex[], topic: Hex): Promise<Log[]> {
 beforeAll(async () => {
   const anvil = await anvils.start({ genesisTimestamp: GENESIS });
   rpc = new RpcClient(anvil.rpcUrl);
-  const deployed = await deployWorld(anvil.rpcUrl, { seed: SEED, startTimestamp: GENESIS, scale: SCALE, stablecoins: true });
+  const deployed = await deployWorld(anvil.rpcUrl, {
+    seed: SEED,
+    startTimestamp: GENESIS,
+    scale: SCALE,
+    stablecoins: true,
+  });
   manifest = deployed.manifest;
   m = manifest.liquity!;
   state = (await simulate(anvil.rpcUrl, manifest, deployed.state, GENESIS + 40 * HOUR, {

@@ -51,7 +51,12 @@ describe('MakerDAO in the sandbox world', () => {
 
   beforeAll(async () => {
     const anvil = await anvils.start({ genesisTimestamp: GENESIS - 3600 });
-    const deployed = await deployWorld(anvil.rpcUrl, { seed: SEED, startTimestamp: GENESIS, scale: 0.3, stablecoins: true });
+    const deployed = await deployWorld(anvil.rpcUrl, {
+      seed: SEED,
+      startTimestamp: GENESIS,
+      scale: 0.3,
+      stablecoins: true,
+    });
     manifest = deployed.manifest;
     client = createPublicClient({ transport: http(anvil.rpcUrl) }) as PublicClient;
     genesisBlock = await client.getBlockNumber();
