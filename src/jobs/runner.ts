@@ -213,11 +213,8 @@ export class JobRunner {
         summary: summary ?? null,
       },
       nextRunAt,
+      status === 'ok' ? (this.triggers.get(job.name) ?? []) : [],
     );
-    if (status === 'ok') {
-      const after = this.triggers.get(job.name);
-      if (after) await this.repo.trigger(after);
-    }
     const seconds = (finishedMs - startedMs) / 1000;
     metrics?.observeJobRun(job.name, status, seconds);
     jobLog.info({ status, attempts: attempt, seconds, summary, err: error }, 'job finished');

@@ -75,9 +75,9 @@ export class JobRepository {
    * Makes jobs due now, also while one of them runs: `next_run_at` 0 marks the trigger, which `startRun`
    * consumes and `finishRun` turns into "run again at once" when it came during the run.
    */
-  async trigger(jobs: readonly string[]): Promise<void> {
+  async trigger(jobs: readonly string[], db: Kysely<Database> = this.db): Promise<void> {
     if (!jobs.length) return;
-    await this.db.updateTable('job_state').set({ next_run_at: TRIGGERED }).where('job', 'in', jobs).execute();
+    await db.updateTable('job_state').set({ next_run_at: TRIGGERED }).where('job', 'in', jobs).execute();
   }
 
   async ensureState(job: string, nextRunAt: number): Promise<void> {
@@ -107,6 +107,8 @@ export class JobRepository {
   async finishRun(
     run: Pick<JobRunTable, 'id' | 'job' | 'finished_at_ms' | 'status' | 'attempts' | 'error' | 'summary'>,
     nextRunAt: number,
+    /** Jobs this run makes due (`trigger`), in the same transaction: those that run after it, when it succeeded. */
+    triggers: readonly string[] = [],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -135,6 +137,7 @@ export class JobRepository {
         }))
         .where('job', '=', run.job)
         .execute();
+      await this.trigger(triggers, trx);
     });
   }
 

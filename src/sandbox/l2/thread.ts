@@ -12,8 +12,8 @@ import type { L2Chain, L2Kind, L2Status } from './chain.js';
  * log.
  */
 
-/** What the service reads of a chain on the thread. */
-export type L2ChainView = Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl' | 'caughtUp' | 'status'>;
+/** What the service reads of a chain on the thread (when they are caught up: `SandboxL2.caughtUp`, all at once). */
+export type L2ChainView = Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl' | 'status'>;
 
 export interface SandboxL2 {
   readonly chains: readonly L2ChainView[];
@@ -156,10 +156,6 @@ export async function openL2ChainsOnThread(
     await stop();
     throw err;
   }
-  const chains: L2ChainView[] = ready.chains.map((c) => ({
-    ...c,
-    caughtUp,
-    status: () => statuses.get(c.kind)!,
-  }));
+  const chains: L2ChainView[] = ready.chains.map((c) => ({ ...c, status: () => statuses.get(c.kind)! }));
   return { chains, config: ready.config, caughtUp, stop };
 }
