@@ -103,7 +103,7 @@ describe('protoscore sandbox info', () => {
     worlds.push(world);
     await world.caughtUp;
     // What `protoscore start` does with no GITHUB_API_URL: run the GitHub stand-in and announce it.
-    const started = await startStandins(loadConfig({ DATA_DIR: dataDir }), world, {
+    const started = await startStandins(loadConfig({ DATA_DIR: dataDir }), {
       clock: systemClock,
       logger: pino({ level: 'silent' }),
     });
@@ -116,7 +116,7 @@ describe('protoscore sandbox info', () => {
       log: pino({ level: 'silent' }),
       live: false,
     });
-    await world.announce(l2Announcement(l2));
+    await world.announce({ ...started.announce, ...l2Announcement(l2) });
     const githubUrl = started.config.GITHUB_API_URL!;
     expect(githubUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
 

@@ -12,7 +12,7 @@ import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
-import { openWorld, type World } from '../sandbox/world/world.js';
+import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
@@ -133,17 +133,18 @@ export interface StartedStandins {
   readonly config: Readonly<Record<string, string>>;
   readonly labels: ReadonlyMap<SourceKind, string>;
   readonly standins: readonly { kind: SourceKind; url: string }[];
+  /** What `running.json` shows of them. */
+  readonly announce: Readonly<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
 /**
  * Starts a stand-in for every source of the list that the configuration leaves out, with the world's seed and
- * clock, and announces them in the world's `running.json` (`protoscore sandbox info`).
+ * clock. `announce` is what the world's `running.json` shows of them (`protoscore sandbox info`).
  */
 export async function startStandins(
   config: Config,
-  world: Pick<World, 'announce'>,
-  options: { clock: Clock; logger: Logger; chains?: ReadonlyMap<string, string> },
+  options: { clock: Clock; logger: Logger; chains?: Promise<ReadonlyMap<string, string>> },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
   const labels = new Map<SourceKind, string>();
@@ -181,12 +182,11 @@ export async function startStandins(
     }
     if (Object.keys(services).length) announced.standins = services;
     if (Object.keys(chains).length) announced.standin_chains = chains;
-    if (Object.keys(announced).length) await world.announce(announced);
   } catch (err) {
     await close();
     throw err;
   }
-  return { config: keys, labels, standins, close };
+  return { config: keys, labels, standins, announce: announced, close };
 }
 
 /** What running.json says of the layer-2 chains (`chains` of `sandbox info --json`): each proxy's URL and chain id. */
@@ -221,47 +221,73 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       close: async () => undefined,
     };
   }
-  const world = await openWorld({
+  // The world, the layer-2 chains and the stand-ins open at once: a second start spends most of its time in the
+  // world's anvil loading its save, which the others need not wait for. The layer-2 chains share the world's genesis
+  // (src/sandbox/l2/), known before the world opens (`plannedGenesisTimestamp`); the beacon stand-in follows the
+  // Ethereum chain and waits for it.
+  // Checked before anything opens (a world running elsewhere, a save of another seed): the layer-2 chains keep their
+  // saves in the same directory.
+  await refuseRunningWorld(config.dataDir);
+  const genesisTimestamp = await plannedGenesisTimestamp({
+    dataDir: config.dataDir,
+    seed: config.sandbox.seed,
+    scale: config.sandbox.scale,
+    days: config.sandbox.days,
+    clock,
+  });
+  const openL2 = (genesis: number) =>
+    // On a thread of their own, in the background (src/sandbox/l2/thread.ts); on the wall clock.
+    openL2ChainsOnThread({
+      dataDir: config.dataDir,
+      seed: config.sandbox.seed,
+      genesisTimestamp: genesis,
+      blockSeconds: config.sandbox.blockSeconds,
+      log: logger,
+    });
+  const worldOpening = openWorld({
     dataDir: config.dataDir,
     seed: config.sandbox.seed,
     days: config.sandbox.days,
     blockSeconds: config.sandbox.blockSeconds,
     scale: config.sandbox.scale,
     stablecoins: config.sandbox.stablecoins,
+    genesisTimestamp,
     log: logger,
     live: true,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  logger.info({ rpc_url: world.rpcUrl, chain_id: world.chainId }, 'sandbox world open');
-  const closers: (() => Promise<void>)[] = [() => world.stop()];
+  const chains = worldOpening.then((w) => new Map([[w.manifest.chain, w.rpcUrl]]) as ReadonlyMap<string, string>);
+  chains.catch(() => undefined);
+  const [worldOpened, l2Opened, standinsStarted] = await Promise.allSettled([
+    worldOpening,
+    openL2(genesisTimestamp),
+    startStandins(config, { clock, logger, chains }),
+  ]);
+  const world = worldOpened.status === 'fulfilled' ? worldOpened.value : undefined;
+  let l2 = l2Opened.status === 'fulfilled' ? l2Opened.value : undefined;
+  const started = standinsStarted.status === 'fulfilled' ? standinsStarted.value : undefined;
   const close = async () => {
-    for (const c of closers.reverse()) await c();
+    await started?.close();
+    await l2?.stop();
+    await world?.stop();
   };
   try {
-    // The layer-2 chains share the world's genesis and catch up alongside it (src/sandbox/l2/); they open while the
-    // stand-ins start (a second start loads both from their saves), and are announced once both are up.
-    const [l2Opened, standinsStarted] = await Promise.allSettled([
-      // On a thread of their own, in the background (src/sandbox/l2/thread.ts); on the wall clock.
-      openL2ChainsOnThread({
-        dataDir: config.dataDir,
-        seed: config.sandbox.seed,
-        genesisTimestamp: world.manifest.genesisTimestamp,
-        blockSeconds: config.sandbox.blockSeconds,
-        log: logger,
-      }),
-      startStandins(config, world, {
-        clock,
-        logger,
-        chains: new Map([[world.manifest.chain, world.rpcUrl]]),
-      }),
-    ]);
-    if (l2Opened.status === 'fulfilled') closers.push(() => l2Opened.value.stop());
-    if (standinsStarted.status === 'fulfilled') closers.push(() => standinsStarted.value.close());
-    if (l2Opened.status === 'rejected') throw l2Opened.reason;
-    if (standinsStarted.status === 'rejected') throw standinsStarted.reason;
-    const l2 = l2Opened.value;
-    const started = standinsStarted.value;
-    await world.announce(l2Announcement(l2));
+    for (const opened of [worldOpened, l2Opened, standinsStarted])
+      if (opened.status === 'rejected') throw opened.reason;
+    if (!world || !l2 || !started) throw new Error('unreachable: every part of the sandbox opened');
+    logger.info({ rpc_url: world.rpcUrl, chain_id: world.chainId }, 'sandbox world open');
+    if (world.manifest.genesisTimestamp !== genesisTimestamp) {
+      // The save proved unusable and the world began anew, at another instant: the layer-2 chains follow it.
+      logger.warn(
+        { planned: genesisTimestamp, genesis: world.manifest.genesisTimestamp },
+        'sandbox: the world began anew; reopening the layer-2 chains on its genesis',
+      );
+      const previous = l2;
+      l2 = undefined;
+      await previous.stop();
+      l2 = await openL2(world.manifest.genesisTimestamp);
+    }
+    await world.announce({ ...started.announce, ...l2Announcement(l2) });
     config = configWith(config, {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
       ...l2.config,

@@ -41,8 +41,11 @@ export interface StandinStartOptions {
   readonly dataDir: string;
   /** Simulated history of a new sandbox world, in days (`SANDBOX_DAYS`). */
   readonly days: number;
-  /** The sandbox's chains: registry chain id → RPC URL (a stand-in that follows a chain, e.g. the beacon API). */
-  readonly chains?: ReadonlyMap<string, string>;
+  /**
+   * The sandbox's chains: registry chain id → RPC URL, once they answer (a stand-in that follows a chain, e.g. the
+   * beacon API, waits for it; the others start while the chains load).
+   */
+  readonly chains?: Promise<ReadonlyMap<string, string>>;
 }
 
 export interface StandinDef {
@@ -95,7 +98,7 @@ const bitcoin: StandinDef = {
 const beacon: StandinDef = {
   kind: 'beacon',
   async start({ seed, clock, days, chains }) {
-    const rpcUrl = chains?.get('ethereum');
+    const rpcUrl = (await chains)?.get('ethereum');
     const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}) });
     return {
       url: standin.url,

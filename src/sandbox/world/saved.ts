@@ -126,17 +126,25 @@ export async function readSaved(
   dir: string,
   options: { readonly seed: number; readonly scale: number },
 ): Promise<{ saved: SavedWorld; dump: Buffer } | undefined> {
-  return readSavedChain<SavedWorld>(dir, WORLD_FILE, WORLD_FORMAT, (saved) => {
-    // Another seed or scale is another world: silently replacing the saved one would also leave the database with
-    // facts from a chain that no longer exists. The user decides.
-    if (saved.seed !== options.seed || saved.scale !== options.scale) {
-      throw new WorldMismatchError(
-        `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
-          `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
-          'remove the data directory to start a new world',
-      );
-    }
-  });
+  return readSavedChain<SavedWorld>(dir, WORLD_FILE, WORLD_FORMAT, (saved) => checkWorldConfig(dir, saved, options));
+}
+
+/**
+ * Another seed or scale is another world: silently replacing the saved one would also leave the database with facts
+ * from a chain that no longer exists. The user decides.
+ */
+export function checkWorldConfig(
+  dir: string,
+  saved: Pick<SavedWorld, 'seed' | 'scale'>,
+  options: { readonly seed: number; readonly scale: number },
+): void {
+  if (saved.seed !== options.seed || saved.scale !== options.scale) {
+    throw new WorldMismatchError(
+      `${dir} holds a sandbox world with seed ${saved.seed} and scale ${saved.scale}, but seed ${options.seed} and ` +
+        `scale ${options.scale} are configured: set SANDBOX_SEED=${saved.seed} SANDBOX_SCALE=${saved.scale}, or ` +
+        'remove the data directory to start a new world',
+    );
+  }
 }
 
 /** What a saved chain's JSON says of the chain its dump holds, checked once anvil has loaded it. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../../test/support/temp-dirs.js';
 import { jsonRpc } from '../chain/anvil.js';
 import { readRunningFile } from './running.js';
-import { openWorld, type World, type WorldDriver, type WorldOptions } from './world.js';
+import { openWorld, plannedGenesisTimestamp, type World, type WorldDriver, type WorldOptions } from './world.js';
 
 const log = pino({ level: 'silent' });
 const HOUR = 3600;
@@ -165,6 +165,28 @@ describe('sandbox world lifecycle (light scenario)', () => {
     await expect(mismatch).rejects.toThrow(/SANDBOX_SEED=1/);
     // Recognised by name across the worker thread boundary, for the operator's message without a stack trace.
     await expect(mismatch).rejects.toMatchObject({ name: 'WorldMismatchError' });
+  });
+
+  it("tells a world's genesis before it opens: a new one's planned instant, then the save's", async () => {
+    const dataDir = tempDir('world-');
+    const clock = testClock(T0);
+    const plan = (seed = 1) => plannedGenesisTimestamp({ dataDir, seed, scale: 1, days: 1, clock });
+    // A new world: a day before the current hour.
+    const planned = await plan();
+    expect(planned).toBe(Math.floor(T0 / HOUR) * HOUR - 86_400);
+    // Opened on a planned instant (here an hour earlier than it would take itself), the world takes it.
+    const world = await open({ dataDir, clock, driver: fakeDriver, genesisTimestamp: planned - HOUR });
+    expect(world.manifest.genesisTimestamp).toBe(planned - HOUR);
+    await world.caughtUp;
+    await world.stop();
+    // Later, the save's instant, whatever the clock says; and another seed is refused as openWorld refuses it.
+    clock.advance(5 * HOUR);
+    expect(await plan()).toBe(planned - HOUR);
+    await expect(plan(2)).rejects.toMatchObject({ name: 'WorldMismatchError' });
+    // A saved world ignores a planned instant.
+    const reopened = await open({ dataDir, clock, driver: fakeDriver, genesisTimestamp: planned + HOUR });
+    expect(reopened.manifest.genesisTimestamp).toBe(planned - HOUR);
+    await reopened.stop();
   });
 
   it('ignores what a crash mid-save leaves, and starts anew from a damaged save', async () => {

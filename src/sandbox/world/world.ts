@@ -1,5 +1,5 @@
 import { unlinkSync } from 'node:fs';
-import { mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Clock, HOUR, systemClock } from '../../core/time.js';
@@ -8,6 +8,8 @@ import type { SimulationState, WorldManifest } from './manifest.js';
 import { findRunningWorld, RUNNING_FILE, type RunningWorld, type WorldPhase, worldDir } from './running.js';
 import {
   type Block,
+  checkWorldConfig,
+  fromJson,
   loadChain,
   readSaved,
   removeLeftovers,
@@ -75,6 +77,54 @@ export interface WorldOptions {
   readonly onProgress?: (doneSeconds: number, totalSeconds: number) => void;
   /** The deployment and the scenario (tests may pass light stand-ins). Default: deploy.ts and scenario.ts of this folder. */
   readonly driver?: WorldDriver;
+  /**
+   * The first instant of a new world's history (`plannedGenesisTimestamp`), so that what shares its genesis (the
+   * layer-2 chains) can open while the world does. Used only when the data directory holds no save; default: `days`
+   * before the current hour.
+   */
+  readonly genesisTimestamp?: number;
+}
+
+/** Throws if another process runs the world of `dataDir`: two would fight over the same chains and saves. */
+export async function refuseRunningWorld(dataDir: string): Promise<void> {
+  const other = await findRunningWorld(dataDir);
+  if (other.running) {
+    throw new Error(
+      `a sandbox world is already running in ${worldDir(dataDir)} (pid ${other.running.pid}); stop it first`,
+    );
+  }
+}
+
+/**
+ * The genesis timestamp of the world of `dataDir`: the saved world's, or the one a new world gets now (`days` before
+ * the current hour, on the hour). Throws `WorldMismatchError` as `openWorld` would for a save of another seed or
+ * scale. The save is not checked further: if it proves unusable when the world opens, the new world takes its own
+ * timestamp, which `World.manifest.genesisTimestamp` tells.
+ */
+export async function plannedGenesisTimestamp(options: {
+  readonly dataDir: string;
+  readonly seed: number;
+  readonly scale: number;
+  readonly days: number;
+  readonly clock?: Clock;
+}): Promise<number> {
+  const dir = worldDir(options.dataDir);
+  let saved: Partial<SavedWorld> | undefined;
+  try {
+    saved = fromJson<Partial<SavedWorld>>(await readFile(path.join(dir, WORLD_FILE), 'utf8'));
+  } catch {
+    // No save, or an unreadable one: the world will be new.
+  }
+  if (saved && Number.isSafeInteger(saved.genesis_timestamp)) {
+    checkWorldConfig(dir, saved as SavedWorld, options);
+    return saved.genesis_timestamp!;
+  }
+  return newGenesisTimestamp((options.clock ?? systemClock).nowMs(), options.days);
+}
+
+/** A new world's history starts `days` before the current hour. */
+function newGenesisTimestamp(nowMs: number, days: number): number {
+  return Math.floor(Math.floor(nowMs / 1000) / HOUR) * HOUR - days * 86_400;
 }
 
 export interface WorldDriver {
@@ -151,10 +201,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
 
   if (openDirs.has(dir)) throw new Error(`a sandbox world is already open in ${dir}`);
   await mkdir(dir, { recursive: true });
-  const other = await findRunningWorld(options.dataDir);
-  if (other.running) {
-    throw new Error(`a sandbox world is already running in ${dir} (pid ${other.running.pid}); stop it first`);
-  }
+  await refuseRunningWorld(options.dataDir);
   openDirs.add(dir);
 
   const opened = Date.now();
@@ -166,8 +213,10 @@ export async function openWorld(options: WorldOptions): Promise<World> {
     let genesisTimestamp = 0;
     let nodeGenesis: SavedWorld['node_genesis'] | undefined;
     let lastSaved: { number: number; hash: string; state: string } | undefined;
+    let hadSave = false;
     try {
       const found = await readSaved(dir, options);
+      hadSave = found !== undefined;
       await removeLeftovers(dir, found?.saved.chain_file, true);
       if (found) {
         const { saved, dump } = found;
@@ -184,6 +233,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
     } catch (err) {
       if (err instanceof WorldMismatchError) throw err;
       // A damaged save is no reason to refuse to start: keep it aside for inspection and begin anew.
+      hadSave = true;
       await anvil?.stop();
       anvil = undefined;
       const aside = path.join(dir, `${WORLD_FILE}.invalid-${Date.now()}`);
@@ -194,7 +244,11 @@ export async function openWorld(options: WorldOptions): Promise<World> {
 
     const driver = options.driver ?? (await defaultDriver());
     if (!anvil || !loaded || !nodeGenesis) {
-      genesisTimestamp = Math.floor(nowSeconds() / HOUR) * HOUR - options.days * 86_400;
+      // A planned timestamp holds for a data directory without a save; after an unusable one, the history starts anew.
+      genesisTimestamp =
+        options.genesisTimestamp !== undefined && !hadSave
+          ? options.genesisTimestamp
+          : newGenesisTimestamp(clock.nowMs(), options.days);
       // The deployment is one block at the grid's first instant, which must come after anvil's genesis block.
       anvil = await startAnvil({ genesisTimestamp: genesisTimestamp - 1, cacheDir, log });
       const block0 = await anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]);
