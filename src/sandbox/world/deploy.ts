@@ -28,6 +28,7 @@ import { initialMakerState } from '../protocols/maker/actors.js';
 import { prepareMaker, queueMaker } from '../protocols/maker/deploy.js';
 import { type QueuedMorpho, queueMorpho, readMorpho } from '../protocols/morpho/deploy.js';
 import { manifestLiquidStaking, stakedTokenDeployData } from '../protocols/staking/staked-token.js';
+import { sortTokens, v2PairAddress } from '../protocols/uniswap/artifacts.js';
 import {
   checkPoolAddresses,
   depthForScale,
@@ -99,6 +100,29 @@ function queueWorldLiquity(
     scale: world.scale,
     deadline: world.deadline,
   });
+}
+
+/** The DAI/USDC pair of Maker's DAI on Uniswap V2 (seeded by the Maker actors at their first step). None without those. */
+function makerPool(
+  dai: Address,
+  tokens: readonly ManifestToken[],
+  dexes: readonly ManifestDex[],
+): Pick<NonNullable<WorldManifest['maker']>, 'pool'> {
+  const usdc = tokens.find((t) => t.symbol === 'USDC');
+  const dex = dexes.find((d) => d.protocol === 'uniswap' && d.version === 'V2');
+  if (!usdc || !dex) return {};
+  const [token0, token1] = sortTokens(dai, usdc.address);
+  return {
+    pool: {
+      address: v2PairAddress(dex.factory, dai, usdc.address),
+      factory: dex.factory,
+      router: dex.router,
+      token0,
+      token1,
+      usdc: usdc.address,
+      usdcDecimals: usdc.decimals,
+    },
+  };
 }
 
 /**
@@ -283,7 +307,9 @@ export async function deployWorld(
     liquidStaking: manifestLiquidStaking(tokens, pools, lendingFeeds, deployBlock),
     lendingFeeds,
     ...(liquity ? { liquity: await readLiquity(probe, liquity.queued, deployBlock) } : {}),
-    ...(maker ? { maker: { ...maker.manifest, startBlock: deployBlock } } : {}),
+    ...(maker
+      ? { maker: { ...maker.manifest, ...makerPool(maker.manifest.dai, tokens, dexes), startBlock: deployBlock } }
+      : {}),
   };
   const state = createInitialState(manifest, {
     seed: opts.seed,
@@ -303,7 +329,7 @@ export async function deployWorld(
 
   // Every agent gets native ETH for gas and WETH top-ups.
   await probe.batchResults(
-    [...state.agents, ...(state.maker?.agents ?? [])]
+    [...state.agents, ...(state.maker?.agents ?? []), ...(state.maker?.pairMaker ? [state.maker.pairMaker.agent] : [])]
       .filter((agent) => agent.role !== 'deployer')
       .map((agent) => ({ method: 'anvil_setBalance', params: [agent.address, `0x${AGENT_ETH.toString(16)}`] })),
   );

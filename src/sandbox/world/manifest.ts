@@ -122,6 +122,19 @@ export interface ManifestMaker {
     /** The Clipper (absent: a Flipper type, which the Dog does not liquidate). */
     readonly clip?: `0x${string}`;
   }[];
+  /**
+   * The DAI/USDC Uniswap V2 pair (not Maker's: the sandbox's market for DAI's peg), seeded by the Maker actors'
+   * market maker at the first step. Absent in worlds saved before it.
+   */
+  readonly pool?: {
+    readonly address: `0x${string}`;
+    readonly factory: `0x${string}`;
+    readonly router: `0x${string}`;
+    readonly token0: `0x${string}`;
+    readonly token1: `0x${string}`;
+    readonly usdc: `0x${string}`;
+    readonly usdcDecimals: number;
+  };
   readonly startBlock: number;
 }
 

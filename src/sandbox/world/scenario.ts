@@ -126,6 +126,7 @@ class SimulatedWorld {
     scale: number,
     tokenOf: (symbol: string) => TokenView,
   ): MakerActors {
+    const world = this;
     const maker = new MakerActors(m, state, {
       session: this.session,
       scale,
@@ -136,8 +137,11 @@ class SimulatedWorld {
       approve: (agent, token, spender) => this.approve(agent, token, spender),
       feedAnswer: (symbol) => this.feedAnswer(symbol)?.answer,
       marketUsd: (symbol) => this.s.prices[symbol] ?? 1,
+      get now() {
+        return world.now;
+      },
     });
-    this.session.watch(maker.agents, [...this.tokens.map((t) => t.id), m.dai.toLowerCase()], this.manifest.weth);
+    this.session.watch(maker.watched, [...this.tokens.map((t) => t.id), m.dai.toLowerCase()], this.manifest.weth);
     return maker;
   }
 

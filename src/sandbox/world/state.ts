@@ -214,5 +214,7 @@ export interface LiquityRuntimeState {
     liquidationsMissed: number;
     redemptions: number;
     swaps: number;
+    /** Borrowed and sold over the peg (absent in worlds saved before it). */
+    arbitrageBorrows?: number;
   };
 }

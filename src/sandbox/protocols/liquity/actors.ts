@@ -6,7 +6,9 @@
  * - a keeper liquidates (`liquidateTroves`) as soon as a trove is liquidatable at the block's price: below MCR, or
  *   in recovery mode below the TCR when the Stability Pool covers it;
  * - a redeemer buys LUSD on the pair when it trades under the peg by more than the redemption fee, and redeems it
- *   (the riskiest troves first) the next hour.
+ *   (the riskiest troves first) the next hour;
+ * - above the peg by more than the borrowing fee, the owner whose trove has the most room borrows LUSD and sells it
+ *   on the pair (Liquity's upside arbitrage: LUSD is worth at most the cost of borrowing it).
  * Every trove operation is checked first against Liquity's rules on the state read at the start of the block and
  * the price of this block's feed round (so none reverts); a block with a liquidation or a redemption has no trove
  * operation (they would change the figures those checks used).
@@ -17,7 +19,7 @@ import type { ManifestLiquity } from '../../world/manifest.js';
 import { Rng } from '../../world/random.js';
 import type { LiquityRuntimeState, TroveOwnerState } from '../../world/state.js';
 import type { LendingHost } from '../lending/actors.js';
-import { v2RouterAbi } from '../uniswap/artifacts.js';
+import { StablePair, type StablePairReserves } from '../uniswap/stable-pair.js';
 import {
   borrowerOperationsAbi,
   hintHelpersAbi,
@@ -57,6 +59,8 @@ const RISKY_RELEVER = 4;
 
 /** Safety margins of the checks (the fee decays, the block's other operations move the system a little). */
 const MARGIN = 1_020_000_000_000_000_000n;
+/** The upside arbitrage borrows no further than this ratio (200 %: well above the 150 % CCR, so the crash leaves it). */
+const ARBITRAGE_ICR = 2_000_000_000_000_000_000n;
 const MAX_FEE = LIQUITY.MAX_BORROWING_FEE;
 const GAS = {
   open: 1_500_000n,
@@ -65,11 +69,8 @@ const GAS = {
   sp: 600_000n,
   liquidate: 8_000_000n,
   redeem: 6_000_000n,
-  swap: 250_000n,
 } as const;
 const MIN_REDEMPTION = 2000n * WAD;
-/** The pair's LP fee. */
-const V2_FEE = 0.003;
 
 interface TroveReading {
   debt: bigint;
@@ -86,8 +87,7 @@ export interface LiquityReading {
   readonly borrowingRate: bigint;
   readonly redemptionRate: bigint;
   /** The pair's reserves, kept current as this block's swaps are queued. */
-  lusdReserve: bigint;
-  usdcReserve: bigint;
+  pair: StablePairReserves;
   /** By agent index: the owners' troves and the deployer's. */
   readonly troves: Map<number, TroveReading>;
   /** By agent index: compounded Stability Pool deposits. */
@@ -154,7 +154,8 @@ export type LiquityHost = Omit<LendingHost, 'seized'>;
 export class LiquityActors {
   private readonly rng: Rng;
   private readonly lusd: string;
-  private readonly usdc: Address;
+  /** The LUSD/USDC pair (the peg's market, and where owners sell and buy LUSD). */
+  private readonly pair: StablePair;
 
   constructor(
     private readonly m: ManifestLiquity,
@@ -164,7 +165,9 @@ export class LiquityActors {
   ) {
     this.rng = new Rng(state.rng);
     this.lusd = m.lusd.toLowerCase();
-    this.usdc = m.pool.usdc;
+    this.pair = new StablePair(m.pool, m.lusd, host, (ok) => {
+      if (ok) this.state.stats.swaps += 1;
+    });
     const mine = [...state.owners.map((o) => o.agent), state.keeper, state.redeemer];
     host.session.watch(
       mine.map((i) => host.agents[i]!),
@@ -227,7 +230,6 @@ export class LiquityActors {
     }
     const r = await this.host.session.rpc.batchResults<Hex>(calls);
     const [sys, debts, colls, compounded] = decodeFunctionResult({ abi: readerAbi, functionName: 'read', data: r[0]! });
-    const lusdIs0 = m.pool.token0.toLowerCase() === this.lusd;
     const troves = new Map<number, TroveReading>();
     troveAgents.forEach((i, k) => {
       // A closed trove has neither debt nor collateral (nor pending rewards).
@@ -253,8 +255,7 @@ export class LiquityActors {
       spDeposits: sys.spDeposits,
       borrowingRate: sys.borrowingRate,
       redemptionRate: sys.redemptionRate,
-      lusdReserve: lusdIs0 ? sys.reserve0 : sys.reserve1,
-      usdcReserve: lusdIs0 ? sys.reserve1 : sys.reserve0,
+      pair: this.pair.reserves(sys.reserve0, sys.reserve1),
       troves,
       deposits,
       hint: price !== undefined ? hint : undefined,
@@ -284,6 +285,7 @@ export class LiquityActors {
           this.act(o, t, r, price);
         }
       }
+      this.sellOverPeg(r, price);
     }
     // Last of the block's Liquity operations: a partial redemption's hint stays valid unless an owner moved that trove.
     this.redeem(r, price);
@@ -384,7 +386,7 @@ export class LiquityActors {
     const toSp = (lusd * toWad(o.spShare)) / WAD;
     if (toSp > 0n) this.provide(agent, toSp, r);
     const toSell = (lusd * toWad(o.sellShare)) / WAD;
-    if (toSell > 0n) this.sellLusd(agent, toSell, r);
+    if (toSell > 0n) this.pair.sell(agent, toSell, r.pair);
   }
 
   /** One action on an open trove, chosen from its state: top up when low, borrow back up when high, else repay, close, move Stability Pool funds. */
@@ -432,23 +434,28 @@ export class LiquityActors {
   ): void {
     if (recovery) return; // a debt increase must raise the trove's ratio there
     const lusd = (t.coll * price) / target - t.debt;
-    if (lusd < 100n * WAD) return;
+    if (this.draw(agent, t, r, price, lusd)) this.useBorrowed(o, agent, lusd, r);
+  }
+
+  /** Borrows `lusd` more on an open trove (`withdrawLUSD`) when Liquity's rules allow it outside recovery mode. */
+  private draw(agent: Agent, t: TroveReading, r: LiquityReading, price: bigint, lusd: bigint): boolean {
+    if (lusd < 100n * WAD) return false;
     const debt = t.debt + lusd + this.fee(r, false, lusd);
-    if ((t.coll * price) / debt < mul(LIQUITY.MCR, MARGIN)) return;
-    if ((r.systemColl * price) / (r.systemDebt + debt - t.debt) < mul(LIQUITY.CCR, MARGIN)) return;
+    if ((t.coll * price) / debt < mul(LIQUITY.MCR, MARGIN)) return false;
+    if ((r.systemColl * price) / (r.systemDebt + debt - t.debt) < mul(LIQUITY.CCR, MARGIN)) return false;
     this.sendBo(agent, 'withdrawLUSD', [MAX_FEE, lusd, agent.address, agent.address], GAS.adjust);
     this.state.stats.borrows += 1;
     r.systemDebt += debt - t.debt;
     t.debt = debt;
     agent.plan(this.lusd, lusd);
-    this.useBorrowed(o, agent, lusd, r);
+    return true;
   }
 
   private repay(agent: Agent, t: TroveReading, r: LiquityReading, price: bigint, recovery: boolean): void {
     const room = t.debt - LIQUITY.GAS_COMPENSATION - LIQUITY.MIN_NET_DEBT;
     const wanted = min(room, (t.debt * toWad(this.rng.uniform(0.1, 0.4))) / WAD);
     const held = agent.available(this.lusd);
-    if (held < wanted) this.buyLusd(agent, wanted - held, r);
+    if (held < wanted) this.pair.buy(agent, wanted - held, r.pair);
     const amount = min(held, wanted);
     if (amount < 100n * WAD) return;
     const debt = t.debt - amount;
@@ -480,7 +487,7 @@ export class LiquityActors {
     }
     const held = agent.available(this.lusd);
     if (held < needed) {
-      this.buyLusd(agent, needed - held + needed / 100n, r);
+      this.pair.buy(agent, needed - held + needed / 100n, r.pair);
       return;
     }
     const others = r.systemDebt - t.debt;
@@ -541,67 +548,45 @@ export class LiquityActors {
 
   // --- the LUSD/USDC pair --------------------------------------------------------------------------------------
 
-  /** USDC per LUSD on the pair, as a number (for deciding, never for accounting). */
-  private pegOf(r: LiquityReading): number {
-    return Number(r.usdcReserve) / 10 ** this.m.pool.usdcDecimals / (Number(r.lusdReserve) / 1e18);
-  }
-
-  private swap(agent: Agent, sellLusd: boolean, amountIn: bigint, r: LiquityReading): void {
-    const [rin, rout] = sellLusd ? [r.lusdReserve, r.usdcReserve] : [r.usdcReserve, r.lusdReserve];
-    const out = (amountIn * 997n * rout) / (rin * 1000n + amountIn * 997n);
-    if (out <= 0n) return;
-    const [tokenIn, tokenOut] = sellLusd ? [this.m.lusd, this.usdc] : [this.usdc, this.m.lusd];
-    if (sellLusd) agent.plan(this.lusd, -amountIn);
-    else this.host.spend(agent, 'USDC', amountIn);
-    this.host.approve(agent, tokenIn, this.m.pool.router);
-    this.host.session.send(agent, {
-      to: this.m.pool.router,
-      data: encodeFunctionData({
-        abi: v2RouterAbi,
-        functionName: 'swapExactTokensForTokens',
-        args: [amountIn, (out * 99n) / 100n, [tokenIn, tokenOut], agent.address, BigInt(this.host.now + 3600)],
-      }),
-      gas: GAS.swap,
-      kind: 'swap',
-      onMined: (ok) => {
-        if (ok) this.state.stats.swaps += 1;
-      },
-    });
-    if (sellLusd) {
-      r.lusdReserve += amountIn;
-      r.usdcReserve -= out;
-    } else {
-      r.usdcReserve += amountIn;
-      r.lusdReserve -= out;
-    }
-  }
-
-  private sellLusd(agent: Agent, amount: bigint, r: LiquityReading): void {
-    const held = agent.available(this.lusd);
-    if (held <= 0n) return;
-    this.swap(agent, true, min(amount, held), r);
-  }
-
-  /** Buys about `lusd` LUSD with USDC (at the pair's price, plus the fee). */
-  private buyLusd(agent: Agent, lusd: bigint, r: LiquityReading): void {
-    const usdc = (Number(lusd) / 1e18) * this.pegOf(r) * (1 + V2_FEE) * 1.01;
-    const raw = BigInt(Math.ceil(usdc * 10 ** this.m.pool.usdcDecimals));
-    if (raw > 0n) this.swap(agent, false, raw, r);
-  }
-
   /** Under the peg by more than the redemption fee: the redeemer buys LUSD up to about that level. */
   private buyUnderPeg(r: LiquityReading): void {
     const floor = 1 - Number(r.redemptionRate) / 1e18 - 0.004;
-    const peg = this.pegOf(r);
-    if (!(peg < floor)) return;
-    // USDC in for the pair to reach the floor: U' = sqrt(floor × k) (decimal units), less the fee.
-    const u = Number(r.usdcReserve) / 10 ** this.m.pool.usdcDecimals;
-    const l = Number(r.lusdReserve) / 1e18;
-    // At most 1 % of the system's debt an hour: the redemption fee grows with the amount redeemed.
+    if (!(this.pair.peg(r.pair) < floor)) return;
+    // USDC in for the pair to reach the floor, at most 1 % of the system's debt an hour: the redemption fee grows
+    // with the amount redeemed.
     const cap = Number(r.systemDebt / WAD) / 100;
-    const x = Math.min(cap, (Math.sqrt(floor * u * l) - u) / (1 - V2_FEE));
+    const x = Math.min(cap, this.pair.toPrice(r.pair, floor).units);
     if (!(x > 100)) return;
-    this.swap(this.agent(this.state.redeemer), false, BigInt(Math.floor(x * 10 ** this.m.pool.usdcDecimals)), r);
+    this.pair.swap(this.agent(this.state.redeemer), false, this.pair.raw(false, x), r.pair);
+  }
+
+  /**
+   * Over the peg by more than the borrowing fee: the owner with the most room above `ARBITRAGE_ICR` borrows LUSD
+   * (`withdrawLUSD`) and sells it, down to about that level, at most 1 % of the system's debt an hour. Never the
+   * trove a queued redemption's hint names, nor in recovery mode (a debt increase must raise the ratio there).
+   */
+  private sellOverPeg(r: LiquityReading, price: bigint): void {
+    const ceiling = 1 + Number(r.borrowingRate) / 1e18 + 0.004;
+    if (!(this.pair.peg(r.pair) > ceiling) || this.recovery(r, price)) return;
+    const move = this.pair.toPrice(r.pair, ceiling);
+    const units = Math.min(Number(r.systemDebt / WAD) / 100, move.units);
+    if (!move.sellStable || !(units > 100)) return;
+    const hinted = r.hint?.first.toLowerCase();
+    let best: { o: TroveOwnerState; t: TroveReading; room: bigint } | undefined;
+    for (const o of this.state.owners) {
+      const t = r.troves.get(o.agent);
+      if (!t?.active || o.closing || this.agent(o.agent).id === hinted) continue;
+      const room = (t.coll * price) / ARBITRAGE_ICR - t.debt;
+      if (room > (best?.room ?? 0n)) best = { o, t, room };
+    }
+    if (!best) return;
+    const wanted = this.pair.raw(true, units);
+    // The fee is added to the debt: borrow a little less than the room.
+    const lusd = min(wanted, (best.room * 99n) / 100n);
+    const agent = this.agent(best.o.agent);
+    if (!this.draw(agent, best.t, r, price, lusd)) return;
+    this.state.stats.arbitrageBorrows = (this.state.stats.arbitrageBorrows ?? 0) + 1;
+    this.pair.sell(agent, lusd, r.pair);
   }
 
   /** Flows that move the peg: an owner sells some LUSD it holds, or buys some. */
@@ -610,8 +595,8 @@ export class LiquityActors {
     const agent = this.agent(o.agent);
     const usd = this.rng.logNormal(o.medianUsd / 10, 0.8);
     const lusd = BigInt(Math.round(usd)) * WAD;
-    if (this.rng.chance(0.45) && agent.available(this.lusd) > 0n) this.sellLusd(agent, lusd, r);
-    else this.buyLusd(agent, lusd, r);
+    if (this.rng.chance(0.45) && agent.available(this.lusd) > 0n) this.pair.sell(agent, lusd, r.pair);
+    else this.pair.buy(agent, lusd, r.pair);
   }
 
   private sendBo(agent: Agent, functionName: string, args: readonly unknown[], gas: bigint, value?: bigint): void {

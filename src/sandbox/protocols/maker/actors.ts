@@ -13,6 +13,13 @@
  *   `DaiJoin.exit`), top them up when their ratio falls near the minimum, repay part (`DaiJoin.join` then a negative
  *   `frob`), and draw more when the price rose. Each owner has a target ratio over the type's minimum: some sit close
  *   to it, and the scenario's ETH crash takes them below.
+ * - **the DAI/USDC market maker**: at the first step it opens an ETH-A vault, draws DAI and seeds the DAI/USDC
+ *   Uniswap V2 pair 1:1 with it and USDC; then, at each step, on the price the step starts from, it sells newly drawn
+ *   DAI when DAI trades above 1 + `PEG_BAND` and buys DAI to repay when it trades below 1 − `PEG_BAND`, back to half
+ *   the band, at most `PEG_CAP_SHARE` of the pair's DAI an hour: DAI's peg is kept by minting and burning against
+ *   collateral (the PSM, which does it at par, is not deployed here);
+ * - **flows on the pair** that move the peg: owners sell part of the DAI they draw, buy DAI they lack to repay, and
+ *   trade some now and then.
  * Calls per hour stay few: about one vault action an hour (×√scale), the hourly pokes and what the crash brings.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
@@ -21,6 +28,7 @@ import type { RpcCall } from '../../chain/rpc.js';
 import type { ChainSession, TxKind } from '../../chain/session.js';
 import type { ManifestMaker } from '../../world/manifest.js';
 import { Rng, seedState } from '../../world/random.js';
+import { StablePair, type StablePairReserves } from '../uniswap/stable-pair.js';
 import { ilkBytes, type MakerSpell, pauseAbi, wadFromFeed } from './deploy.js';
 
 const WAD = 10n ** 18n;
@@ -68,9 +76,15 @@ const spotAbi = parseAbi([
 const pipAbi = parseAbi(['function poke(bytes32 wut)']);
 const jugAbi = parseAbi(['function drip(bytes32 ilk) returns (uint256)']);
 const potAbi = parseAbi(['function drip() returns (uint256)']);
+const pairReservesAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+]);
+const routerAbi = parseAbi([
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+]);
 
 /** Gas of the actors' calls (generous: unused gas costs nothing). */
-const GAS_OF = { call: 300_000n, bark: 600_000n, take: 600_000n } as const;
+const GAS_OF = { call: 300_000n, bark: 600_000n, take: 600_000n, addLiquidity: 3_500_000n } as const;
 
 /** Vault owners at scale 1 (√scale more in bigger worlds, at least `MIN_OWNERS`). */
 const OWNERS_AT_SCALE_1 = 16;
@@ -89,6 +103,26 @@ const FIRST_COHORT = 0.6;
 const DRIP_EVERY_S = 8 * 3600;
 const POT_DRIP_EVERY_S = 24 * 3600;
 const HOUR = 3600;
+/**
+ * The DAI/USDC pair: DAI (and USDC) seeded at scale 1 (×√scale), as deep as Liquity's LUSD/USDC pair at scale 1; the
+ * market maker's vault holds collateral worth `PAIR_VAULT_RATIO` × its debt (ETH-A's minimum is 150 %: the ETH crash
+ * leaves it safe).
+ */
+const PAIR_SEED_USD = 2_000_000;
+const PAIR_VAULT_RATIO = 3.2;
+/** The market maker acts when DAI trades more than 0.2 % off par (mainnet's DAI/USDC spread is a few basis points, the
+ * PSM's fee 0–0.1 %: without a PSM a wider band), back to half of it… */
+const PEG_BAND = 0.002;
+/**
+ * …moving at most this share of the pair's DAI an hour, so that a large flow shows in the peg for an hour or two (at 3 %
+ * an hour, owners' sales took DAI to 0.82 for a day: no DAI market has traded so, with or without a PSM).
+ */
+const PEG_CAP_SHARE = 0.15;
+/** Owners sell this share of the DAI they draw (the rest they keep) with this probability. */
+const SELL_DRAWN = { chance: 0.6, min: 0.3, max: 0.9 } as const;
+/** Trades on the pair by owners, per hour (×√scale), of a log-normal size around this median. */
+const PAIR_TRADES_PER_HOUR = 1;
+const PAIR_TRADE_USD = { median: 15_000, sigma: 1 } as const;
 
 /** One vault: its owner (index into `agents`), type, and target ratio over the type's minimum. */
 export interface MakerVaultState {
@@ -118,10 +152,20 @@ export interface MakerRuntimeState {
   /** Token symbol → the price (WAD, decimal string) its pip was last poked with. */
   pokedPrices: Record<string, string>;
   stats: { opened: number; barks: number; takes: number; redos: number; repaid: number; pokes: number };
+  /** The DAI/USDC pair's market maker (absent in worlds saved before the pair: no pair then). */
+  pairMaker?: {
+    agent: AgentState;
+    seeded: boolean;
+    /** The pair's own random stream (its flows), so that the pair leaves the owners' draws as they were. */
+    rng: [number, number, number, number];
+    stats: { swaps: number; pegSells: number; pegBuys: number };
+  };
 }
 
 /** Key offset of the Maker agents in the world's key derivation (far above the cast's keys). */
 const KEY_OFFSET = 1_000_000;
+/** The market maker's key, after the owners' (fewer than a thousand at any scale). */
+const PAIR_MAKER_KEY = KEY_OFFSET + 100_000;
 
 export function initialMakerState(seed: number, scale: number, genesis: number): MakerRuntimeState {
   const owners = Math.max(MIN_OWNERS, Math.round(OWNERS_AT_SCALE_1 * Math.sqrt(scale)));
@@ -138,6 +182,12 @@ export function initialMakerState(seed: number, scale: number, genesis: number):
     spells: [],
     pokedPrices: {},
     stats: { opened: 0, barks: 0, takes: 0, redos: 0, repaid: 0, pokes: 0 },
+    pairMaker: {
+      agent: newAgentState(seed, PAIR_MAKER_KEY, 'arbitrageur'),
+      seeded: false,
+      rng: seedState(seed, 'maker-pair'),
+      stats: { swaps: 0, pegSells: 0, pegBuys: 0 },
+    },
   };
 }
 
@@ -156,6 +206,8 @@ export interface MakerHost {
   feedAnswer(symbol: string): bigint | undefined;
   /** The reference market price in USD. */
   marketUsd(symbol: string): number;
+  /** The block being built's timestamp. */
+  readonly now: number;
 }
 
 interface IlkReading {
@@ -182,11 +234,17 @@ export interface MakerReading {
   readonly urns: ReadonlyMap<number, { ink: bigint; art: bigint }>;
   readonly keeperDai: bigint;
   readonly auctions: readonly AuctionReading[];
+  /** The DAI/USDC pair's reserves (updated by the step's swaps), once seeded. */
+  readonly pair?: StablePairReserves;
+  /** The market maker's vault. */
+  readonly pairVault?: { ink: bigint; art: bigint };
 }
 
 export class MakerActors {
   private readonly rng: Rng;
   readonly agents: Agent[];
+  /** The market maker and its pair (absent in worlds saved before the pair). */
+  private readonly pairMaker?: { agent: Agent; pair: StablePair; rng: Rng };
   /** Normalised debt this block's actions add per type (against its ceiling, `line`). */
   private drawn = new Map<string, bigint>();
 
@@ -197,11 +255,26 @@ export class MakerActors {
   ) {
     this.rng = new Rng(s.rng);
     this.agents = s.agents.map((a, i) => new Agent(a, i, agentPrivateKey(host.seed, a.key)));
+    const pm = s.pairMaker;
+    if (m.pool && pm) {
+      this.pairMaker = {
+        agent: new Agent(pm.agent, this.agents.length, agentPrivateKey(host.seed, pm.agent.key)),
+        pair: new StablePair(m.pool, m.dai, host, (ok) => {
+          if (ok) pm.stats.swaps++;
+        }),
+        rng: new Rng(pm.rng),
+      };
+    }
+  }
+
+  /** Every agent of the Maker actors, for the session to watch their balances. */
+  get watched(): Agent[] {
+    return this.pairMaker ? [...this.agents, this.pairMaker.agent] : this.agents;
   }
 
   /** Nonces from the chain (the state file may come from an older run). */
   async open(): Promise<void> {
-    const all = [...this.agents, this.host.oracleKeeper];
+    const all = [...this.watched, this.host.oracleKeeper];
     const nonces = await this.host.session.rpc.batchResults<Hex>(
       all.map((a) => ({ method: 'eth_getTransactionCount', params: [a.address, 'latest'] })),
     );
@@ -211,8 +284,9 @@ export class MakerActors {
   }
 
   save(): void {
-    for (const a of this.agents) a.save();
+    for (const a of this.watched) a.save();
     this.s.rng = this.rng.state();
+    if (this.pairMaker && this.s.pairMaker) this.s.pairMaker.rng = this.pairMaker.rng.state();
   }
 
   private get keeper(): Agent {
@@ -242,7 +316,35 @@ export class MakerActors {
     calls.push(call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'dai', args: [this.keeper.address] })));
     const clips = m.ilks.filter((i) => i.clip);
     for (const i of clips) calls.push(call(i.clip!, encodeFunctionData({ abi: clipperAbi, functionName: 'list' })));
+    const pm = this.pairMaker;
+    if (pm) {
+      calls.push(call(pm.pair.ref.address, encodeFunctionData({ abi: pairReservesAbi, functionName: 'getReserves' })));
+      calls.push(
+        call(
+          m.vat,
+          encodeFunctionData({
+            abi: vatAbi,
+            functionName: 'urns',
+            args: [ilkBytes(this.pairIlk.ilk), pm.agent.address],
+          }),
+        ),
+      );
+    }
     const results = await this.host.session.rpc.batchResults<Hex>(calls);
+    let pairReading: Pick<MakerReading, 'pair' | 'pairVault'> = {};
+    if (pm) {
+      const [reserves, urn] = results.slice(-2);
+      const [ink, art] = decodeFunctionResult({ abi: vatAbi, functionName: 'urns', data: urn! });
+      // No code at the pair's address until the market maker seeds it.
+      const pair =
+        reserves && reserves !== '0x'
+          ? decodeFunctionResult({ abi: pairReservesAbi, functionName: 'getReserves', data: reserves })
+          : undefined;
+      pairReading = {
+        pairVault: { ink, art },
+        ...(pair && pair[0] > 0n ? { pair: pm.pair.reserves(pair[0], pair[1]) } : {}),
+      };
+    }
     let k = 0;
     const ilks = new Map<string, IlkReading>();
     for (const i of m.ilks) {
@@ -265,7 +367,7 @@ export class MakerActors {
       const list = decodeFunctionResult({ abi: clipperAbi, functionName: 'list', data: results[k++]! });
       for (const id of list) ids.push({ clip: i.clip!, ilk: i.ilk, id });
     }
-    if (ids.length === 0) return { ilks, urns, keeperDai, auctions: [] };
+    if (ids.length === 0) return { ilks, urns, keeperDai, auctions: [], ...pairReading };
     // Each auction as it will stand at this block's time (`at`), not at the head's: its sale, and the price its
     // calculator gives then (`getStatus` would answer for the head's time, an hour early in hourly history).
     const clipCalls = (a: { clip: Address; id: bigint }) => [
@@ -298,7 +400,12 @@ export class MakerActors {
       const needsRedo = a.dur > a.tail || (price * RAY) / a.top < a.cusp;
       return { clip: a.clip, ilk: a.ilk, id: a.id, needsRedo, price, lot: a.lot, tab: a.tab };
     });
-    return { ilks, urns, keeperDai, auctions };
+    return { ilks, urns, keeperDai, auctions, ...pairReading };
+  }
+
+  /** The market maker's collateral type: the first (ETH-A, a Flipper type the Dog leaves alone). */
+  private get pairIlk(): ManifestMaker['ilks'][number] {
+    return this.m.ilks[0]!;
   }
 
   /** The price (WAD) the block's pokes give each token, and the spot (RAY) of each type from it. */
@@ -328,7 +435,11 @@ export class MakerActors {
       }
     }
     this.liquidate(reading, this.poked());
-    this.vaultActions(reading, prices, (to - from) / HOUR);
+    const hours = (to - from) / HOUR;
+    // The market maker acts on the price the block starts from; the owners' flows then move it.
+    this.makeMarket(reading, prices, hours);
+    this.vaultActions(reading, prices, hours);
+    this.pairTrades(reading, hours);
     // Drips last: a repayment queued above was sized at the rate the block starts with.
     this.drip(to);
   }
@@ -532,6 +643,7 @@ export class MakerActors {
     const agent = this.agents[owner]!;
     this.lockAndDraw(agent, ilk, ink, dart);
     this.exitDai(agent, (dart * r.rate) / RAY);
+    this.sellDrawn(agent, (dart * r.rate) / RAY, reading);
     this.s.vaults.push({ owner, ilk: ilk.ilk, target, watchful, open: true });
     this.s.stats.opened++;
   }
@@ -593,11 +705,18 @@ export class MakerActors {
       if (need > 0n) this.lockAndDraw(agent, ilk, need, 0n);
       return;
     }
-    const dai = agent.available(this.m.dai.toLowerCase());
-    if (this.rng.chance(0.35) && dai > 0n) {
-      // Repay part of the debt with the DAI held (never below the dust: all or part).
+    const daiKey = this.m.dai.toLowerCase();
+    const held = agent.available(daiKey);
+    const pm = this.pairMaker;
+    if (this.rng.chance(0.35) && (held > 0n || (pm && reading.pair))) {
+      // Repay part of the debt (never below the dust: all or part) with the DAI held, or with DAI bought on the pair
+      // when it holds none.
       const share = BigInt(Math.round(this.rng.uniform(0.2, 0.7) * 1000));
-      let wad = (dai * share) / 1000n;
+      let wad = (held * share) / 1000n;
+      if (held === 0n && pm && reading.pair) {
+        wad = pm.pair.buy(agent, (debtWad * share) / 1000n, reading.pair);
+        agent.plan(daiKey, wad);
+      }
       if (wad > debtWad) wad = debtWad;
       let dart = (wad * RAY) / r.rate;
       if (dart >= urn.art) dart = urn.art;
@@ -626,6 +745,123 @@ export class MakerActors {
       if (dart <= 0n || !this.withinCeiling(ilk.ilk, r, dart)) return;
       this.lockAndDraw(agent, ilk, 0n, dart);
       this.exitDai(agent, (dart * r.rate) / RAY);
+      this.sellDrawn(agent, (dart * r.rate) / RAY, reading);
     }
+  }
+
+  // --- the DAI/USDC pair ---------------------------------------------------------------------------------------
+
+  /** An owner sells part of the DAI it just drew (in the same block: the exit comes first). */
+  private sellDrawn(agent: Agent, wad: bigint, reading: MakerReading): void {
+    const pm = this.pairMaker;
+    if (!pm || !reading.pair || !pm.rng.chance(SELL_DRAWN.chance)) return;
+    agent.plan(this.m.dai.toLowerCase(), wad);
+    const share = BigInt(Math.round(pm.rng.uniform(SELL_DRAWN.min, SELL_DRAWN.max) * 1000));
+    pm.pair.sell(agent, (wad * share) / 1000n, reading.pair);
+  }
+
+  /** Owners' trades on the pair now and then: sell DAI they hold, or buy some. */
+  private pairTrades(reading: MakerReading, hours: number): void {
+    const pm = this.pairMaker;
+    if (!pm || !reading.pair) return;
+    const trades = pm.rng.poisson(PAIR_TRADES_PER_HOUR * Math.sqrt(this.host.scale) * hours);
+    for (let t = 0; t < trades; t++) {
+      const agent = this.agents[1 + pm.rng.int(this.agents.length - 1)]!;
+      const wad = BigInt(Math.round(pm.rng.logNormal(PAIR_TRADE_USD.median, PAIR_TRADE_USD.sigma))) * WAD;
+      if (pm.rng.chance(0.5) && agent.available(this.m.dai.toLowerCase()) > 0n) pm.pair.sell(agent, wad, reading.pair);
+      else pm.pair.buy(agent, wad, reading.pair);
+    }
+  }
+
+  /** Seeds the pair at the first step it can, then keeps DAI within the band by drawing and selling, or buying and repaying. */
+  private makeMarket(reading: MakerReading, prices: ReadonlyMap<string, bigint>, hours: number): void {
+    const pm = this.pairMaker;
+    const state = this.s.pairMaker;
+    const ilk = this.pairIlk;
+    const r = reading.ilks.get(ilk.ilk);
+    const price = prices.get(ilk.token);
+    if (!pm || !state || !r || price === undefined || !reading.pairVault) return;
+    if (!state.seeded) {
+      this.seedPair(pm, r, price);
+      return;
+    }
+    const pair = reading.pair;
+    if (!pair) return;
+    const peg = pm.pair.peg(pair);
+    const cap = (Number(pair.stable) / 1e18) * PEG_CAP_SHARE * hours;
+    const agent = pm.agent;
+    const daiKey = this.m.dai.toLowerCase();
+    if (peg > 1 + PEG_BAND) {
+      const units = Math.min(cap, pm.pair.toPrice(pair, 1 + PEG_BAND / 2).units);
+      const wad = pm.pair.raw(true, units);
+      if (wad <= 0n) return;
+      // Enough collateral for the vault to stay at its ratio with the new debt.
+      const debtWad = (reading.pairVault.art * r.rate) / RAY + wad;
+      const wantInk = this.units(ilk.token, (Number(debtWad) / 1e18) * PAIR_VAULT_RATIO, price);
+      const dink = wantInk > reading.pairVault.ink ? wantInk - reading.pairVault.ink : 0n;
+      const dart = (wad * RAY + r.rate - 1n) / r.rate;
+      if (!this.withinCeiling(ilk.ilk, r, dart)) return;
+      this.lockAndDraw(agent, ilk, dink, dart);
+      this.exitDai(agent, wad);
+      agent.plan(daiKey, wad);
+      pm.pair.swap(agent, true, wad, pair);
+      state.stats.pegSells++;
+    } else if (peg < 1 - PEG_BAND) {
+      const units = Math.min(cap, pm.pair.toPrice(pair, 1 - PEG_BAND / 2).units);
+      const usdc = pm.pair.raw(false, units);
+      if (usdc <= 0n) return;
+      const bought = pm.pair.swap(agent, false, usdc, pair);
+      // Repays with what it bought (all of the debt at most; never leaving less than the dust).
+      const art = reading.pairVault.art;
+      let dart = (bought * RAY) / r.rate;
+      if (dart >= art) dart = art;
+      else if ((art - dart) * r.rate < r.dust) return;
+      if (dart === 0n) return;
+      const wad = (dart * r.rate + RAY - 1n) / RAY;
+      this.host.approve(agent, this.m.dai, this.m.daiJoin);
+      this.send(
+        agent,
+        this.m.daiJoin,
+        encodeFunctionData({ abi: daiJoinAbi, functionName: 'join', args: [agent.address, wad] }),
+        'lend',
+      );
+      const frob = encodeFunctionData({
+        abi: vatAbi,
+        functionName: 'frob',
+        args: [ilkBytes(ilk.ilk), agent.address, agent.address, agent.address, 0n, -dart],
+      });
+      this.send(agent, this.m.vat, frob, 'lend');
+      agent.plan(daiKey, bought - wad);
+      state.stats.pegBuys++;
+    }
+  }
+
+  /** The market maker's vault and the pair's seed: DAI drawn against ETH-A and as much USDC, added 1:1. */
+  private seedPair(pm: NonNullable<MakerActors['pairMaker']>, r: IlkReading, price: bigint): void {
+    const ilk = this.pairIlk;
+    const agent = pm.agent;
+    const seedUsd = Math.round(PAIR_SEED_USD * Math.sqrt(this.host.scale));
+    const wad = BigInt(seedUsd) * WAD;
+    const dart = (wad * RAY + r.rate - 1n) / r.rate;
+    // The governance raises ETH-A's ceiling at the first step (`deploy.ts`, `CEILINGS`): the seed waits for it.
+    if (!this.withinCeiling(ilk.ilk, r, dart)) return;
+    this.lockAndDraw(agent, ilk, this.units(ilk.token, seedUsd * PAIR_VAULT_RATIO, price), dart);
+    this.exitDai(agent, wad);
+    const usdc = BigInt(seedUsd) * 10n ** BigInt(pm.pair.ref.usdcDecimals);
+    this.host.spend(agent, 'USDC', usdc);
+    this.host.approve(agent, this.m.dai, pm.pair.ref.router);
+    this.host.approve(agent, pm.pair.ref.usdc, pm.pair.ref.router);
+    this.send(
+      agent,
+      pm.pair.ref.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'addLiquidity',
+        args: [this.m.dai, pm.pair.ref.usdc, wad, usdc, wad, usdc, agent.address, BigInt(this.host.now + 3600)],
+      }),
+      'lp-add',
+      GAS_OF.addLiquidity,
+    );
+    this.s.pairMaker!.seeded = true;
   }
 }

@@ -86,6 +86,17 @@ const AUCTIONS = {
   tau: 10_800n,
 } as const;
 
+/**
+ * Debt ceilings the governance raises (see `queueGovernance`): the testchain's ETH-A ceiling (1M DAI) is a test value
+ * (mainnet's ETH-A ceiling has been in the billions), too low for the sandbox's DAI/USDC pair, which the Maker actors'
+ * market maker seeds from an ETH-A vault (`actors.ts`, `PAIR_SEED_USD` × √scale) beside the owners' vaults; the
+ * system's ceiling `Line` is raised with it.
+ */
+const CEILINGS = {
+  Line: 100_000_000n * RAD,
+  'ETH-A': 25_000_000n * RAD,
+} as const;
+
 /** A plotted governance action, executed (`DSPause.exec`) at the first step. */
 export interface MakerSpell {
   readonly pause: Address;
@@ -300,7 +311,11 @@ function queueGovernance(
     encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(what), data] });
   const fileIlk = (who: Address, ilk: string, what: string, data: bigint): Hex =>
     encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(ilk), b32(what), data] });
-  const faxes: Hex[] = [fileUint(need('MCD_DOG'), 'Hole', AUCTIONS.Hole)];
+  const faxes: Hex[] = [
+    fileUint(need('MCD_DOG'), 'Hole', AUCTIONS.Hole),
+    fileUint(need('MCD_VAT'), 'Line', CEILINGS.Line),
+    fileIlk(need('MCD_VAT'), 'ETH-A', 'line', CEILINGS['ETH-A']),
+  ];
   for (const c of ilks) {
     if (!c.clip) continue;
     const suffix = c.ilk.replace('-', '_');
