@@ -7,6 +7,7 @@ import { PATHS } from '../src/areas/index.js';
 import { lendingArea } from '../src/areas/lending/index.js';
 import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
 import { oraclesArea } from '../src/areas/oracles/index.js';
+import { stablecoinArea } from '../src/areas/stablecoin/index.js';
 import { GAP_REASONS as GAP_REASONS_DOC } from '../src/core/gaps.js';
 import { isoSeconds } from '../src/core/time.js';
 import type { PathDef } from '../src/paths/types.js';
@@ -28,7 +29,7 @@ import {
 
 /**
  * "One vocabulary" (issue 13, docs/vocabulary.md) on every document a sandbox run publishes: the five built areas
- * on one world (DEX, lending, liquid staking and oracles on its chain; development on the GitHub stand-in), every
+ * on one world (DEX, lending, liquid staking, oracles and stablecoins on its chain; development on the GitHub stand-in), every
  * document of the store walked by `checkDocument`. A failure lists the departures grouped by rule, path row and
  * field (also written to $VOCABULARY_REPORT when set).
  */
@@ -212,13 +213,13 @@ describe('one vocabulary on every published document of a sandbox run', () => {
   const summaries: { job: string; summary: string | null }[] = [];
 
   beforeAll(async () => {
-    w = await lendingWorld();
+    w = await lendingWorld({ stablecoins: true });
     t = await testApp();
     // Every job run in the declared order, its summary kept (what /status shows).
     const runAll = async (runner: ReturnType<typeof areaRunner>) => {
       for (const name of runner.jobs) summaries.push({ job: name, summary: (await runner.run(name)) ?? null });
     };
-    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea, blockchainArea]) {
+    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea, blockchainArea, stablecoinArea]) {
       await runAll(areaRunner(area, w.env, t.store, t.clock, () => t.sync()));
     }
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
@@ -260,7 +261,15 @@ describe('one vocabulary on every published document of a sandbox run', () => {
 
   it('publishes documents of every built area', () => {
     const areas = new Set(docs.map((d) => d.area));
-    expect([...areas].sort()).toEqual(['blockchain', 'development', 'dex', 'lending', 'liquid-staking', 'oracles']);
+    expect([...areas].sort()).toEqual([
+      'blockchain',
+      'development',
+      'dex',
+      'lending',
+      'liquid-staking',
+      'oracles',
+      'stablecoin',
+    ]);
     for (const d of docs) expect(rowOf(PATHS, d.area, d.path), d.path).toBeDefined();
   });
 

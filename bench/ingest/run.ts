@@ -151,19 +151,29 @@ async function engineRun(world: Awaited<ReturnType<typeof buildWorld>>['world'])
 }
 
 /** What a first user waits for after `npm start`, in the order it usually comes. */
-const MILESTONES = ['pool score', 'lending score, 7 days', 'development ranking', 'blockchain, 4 chains'] as const;
-type Milestone = (typeof MILESTONES)[number];
+const ALL_MILESTONES = [
+  'pool score',
+  'lending score, 7 days',
+  'development ranking',
+  'blockchain, 4 chains',
+  'stablecoins',
+] as const;
+type Milestone = (typeof ALL_MILESTONES)[number];
+/** The stablecoin documents are waited for when the world has MakerDAO and Liquity (`SANDBOX_STABLECOINS`, default on). */
+const withStablecoins = process.env.SANDBOX_STABLECOINS !== 'false';
+const MILESTONES = ALL_MILESTONES.filter((m) => m !== 'stablecoins' || withStablecoins);
 
 /**
  * Starts the built CLI and times, from the spawn, the first 200 of a DEX pool score, of a lending market score
  * whose seven daily records all have a score (the past day ends read from the chain's state), of the
  * development ranking, and of the blockchain documents of all four chains (Ethereum, Bitcoin, Optimism, Arbitrum)
- * with yesterday's record counted. Returns the child for stopping.
+ * with yesterday's record counted, and (with MakerDAO and Liquity in the world) of both stablecoin protocols' weekly
+ * documents and liquidity scores with yesterday's record. Returns the child for stopping.
  */
 async function timedStart(
   dataDir: string,
   port: number,
-): Promise<{ ms: Record<Milestone, number>; child: ChildProcess }> {
+): Promise<{ ms: Partial<Record<Milestone, number>>; child: ChildProcess }> {
   const started = Date.now();
   const child = spawn(process.execPath, ['bin/protoscore.js', 'start'], {
     cwd: ROOT,
@@ -216,6 +226,16 @@ async function timedStart(
       }
       return true;
     },
+    stablecoins: async (headers) => {
+      for (const path of ['/data/stablecoin/makerdao', '/data/stablecoin/liquity']) {
+        const res = await fetch(`${base}${path}`, { headers });
+        if (res.status !== 200) return false;
+        const records = ((await res.json()) as { data: { total_debt: number | null }[] }).data;
+        if ((records[1]?.total_debt ?? null) === null) return false;
+      }
+      const scores = await fetch(`${base}/scores/liquidity-stablecoin-all-markets`, { headers });
+      return scores.status === 200;
+    },
   };
   const deadline = started + 30 * 60_000;
   while (Date.now() < deadline) {
@@ -231,7 +251,7 @@ async function timedStart(
         // not listening yet
       }
     }
-    if (MILESTONES.every((m) => ms[m] !== undefined)) return { ms: ms as Record<Milestone, number>, child };
+    if (MILESTONES.every((m) => ms[m] !== undefined)) return { ms, child };
   }
   child.kill('SIGKILL');
   throw new Error(`within 30 minutes, only: ${JSON.stringify(ms)}`);
@@ -274,7 +294,8 @@ if (!flags['skip-startup']) {
   await stop(second.child);
   rmSync(dataDir, { recursive: true, force: true });
   Object.assign(measured, { firstStart: first.ms, secondStart: second.ms });
-  const each = (x: Record<Milestone, number>) => MILESTONES.map((m) => `${m} ${seconds(x[m])}`).join(', ');
+  const each = (x: Partial<Record<Milestone, number>>) =>
+    MILESTONES.map((m) => `${m} ${seconds(x[m] ?? Number.NaN)}`).join(', ');
   lines.push(
     `npm start on a fresh data directory (default world) → first served: ${each(first.ms)}`,
     `second start on the same data directory → served: ${each(second.ms)}`,
@@ -283,7 +304,7 @@ if (!flags['skip-startup']) {
 
 const cpu = os.cpus();
 const command = flags['startup-only']
-  ? 'npm run bench:ingest -- --startup-only'
+  ? `${withStablecoins ? '' : 'SANDBOX_STABLECOINS=false '}npm run bench:ingest -- --startup-only`
   : `npm run bench:ingest -- --scale ${scale} --days ${days} --seed ${seed}`;
 const header = `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu.length} × ${cpu[0]?.model.trim()}, Node ${process.version}; \`${command}\``;
 process.stdout.write(`${header}\n${lines.map((l) => `- ${l}`).join('\n')}\n`);

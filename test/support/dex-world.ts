@@ -21,7 +21,9 @@ export interface TestWorld {
 /** 2026-11-20 14:00 UTC: a fixed "now" for the small world. */
 export const WORLD_NOW_MS = Date.UTC(2026, 10, 20, 14, 0, 0);
 
-export async function smallWorld(options: { days?: number; scale?: number; seed?: number } = {}): Promise<TestWorld> {
+export async function smallWorld(
+  options: { days?: number; scale?: number; seed?: number; stablecoins?: boolean } = {},
+): Promise<TestWorld> {
   const temp = makeTempDir('protoscore-world-');
   const dataDir = temp.path;
   const clock = new TestClock(WORLD_NOW_MS);
@@ -34,6 +36,7 @@ export async function smallWorld(options: { days?: number; scale?: number; seed?
     log: pino({ level: 'warn' }),
     clock,
     live: false,
+    ...(options.stablecoins ? { stablecoins: true } : {}),
   });
   await world.caughtUp;
   return {

@@ -34,7 +34,7 @@ export interface LendingTestWorld extends TestWorld {
 }
 
 export async function lendingWorld(
-  options: { days?: number; scale?: number; seed?: number } = {},
+  options: { days?: number; scale?: number; seed?: number; stablecoins?: boolean } = {},
 ): Promise<LendingTestWorld> {
   const w = await smallWorld(options);
   const manifest = w.world.manifest;

@@ -357,7 +357,7 @@ describe('computeStablecoin: MakerDAO', () => {
   it('vaults by collateral ratio and the debt liquidatable under 10/20/35/50 % drops', () => {
     const eth = collaterals.collateral_assets.find((x) => x.ilk === 'ETH-A')!;
     expect(eth.positions).toBe(2);
-    const band = (min: number) => eth.distribution.find((b) => b.min_ratio === min)!;
+    const band = (min: number) => eth.distribution.find((b) => b.min === min)!;
     expect(band(1.5)).toMatchObject({ positions: 1, debt: 26_400 });
     expect(band(1.75)).toMatchObject({ positions: 1, debt: 11_000 });
     expect(eth.liquidatable).toEqual([

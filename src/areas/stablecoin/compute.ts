@@ -294,16 +294,16 @@ interface PositionRow {
 }
 
 function distribution(rows: readonly PositionRow[], price: number) {
-  const bands = RATIO_BANDS.map((min, i) => ({
-    min_ratio: min,
-    max_ratio: RATIO_BANDS[i + 1] ?? null,
-    positions: 0,
-    debt: 0,
-  }));
+  const bands = RATIO_BANDS.map((min, i) => {
+    const max = RATIO_BANDS[i + 1] ?? null;
+    // Labelled as the lending area labels its health-factor bands ('<1.1', '1.1-1.3', '>3').
+    const band = max === null ? `>${min}` : min === 0 ? `<${max}` : `${min}-${max}`;
+    return { band, min: min as number, max: max as number | null, positions: 0, debt: 0 };
+  });
   for (const p of rows) {
     if (p.debt <= 0) continue;
     const ratio = (p.collateral * price) / p.debt;
-    const band = [...bands].reverse().find((b) => ratio >= b.min_ratio)!;
+    const band = [...bands].reverse().find((b) => ratio >= b.min)!;
     band.positions++;
     band.debt += p.debt;
   }
@@ -876,7 +876,8 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       redemptions: L ? redemptions : null,
       redeemed: L ? r(toFloat(redeemed, 18)) : null,
       redemption_rate: L ? r(toFloat(L.redemptionRate, 18)) : null,
-      tcr: L ? r(toFloat(L.tcr, 18)) : null,
+      // The chain's own WAD to 10 decimals (the vocabulary's most): checkable against getTCR within 1e-9 relative.
+      tcr: L ? r(toFloat(L.tcr, 18), 10) : null,
       tcr_above_critical: L ? L.tcr >= L.ccr : null,
       recovery_mode: L ? L.recoveryMode : null,
       liquidations,

@@ -92,8 +92,9 @@ export const WeeklyRecord = Type.Object({
 });
 
 export const Band = Type.Object({
-  min_ratio: Type.Number(),
-  max_ratio: Nullable(Type.Number()),
+  band: Type.String({ description: 'The band as text: <1.1, 1.1-1.3, …, >3' }),
+  min: Type.Number({ description: 'Collateral ratio at market, lower bound (inclusive)' }),
+  max: Nullable(Type.Number({ description: 'Upper bound (exclusive); null: no upper bound' })),
   positions: Count(),
   debt: Type.Number(),
 });

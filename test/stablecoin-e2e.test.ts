@@ -1,0 +1,320 @@
+import {
+  type Address,
+  createPublicClient,
+  decodeEventLog,
+  type Hex,
+  hexToBigInt,
+  http,
+  type Log,
+  parseAbi,
+  parseAbiItem,
+  stringToHex,
+  toEventSelector,
+  toFunctionSelector,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
+import { stablecoinArea } from '../src/areas/stablecoin/index.js';
+import type { ManifestLiquity, ManifestMaker } from '../src/sandbox/world/manifest.js';
+import { type TestApp, testApp } from './helpers.js';
+import { areaRunner } from './support/areas.js';
+import { smallWorld, type TestWorld } from './support/dex-world.js';
+
+/**
+ * End to end on a small seeded world with MakerDAO and Liquity: the sandbox's contracts → stablecoin.ingest (and the
+ * DEX jobs for prices and pools) → stablecoin.compute → API. Every key figure is recounted here with viem alone —
+ * the contracts' own getters at the record's snapshot block and a replay of their logs, decoded here (the Vat's
+ * anonymous LogNotes by their calldata words), never with the service's decoding — and must agree: counts equal,
+ * amounts within 1e-9 relative.
+ */
+
+interface Envelope<T> {
+  status: boolean;
+  data: T;
+  meta: Record<string, unknown> & { as_of: string };
+}
+type Row = Record<string, unknown>;
+interface Weekly extends Row {
+  date: string;
+  partial: boolean;
+  snapshot_block: number | null;
+  token_address: string;
+  vat_address?: string;
+  trove_manager_address?: string;
+  total_supply: number | null;
+  total_debt: number | null;
+  holders: number | null;
+  number_unique_wallets: number | null;
+  tcr: number | null;
+  peg_mean_price: number | null;
+  peg_max_deviation: number | null;
+  dex_liquidity_usd: number | null;
+  gap_reasons: Record<string, string>;
+}
+interface Collaterals extends Row {
+  snapshot_block: number;
+  total_debt: number;
+  collateral_assets: { ilk?: string; kind: string; debt: number; amount: number | null }[];
+}
+
+const RAD = 10n ** 45n;
+const WAD = 10n ** 18n;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+const VAT = parseAbi([
+  'function ilks(bytes32) view returns (uint256 Art, uint256 rate, uint256 spot, uint256 line, uint256 dust)',
+  'function debt() view returns (uint256)',
+]);
+const ERC20 = parseAbi(['function totalSupply() view returns (uint256)']);
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const TROVE_MANAGER = parseAbi([
+  'function getEntireSystemDebt() view returns (uint256)',
+  'function getEntireSystemColl() view returns (uint256)',
+  'function getTCR(uint256 price) view returns (uint256)',
+]);
+const POOL = parseAbi(['function getLUSDDebt() view returns (uint256)', 'function getETH() view returns (uint256)']);
+const PRICE_FEED = parseAbi(['function lastGoodPrice() view returns (uint256)']);
+const TROVE_UPDATED = parseAbiItem(
+  'event TroveUpdated(address indexed _borrower, uint256 _debt, uint256 _coll, uint256 _stake, uint8 _operation)',
+);
+/** The Vat's LogNote: topic 0 is the called function's selector (left-aligned), topics 1–3 its first three words. */
+const NOTE = {
+  frob: toFunctionSelector('frob(bytes32,address,address,address,int256,int256)'),
+  grab: toFunctionSelector('grab(bytes32,address,address,address,int256,int256)'),
+  fold: toFunctionSelector('fold(bytes32,address,int256)'),
+};
+const noteTopic = (selector: Hex): Hex => `${selector}${'0'.repeat(56)}`;
+
+const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-18);
+const units = (x: bigint, scale: bigint) => Number(x / scale) + Number(x % scale) / Number(scale);
+const signed = (word: bigint) => (word >= 1n << 255n ? word - (1n << 256n) : word);
+
+describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
+  let w: TestWorld;
+  let t: TestApp;
+  let maker: ManifestMaker;
+  let liquity: ManifestLiquity;
+  const client = () => createPublicClient({ transport: http(w.world.rpcUrl) });
+
+  const get = async <T>(url: string, status = 200) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
+    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status);
+    return res.json() as Envelope<T>;
+  };
+  const logs = (address: Address | Address[], topic0: Hex | Hex[], toBlock: number): Promise<Log[]> =>
+    client().request({
+      method: 'eth_getLogs',
+      params: [{ address, topics: [topic0], fromBlock: '0x0', toBlock: `0x${toBlock.toString(16)}` }],
+    }) as Promise<Log[]>;
+  /** The block before the protocol's deployment block: the state the world loaded (Maker's snapshot) before any log. */
+  const loadedBlock = (m: { startBlock: number }) => BigInt(Math.max(0, m.startBlock - 1));
+
+  beforeAll(async () => {
+    w = await smallWorld({ stablecoins: true });
+    maker = w.world.manifest.maker!;
+    liquity = w.world.manifest.liquity!;
+    t = await testApp();
+    await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
+    await areaRunner(stablecoinArea, w.env, t.store, t.clock, () => t.sync()).all();
+    await t.sync();
+  }, 600_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await w?.close();
+  });
+
+  it('the world has both protocols, and the DEX area found their stablecoin/USDC pairs', async () => {
+    expect(maker).toBeDefined();
+    expect(liquity).toBeDefined();
+    expect(maker.pool).toBeDefined();
+    const pools = await get<{ pool_address: string }[]>(
+      '/data/liquidity/dex/available-pools/ethereum/uniswap/V2/500/0',
+    );
+    const found = new Set(pools.data.map((p) => p.pool_address.toLowerCase()));
+    expect(found.has(liquity.pool.address.toLowerCase())).toBe(true);
+    expect(found.has(maker.pool!.address.toLowerCase())).toBe(true);
+  });
+
+  it('MakerDAO: each collateral type’s debt equals Vat.ilks (Art × rate) and a replay of the Vat’s LogNotes', async () => {
+    const doc = await get<Collaterals>('/data/stablecoin/makerdao/collaterals');
+    const block = BigInt(doc.data.snapshot_block);
+    const c = client();
+    const notes = await logs(maker.vat, [NOTE.frob, NOTE.grab, NOTE.fold].map(noteTopic), Number(block));
+    expect(notes.filter((n) => n.topics[0]?.startsWith(NOTE.frob)).length).toBeGreaterThan(0);
+    let vatDebt = 0n;
+    for (const ilk of maker.ilks) {
+      const key = stringToHex(ilk.ilk, { size: 32 });
+      const [Art, rate] = await c.readContract({
+        address: maker.vat,
+        abi: VAT,
+        functionName: 'ilks',
+        args: [key],
+        blockNumber: block,
+      });
+      const [Art0, rate0] = await c.readContract({
+        address: maker.vat,
+        abi: VAT,
+        functionName: 'ilks',
+        args: [key],
+        blockNumber: loadedBlock(maker),
+      });
+      // Replay: Art moves by frob's and grab's dart (word 5 of the calldata), rate by fold's (topic 3).
+      let art = Art0;
+      let r = rate0;
+      for (const n of notes) {
+        if (n.topics[1] !== key) continue;
+        const sig = n.topics[0]!.slice(0, 10);
+        if (sig === NOTE.fold) r += signed(hexToBigInt(n.topics[3]!));
+        else {
+          // data = abi bytes: offset word, length word, then the calldata (selector + words).
+          const calldata = (n.data as string).slice(2 + 128);
+          const dart = signed(BigInt(`0x${calldata.slice(8 + 5 * 64, 8 + 6 * 64)}`));
+          art += dart;
+        }
+      }
+      expect(art, `${ilk.ilk} Art replayed`).toBe(Art);
+      expect(r, `${ilk.ilk} rate replayed`).toBe(rate);
+      vatDebt += Art * rate;
+      const served = doc.data.collateral_assets.find((a) => a.ilk === ilk.ilk);
+      expect(served, ilk.ilk).toBeDefined();
+      const expected = units(Art * rate, RAD);
+      if (expected === 0) expect(served!.debt).toBe(0);
+      else expect(rel(served!.debt, expected), `${ilk.ilk} debt`).toBeLessThan(1e-9);
+    }
+    expect(vatDebt).toBeGreaterThan(0n);
+  });
+
+  it('MakerDAO: the running day’s record holds Vat.debt, DAI’s totalSupply (= mints − burns) and its holders', async () => {
+    const doc = await get<Weekly[]>('/data/stablecoin/makerdao');
+    expect(doc.data).toHaveLength(7);
+    const today = doc.data[0]!;
+    expect(today.partial).toBe(true);
+    expect(today.token_address).toBe(maker.dai.toLowerCase());
+    expect(today.vat_address).toBe(maker.vat.toLowerCase());
+    const block = BigInt(today.snapshot_block!);
+    const c = client();
+    const debt = await c.readContract({ address: maker.vat, abi: VAT, functionName: 'debt', blockNumber: block });
+    expect(rel(today.total_debt!, units(debt, RAD))).toBeLessThan(1e-9);
+
+    const supply = await c.readContract({
+      address: maker.dai,
+      abi: ERC20,
+      functionName: 'totalSupply',
+      blockNumber: block,
+    });
+    const supply0 = await c.readContract({
+      address: maker.dai,
+      abi: ERC20,
+      functionName: 'totalSupply',
+      blockNumber: loadedBlock(maker),
+    });
+    const { replayed, holders } = await replayTransfers(maker.dai, Number(block));
+    expect(supply0 + replayed).toBe(supply);
+    expect(rel(today.total_supply!, units(supply, WAD))).toBeLessThan(1e-9);
+    // Holders are known from a replay only when the replay explains the whole supply (no balance before the logs).
+    if (supply0 === 0n) expect(today.holders).toBe(holders);
+    else expect(today.holders).toBeNull();
+    expect(today.dex_liquidity_usd).toBeGreaterThan(0);
+  });
+
+  it('Liquity: system debt and collateral equal its views and a replay of TroveUpdated; the served TCR is getTCR', async () => {
+    const doc = await get<Weekly[]>('/data/stablecoin/liquity');
+    const today = doc.data[0]!;
+    expect(today.trove_manager_address).toBe(liquity.troveManager.toLowerCase());
+    expect(today.token_address).toBe(liquity.lusd.toLowerCase());
+    const block = BigInt(today.snapshot_block!);
+    const c = client();
+    const at = { blockNumber: block } as const;
+    const [debt, coll, activeDebt, activeColl, defaultDebt, defaultColl, price] = await Promise.all([
+      c.readContract({ address: liquity.troveManager, abi: TROVE_MANAGER, functionName: 'getEntireSystemDebt', ...at }),
+      c.readContract({ address: liquity.troveManager, abi: TROVE_MANAGER, functionName: 'getEntireSystemColl', ...at }),
+      c.readContract({ address: liquity.activePool, abi: POOL, functionName: 'getLUSDDebt', ...at }),
+      c.readContract({ address: liquity.activePool, abi: POOL, functionName: 'getETH', ...at }),
+      c.readContract({ address: liquity.defaultPool, abi: POOL, functionName: 'getLUSDDebt', ...at }),
+      c.readContract({ address: liquity.defaultPool, abi: POOL, functionName: 'getETH', ...at }),
+      c.readContract({ address: liquity.priceFeed, abi: PRICE_FEED, functionName: 'lastGoodPrice', ...at }),
+    ]);
+    // The replay: each trove's last TroveUpdated is its recorded debt and collateral (the ActivePool's share);
+    // redistributed amounts not yet applied sit in the DefaultPool.
+    // Both emit it: BorrowerOperations for the owners' operations, the TroveManager for liquidations and redemptions.
+    const updates = await logs(
+      [liquity.borrowerOperations, liquity.troveManager],
+      toEventSelector(TROVE_UPDATED),
+      Number(block),
+    );
+    const troves = new Map<string, { debt: bigint; coll: bigint }>();
+    for (const l of updates) {
+      const e = decodeEventLog({ abi: [TROVE_UPDATED], data: l.data, topics: l.topics as [Hex, ...Hex[]] });
+      troves.set(e.args._borrower.toLowerCase(), { debt: e.args._debt, coll: e.args._coll });
+    }
+    const open = [...troves.values()].filter((x) => x.debt > 0n);
+    const replayDebt = open.reduce((s, x) => s + x.debt, 0n);
+    const replayColl = open.reduce((s, x) => s + x.coll, 0n);
+    expect(replayDebt).toBe(activeDebt);
+    expect(replayColl).toBe(activeColl);
+    expect(replayDebt + defaultDebt).toBe(debt);
+    expect(replayColl + defaultColl).toBe(coll);
+    expect(rel(today.total_debt!, units(debt, WAD))).toBeLessThan(1e-9);
+    expect(today.number_unique_wallets).toBe(open.length);
+    const tcr = await c.readContract({
+      address: liquity.troveManager,
+      abi: TROVE_MANAGER,
+      functionName: 'getTCR',
+      args: [price],
+      ...at,
+    });
+    expect(rel(today.tcr!, units(tcr, WAD))).toBeLessThan(1e-9);
+
+    const supply = await c.readContract({ address: liquity.lusd, abi: ERC20, functionName: 'totalSupply', ...at });
+    const { replayed, holders } = await replayTransfers(liquity.lusd, Number(block));
+    expect(replayed).toBe(supply);
+    expect(rel(today.total_supply!, units(supply, WAD))).toBeLessThan(1e-9);
+    expect(today.holders).toBe(holders);
+  });
+
+  it('both pegs are priced from their pairs and stay near a dollar (the sandbox’s arbitrage keeps them)', async () => {
+    for (const protocol of ['makerdao', 'liquity']) {
+      const doc = await get<Weekly[]>(`/data/stablecoin/${protocol}`);
+      const priced = doc.data.filter((r) => r.peg_mean_price !== null);
+      expect(priced.length, protocol).toBeGreaterThan(2);
+      for (const r of priced) {
+        expect(r.peg_mean_price!, `${protocol} ${r.date}`).toBeGreaterThan(0.95);
+        expect(r.peg_mean_price!, `${protocol} ${r.date}`).toBeLessThan(1.05);
+        expect(r.peg_max_deviation!, `${protocol} ${r.date}`).toBeLessThan(0.1);
+      }
+      // A day before the world began has no snapshot: nulls with a reason, never zeros.
+      const empty = doc.data.find((r) => r.snapshot_block === null);
+      if (empty) expect(empty.gap_reasons.total_debt).toBe('no_data');
+    }
+  });
+
+  it('scores every (chain, protocol) with its components, and lists them all', async () => {
+    for (const protocol of ['makerdao', 'liquity']) {
+      const doc = await get<{ score: number | null; components: { name: string }[] }[]>(
+        `/scores/liquidity-stablecoin/ethereum/${protocol}`,
+      );
+      expect(doc.data).toHaveLength(7);
+      expect(doc.data[0]!.score).not.toBeNull();
+      expect(doc.data[0]!.components.map((x) => x.name).length).toBeGreaterThanOrEqual(5);
+    }
+    const all = await get<{ protocol: string }[]>('/scores/liquidity-stablecoin-all-markets');
+    expect(all.data.map((x) => x.protocol).sort()).toEqual(['liquity', 'makerdao']);
+  });
+
+  /** Mints − burns and the holders (positive balances) from every Transfer of the token up to `block`. */
+  async function replayTransfers(token: Address, block: number) {
+    const balances = new Map<string, bigint>();
+    let replayed = 0n;
+    for (const l of await logs(token, toEventSelector(TRANSFER), block)) {
+      const e = decodeEventLog({ abi: [TRANSFER], data: l.data, topics: l.topics as [Hex, ...Hex[]] });
+      const from = e.args.from.toLowerCase();
+      const to = e.args.to.toLowerCase();
+      if (from === ZERO) replayed += e.args.value;
+      else balances.set(from, (balances.get(from) ?? 0n) - e.args.value);
+      if (to === ZERO) replayed -= e.args.value;
+      else balances.set(to, (balances.get(to) ?? 0n) + e.args.value);
+    }
+    return { replayed, holders: [...balances.values()].filter((v) => v > 0n).length };
+  }
+});

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexArea } from '../src/areas/dex/index.js';
+import { stablecoinArea } from '../src/areas/stablecoin/index.js';
+import { stableCheckpointKey } from '../src/areas/stablecoin/ingest.js';
+import { readCheckpoint } from '../src/store/checkpoints.js';
+import type { Store } from '../src/store/db.js';
+import { openServiceStore, TestClock, testStore } from './helpers.js';
+import { areaRunner, sandboxEnv } from './support/areas.js';
+import { smallWorld, type TestWorld, WORLD_NOW_MS } from './support/dex-world.js';
+import { type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.js';
+
+/**
+ * Faults on the stablecoin pipeline (issue 15): the same world with MakerDAO and Liquity, ingested through a
+ * misbehaving RPC or by a worker killed with SIGKILL in the middle of `stablecoin.ingest`, gives byte-identical
+ * published datasets; an RPC that stops answering fails the runs and leaves what was published as it was.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function datasets(store: Store) {
+  return store.db
+    .selectFrom('datasets')
+    .select(['path', 'payload', 'meta', 'as_of'])
+    .where('path', 'like', '%stablecoin%')
+    .orderBy('path')
+    .execute();
+}
+
+type Overrides = { rpcUrl?: string; maxBlockRange?: number; timeoutMs?: number; maxRetries?: number };
+
+async function pipeline(w: TestWorld, store: Store, overrides: Overrides = {}) {
+  const env = sandboxEnv(w.world, { endpoint: overrides });
+  const clock = new TestClock(WORLD_NOW_MS);
+  await areaRunner(dexArea, env, store, clock).all();
+  await areaRunner(stablecoinArea, env, store, clock).all();
+}
+
+describe('stablecoin pipeline under faults', () => {
+  let w: TestWorld;
+  const stores: { store: Store; cleanup: () => Promise<void> }[] = [];
+  let reference: Awaited<ReturnType<typeof datasets>>;
+
+  const fresh = async () => {
+    const s = testStore();
+    stores.push(s);
+    await s.store.migrate();
+    return s.store;
+  };
+
+  beforeAll(async () => {
+    w = await smallWorld({ stablecoins: true });
+    const clean = await fresh();
+    await pipeline(w, clean);
+    reference = await datasets(clean);
+    // 2 weekly, 2 collaterals, 2 scores and the all-markets listing.
+    expect(reference.length).toBe(7);
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const s of stores) await s.cleanup();
+    await w?.close();
+  });
+
+  it('errors, timeouts, 429s, truncated bodies and refused log ranges change nothing', async () => {
+    let proxy: FaultyProxy | undefined;
+    try {
+      proxy = await startFaultyProxy(w.world.rpcUrl, {
+        seed: 15,
+        rates: { error500: 0.08, rateLimit: 0.08, timeout: 0.03, truncate: 0.08 },
+        maxLogRange: 8,
+        retryAfterSeconds: 0,
+      });
+      const store = await fresh();
+      await pipeline(w, store, { rpcUrl: proxy.url, timeoutMs: 500, maxRetries: 12 });
+      expect(await datasets(store)).toEqual(reference);
+      const s = proxy.stats;
+      expect(s.error500 + s.rateLimited + s.timeouts + s.truncated, 'faults injected').toBeGreaterThan(0);
+      expect(s.tooManyResults, 'log ranges refused').toBeGreaterThan(0);
+    } finally {
+      await proxy?.close();
+    }
+  }, 240_000);
+
+  it('an RPC that stops answering fails the runs and leaves the published datasets as they were', async () => {
+    let proxy: FaultyProxy | undefined;
+    try {
+      proxy = await startFaultyProxy(w.world.rpcUrl, { seed: 3, rates: {}, retryAfterSeconds: 0 });
+      const store = await fresh();
+      await pipeline(w, store, { rpcUrl: proxy.url });
+      const published = await datasets(store);
+      expect(published).toEqual(reference);
+      proxy.setRates({ error500: 1 });
+      const env = sandboxEnv(w.world, { endpoint: { rpcUrl: proxy.url, timeoutMs: 200, maxRetries: 1 } });
+      const { run } = areaRunner(stablecoinArea, env, store, new TestClock(WORLD_NOW_MS + 3600_000));
+      await expect(run('stablecoin.ingest')).rejects.toThrow();
+      await run('stablecoin.compute').catch(() => undefined);
+      expect(await datasets(store)).toEqual(published);
+    } finally {
+      await proxy?.close();
+    }
+  }, 240_000);
+
+  it('a worker killed with SIGKILL mid-ingest, then restarted, gives the same datasets', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-stable-kill-'));
+    const dbFile = path.join(dir, 'kill.sqlite');
+    const envFile = path.join(dir, 'env.json');
+    writeFileSync(envFile, JSON.stringify({ manifest: w.world.manifest, rpcUrl: w.world.rpcUrl, maxBlockRange: 2 }));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/ingest-child.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, CHILD_DB: dbFile, CHILD_ENV: envFile, CHILD_JOB: 'stablecoin.ingest' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    const head = await w.world.head();
+    const watcher = openServiceStore({ sqliteFile: dbFile });
+    let killedAt: number | undefined;
+    try {
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline && killedAt === undefined) {
+        await new Promise((r) => setTimeout(r, 15));
+        const cp = await readCheckpoint<{ block: number }>(
+          watcher.db,
+          stableCheckpointKey('ethereum', 'makerdao'),
+        ).catch(() => undefined);
+        if (cp && cp.block > w.world.manifest.maker!.startBlock + 4) {
+          child.kill('SIGKILL');
+          killedAt = cp.block;
+        }
+      }
+      expect(await exited).toBe('SIGKILL');
+      expect(killedAt, 'killed before the end of the chain').toBeLessThan(head);
+    } finally {
+      await watcher.close();
+    }
+    const store = openServiceStore({ sqliteFile: dbFile });
+    try {
+      await pipeline(w, store);
+      expect(await datasets(store)).toEqual(reference);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
