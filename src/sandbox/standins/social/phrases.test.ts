@@ -4,6 +4,7 @@ import {
   PHRASE_KINDS,
   PHRASE_SENTIMENTS,
   PHRASES,
+  PHRASES_BY_KIND,
   type Phrase,
   type PhraseKind,
   renderPhrase,
@@ -53,6 +54,8 @@ describe('phrase bank', () => {
       expect(/discord\.gg\/|\bdm\b|reconnect your wallet/i.test(p.text), p.text).toBe(true);
     }
     for (const p of PHRASES.filter((q) => q.kind === 'question')) expect(p.text, p.text).toContain('?');
+    expect(PHRASE_KINDS.flatMap((k) => PHRASES_BY_KIND[k]).length).toBe(PHRASES.length);
+    for (const k of PHRASE_KINDS) for (const p of PHRASES_BY_KIND[k]) expect(p.kind).toBe(k);
   });
 
   it('includes the exploit-day talk: scam warnings and hack panic, mostly negative', () => {

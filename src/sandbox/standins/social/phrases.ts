@@ -166,7 +166,7 @@ const BANK: Record<PhraseCategory, readonly Row[]> = {
       '0',
       'announcement',
     ],
-    ['Governance update: the treasury diversification proposal passed with 92% in favour.', '+', 'announcement'],
+    ['Governance update: the treasury diversification proposal passed with 92% in favour.', '0', 'announcement'],
     ['the dao could fund a second audit with the surplus', '0'],
     ['vote yes on {number} ser, it is a no brainer', '+'],
   ],
@@ -232,7 +232,7 @@ const BANK: Record<PhraseCategory, readonly Row[]> = {
     ['how do I bridge {token} to arbitrum?', '0', 'question'],
     ['bridge says completed but nothing arrived on optimism', '-'],
     ['tx failed with out of gas, tried 3 times', '-'],
-    ['try increasing the gas limit a bit, worked for me', '+'],
+    ['bump the gas limit a bit, worked for me 👍', '+'],
     ['which rpc do you guys use? the public one keeps timing out', '0', 'question'],
     ['frontend is down for me, anyone else?', '-', 'question'],
     ['loads for me, try clearing your cache', '0'],
@@ -516,6 +516,13 @@ export const PHRASES: readonly Phrase[] = Object.freeze(
         Object.freeze({ text, sentiment: SENTIMENT[code], category, kind: kind ?? 'chat' }),
     ),
   ),
+);
+
+/** The phrases of each kind (a raid draws from `spam`, an exploit day adds `scam` offers), in bank order. */
+export const PHRASES_BY_KIND: Readonly<Record<PhraseKind, readonly Phrase[]>> = Object.freeze(
+  Object.fromEntries(
+    PHRASE_KINDS.map((kind) => [kind, Object.freeze(PHRASES.filter((p) => p.kind === kind))]),
+  ) as Record<PhraseKind, readonly Phrase[]>,
 );
 
 const SLOT_PATTERN = /\{(protocol|token|user|number)\}/g;
