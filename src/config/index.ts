@@ -80,7 +80,7 @@ export interface SandboxSettings {
   readonly blockSeconds: number;
   /** Activity multiplier of the scenario (1 = the default demo; lower is faster to simulate). */
   readonly scale: number;
-  /** `SANDBOX_STABLECOINS`: a new world deploys MakerDAO and Liquity (issue 15, off by default until verified). */
+  /** `SANDBOX_STABLECOINS`: a new world deploys MakerDAO and Liquity (default true). */
   readonly stablecoins: boolean;
 }
 
@@ -317,8 +317,8 @@ export const CONFIG_KEYS = {
   },
   SANDBOX_STABLECOINS: {
     key: 'SANDBOX_STABLECOINS',
-    doc: 'Deploy MakerDAO (from @makerdao/testchain) and Liquity (our own contracts) in a new sandbox world, and with them the stablecoin area in the sandbox: `true` or `false`. Off by default while issue 15 is in progress (its figures are not yet checked end to end); a saved world keeps what it was made with',
-    default: 'false',
+    doc: 'Deploy MakerDAO (from @makerdao/testchain) and Liquity (our own contracts) in a new sandbox world, and with them the stablecoin area in the sandbox: `true` or `false` (a lighter world without them). A saved world keeps what it was made with',
+    default: 'true',
     parse: (v: string, k: string) => {
       const t = v.trim().toLowerCase();
       if (t === 'true' || t === '1') return true;
@@ -414,7 +414,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       days: p.SANDBOX_DAYS ?? 8,
       blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
       scale: p.SANDBOX_SCALE ?? 1,
-      stablecoins: p.SANDBOX_STABLECOINS ?? false,
+      stablecoins: p.SANDBOX_STABLECOINS ?? true,
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
     bitcoin: Object.freeze({

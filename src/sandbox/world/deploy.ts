@@ -138,7 +138,8 @@ export async function deployWorld(
   rpcUrl: string,
   opts: { seed: number; startTimestamp: number; scale?: number; stablecoins?: boolean },
 ): Promise<{ manifest: WorldManifest; state: SimulationState }> {
-  // MakerDAO and Liquity (issue 15) only when asked: `SANDBOX_STABLECOINS`, off by default until verified.
+  // MakerDAO and Liquity only when asked: the service asks by default (`SANDBOX_STABLECOINS`); tests' worlds when they
+  // need them (lighter and faster without).
   const stablecoins = opts.stablecoins ?? false;
   const scale = opts.scale ?? 1;
   const a = tokenArtifacts();
