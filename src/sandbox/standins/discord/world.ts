@@ -336,6 +336,12 @@ export class DiscordWorld {
     return this.channelDay(channel, day).messages.filter((m) => visible(m, nowMs));
   }
 
+  /** Every message of a channel-day as generated: deleted ones and those after "now" included (ground truth). */
+  recordsOfDay(channel: ChannelProfile, day: number): readonly MessageRecord[] {
+    if (day < dayOf(channel.guild.createdMs)) return [];
+    return this.channelDay(channel, day).messages;
+  }
+
   /**
    * Ground truth: every message of a guild's readable channels and their threads posted in [fromMs, toMs) and
    * visible at `nowMs`, with its labels, ascending by time. The bot cannot read `mod-log`: not included.
@@ -493,15 +499,15 @@ function generateDay(world: DiscordWorld, channel: ChannelProfile, day: number):
       const phrase = pick(rng, announcements);
       const author = guild.members[0]!;
       const atMs = at();
-      drafts.push({
+      const pinned: Draft = {
         atMs,
         author,
         type: 0,
         pinned: true,
         content: renderPhrase(phrase, slots(author)),
         label: { sentiment: phrase.sentiment, category: phrase.category, kind: phrase.kind, spam: false },
-      });
-      drafts.push({ atMs: atMs + 5_000 + rng.int(60_000), author, type: 6, content: '', pinOf: drafts.length - 1 });
+      };
+      drafts.push(pinned, { atMs: atMs + 5_000 + rng.int(60_000), author, type: 6, content: '', pinOf: pinned });
     }
   } else {
     const n = rng.poisson(base * spec.weight);
@@ -541,7 +547,13 @@ function generateDay(world: DiscordWorld, channel: ChannelProfile, day: number):
     }
   }
 
-  const messages = finalize(rng, channel, drafts);
+  // Nothing before the channel existed (its first day starts at its creation).
+  const createdMs = snowflakeToMs(channel.id);
+  const messages = finalize(
+    rng,
+    channel,
+    drafts.filter((d) => d.atMs > createdMs && (d.pinOf === undefined || d.pinOf.atMs > createdMs)),
+  );
   if (spec.threadsPerMessage > 0) {
     const count = rng.poisson(base * spec.threadsPerMessage * (events.exploit ? 2 : 1));
     // A message starts at most one thread (the thread takes its id).
@@ -564,8 +576,8 @@ interface Draft {
   mentions?: readonly WorldUser[];
   mentionEveryone?: boolean;
   pinned?: boolean;
-  /** Index of the draft a pin notice refers to. */
-  pinOf?: number;
+  /** The message a pin notice refers to. */
+  pinOf?: Draft;
   deleteAfterMs?: number;
   label?: MessageLabel;
 }
@@ -646,16 +658,16 @@ function raid(
 /** Orders drafts by time, turns a quarter of user messages into replies, assigns ids. */
 function finalize(rng: Rng, channel: ChannelProfile, drafts: Draft[]): MessageRecord[] {
   const order = drafts.map((d, i) => ({ d, i })).sort((a, b) => a.d.atMs - b.d.atMs || a.i - b.i);
-  const idOfDraft = new Map<number, string>();
+  const idOfDraft = new Map<Draft, string>();
   const out: MessageRecord[] = [];
   const previous: MessageRecord[] = [];
   let lastMs = -1;
   let increment = 0;
-  for (const { d, i } of order) {
+  for (const { d } of order) {
     increment = d.atMs === lastMs ? increment + 1 : 0;
     lastMs = d.atMs;
     const id = msToSnowflake(d.atMs, (channel.ordinal << 12) | Math.min(increment, 2047));
-    idOfDraft.set(i, id);
+    idOfDraft.set(d, id);
     const reply =
       d.type === 0 && d.label && !d.label.spam && !d.webhookId && previous.length > 0 && rng.chance(0.25)
         ? previous[previous.length - 1 - rng.int(Math.min(previous.length, 10))]
