@@ -17,6 +17,7 @@ import {
   matchGuilds,
   normaliseGuildName,
   planGuildRead,
+  readGuildMessages,
 } from './source.js';
 
 const DAY = 86_400_000;
@@ -316,6 +317,47 @@ describe('Discord source against the stand-in', () => {
     expect(ids(all)).toEqual(ids(truthOf(general)));
     expect(new Set(ids(all)).size).toBe(all.length);
     expect(dc.log.length - log).toBe(Math.floor(rest.length / 100) + 1);
+  });
+});
+
+describe('a guild read as an ingest does it', () => {
+  it('reads every channel and thread of a guild from cursors, resumes after a stop, and names what it cannot read', async () => {
+    const { dc, source } = await setup();
+    const guild = dc.world.guildOf(busiest(dc))!;
+    const src = source();
+    const plan = await planGuildRead(src, guild.id, FROM);
+    const options = { startAfter: snowflakeBefore(FROM), before: msToSnowflake(UNTIL) };
+    const truth = dc.world.guildMessages(guild.protocolId, FROM, UNTIL, START);
+
+    // A first run stops after 12 events; the ingest had stored each page's cursor with its facts.
+    const cursors = new Map<string, string>();
+    const read: DiscordMessage[] = [];
+    let events = 0;
+    for await (const event of readGuildMessages(src, plan, options)) {
+      if (event.kind === 'page') {
+        read.push(...event.page.messages);
+        cursors.set(event.channel.id, event.page.cursor);
+      }
+      if (++events === 12) break;
+    }
+    const log = dc.log.length;
+    const unreadable: { id: string; status: number; code: number | undefined }[] = [];
+    const done = new Set<string>();
+    for await (const event of readGuildMessages(source(), plan, { ...options, cursors })) {
+      if (event.kind === 'page') read.push(...event.page.messages);
+      if (event.kind === 'unreadable')
+        unreadable.push({ id: event.channel.id, status: event.status, code: event.code });
+      if (event.kind === 'done') done.add(event.channel.id);
+    }
+    expect(new Set(ids(read)).size).toBe(read.length);
+    expect(ids(read).sort()).toEqual(ids(truth).sort());
+    const modLog = guild.channels.find((c) => c.spec.role === 'mod-log')!;
+    expect(unreadable).toEqual([{ id: modLog.id, status: 403, code: 50001 }]);
+    // The forum's own channel is not read (its posts are threads); every other target ends with `done`.
+    const forum = guild.channels.find((c) => c.spec.role === 'ideas')!;
+    expect(done.has(forum.id)).toBe(false);
+    expect(done.size).toBe(plan.channels.length - 2 + plan.threads.length);
+    expect(dc.log.slice(log).some((r) => r.url.startsWith(`/channels/${forum.id}/messages`))).toBe(false);
   });
 });
 

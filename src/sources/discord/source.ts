@@ -6,6 +6,7 @@ import {
   DiscordAccessError,
   type DiscordClient,
   type DiscordClientOptions,
+  DiscordNotFoundError,
   DiscordSchemaError,
 } from './client.js';
 import {
@@ -424,4 +425,58 @@ export async function planGuildRead(source: DiscordSource, guildId: string, sinc
     threads: [...threads.values()].sort((a, b) => compareSnowflakes(a.id, b.id)),
     denied,
   };
+}
+
+/** What `readGuildMessages` reports, channel by channel. */
+export type GuildReadEvent =
+  /** A page of a channel or thread, oldest first: store its facts and `page.cursor` for `channel.id` together. */
+  | { readonly kind: 'page'; readonly channel: DiscordChannel; readonly page: MessagePage }
+  /** The channel or thread was read to its end (or to `before`); `cursor` is where a next run starts. */
+  | { readonly kind: 'done'; readonly channel: DiscordChannel; readonly cursor: string }
+  /** The bot may not read it (403: 50001 Missing Access, 50013) or it is gone (404): coverage, not a failure. */
+  | {
+      readonly kind: 'unreadable';
+      readonly channel: DiscordChannel;
+      readonly status: 403 | 404;
+      readonly code: number | undefined;
+    };
+
+/**
+ * Every message of a guild's planned channels and threads, channel by channel (threads after channels, each by id),
+ * from each one's stored cursor (`cursors`, by channel or thread id) or else from `startAfter` (e.g.
+ * `snowflakeBefore(windowStartMs)`), up to `before`. Forum channels hold no messages of their own: only their posts
+ * (threads) are read. A run stopped between two events resumes from the cursors stored with the pages: nothing is
+ * read twice, nothing is skipped.
+ */
+export async function* readGuildMessages(
+  source: DiscordSource,
+  plan: GuildReadPlan,
+  options: {
+    readonly startAfter: string;
+    readonly cursors?: ReadonlyMap<string, string>;
+    readonly before?: string;
+  },
+): AsyncGenerator<GuildReadEvent> {
+  const targets = [...plan.channels.filter((c) => c.type !== CHANNEL_TYPE.GUILD_FORUM), ...plan.threads];
+  for (const channel of targets) {
+    const stored = options.cursors?.get(channel.id);
+    let cursor =
+      stored !== undefined && compareSnowflakes(stored, options.startAfter) > 0 ? stored : options.startAfter;
+    try {
+      for await (const page of source.messagePages(channel.id, {
+        after: cursor,
+        ...(options.before !== undefined ? { before: options.before } : {}),
+      })) {
+        cursor = page.cursor;
+        yield { kind: 'page', channel, page };
+      }
+    } catch (err) {
+      if (err instanceof DiscordAccessError || err instanceof DiscordNotFoundError) {
+        yield { kind: 'unreadable', channel, status: err.status as 403 | 404, code: err.code };
+        continue;
+      }
+      throw err;
+    }
+    yield { kind: 'done', channel, cursor };
+  }
 }
