@@ -7,7 +7,7 @@ import {
   startDiscordStandin,
 } from '../../sandbox/standins/discord/server.js';
 import { type ChannelProfile, visible } from '../../sandbox/standins/discord/world.js';
-import { DiscordAccessError, DiscordAuthError, DiscordNotFoundError } from './client.js';
+import { DiscordAccessError, DiscordAuthError, DiscordError, DiscordNotFoundError } from './client.js';
 import type { DiscordMessage } from './schemas.js';
 import { compareSnowflakes, msToSnowflake, snowflakeBefore, snowflakeToMs } from './snowflake.js';
 import {
@@ -269,6 +269,24 @@ describe('Discord source against the stand-in', () => {
     await Promise.all(channels.map((c) => readAll(paced, c.id, snowflakeBefore(FROM), msToSnowflake(FROM + DAY))));
     expect(dc.limits.answered.global).toBe(global);
     expect(paced.stats.globalLimited).toBe(0);
+  });
+
+  it('retries server errors with backoff, and gives up (retryable) when they persist', async () => {
+    const { dc, source, channelOf, truthOf, clock } = await setup();
+    const general = channelOf(busiest(dc), 'general');
+    const hour = [snowflakeBefore(FROM), msToSnowflake(FROM + 3_600_000)] as const;
+    dc.faults.inject({ fault: { kind: 'server-error', status: 502 }, pathIncludes: '/messages', times: 2 });
+    const src = source({ baseDelayMs: 100 });
+    expect(ids(await readAll(src, general.id, ...hour))).toEqual(ids(truthOf(general, FROM, FROM + 3_600_000)));
+    expect(src.stats.retries).toBe(2);
+    expect(clock.sleeps.slice(-2)).toEqual([75, 150]);
+
+    dc.faults.inject({ fault: { kind: 'server-error', status: 503 }, pathIncludes: '/messages', times: 10 });
+    const failing = source({ baseDelayMs: 100, maxRetries: 3 });
+    const error = await readAll(failing, general.id, ...hour).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscordError);
+    expect(error).toMatchObject({ status: 503, retryable: true });
+    expect(failing.stats.requests).toBe(4);
   });
 
   it('tells a token without the message-content intent: same messages, empty text, contentVisible false', async () => {
