@@ -6,6 +6,7 @@
  */
 import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
+import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 
@@ -19,6 +20,8 @@ export interface SourceHandles {
   readonly beacon: BeaconEndpoint;
   /** Bitcoin Core's JSON-RPC (or its stand-in). */
   readonly bitcoin: BitcoinEndpoint;
+  /** Discord's API v10 as a bot (or its stand-in). */
+  readonly discord: DiscordEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;
