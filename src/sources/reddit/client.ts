@@ -43,7 +43,7 @@ export interface RedditClientOptions {
   /** First backoff step (default 1 s), doubling up to `maxDelayMs` (default 60 s). */
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
-  /** The longest rate-limit wait done inline (default 10 min, Reddit's window); longer fails, retryable. */
+  /** The longest rate-limit wait done inline (default 11 min: Reddit's window is 10); longer fails, retryable. */
   readonly maxRateLimitWaitMs?: number;
   /** Requests in flight at once (default 1: Reddit's limits are per client, and pages are read in order). */
   readonly maxConcurrency?: number;
@@ -352,18 +352,20 @@ export class RedditClient {
     return failures + 1;
   }
 
-  /** A 429's wait: the window's reset when Reddit names it, else `Retry-After`, else a backoff step. */
+  /**
+   * A 429's wait: when the window is used up (`X-Ratelimit-Remaining` 0: another client of the same app spent it),
+   * until its reset; otherwise (a burst limit) `Retry-After`, else a backoff step.
+   */
   private limitedWaitMs(headers: Headers, failures: number): number {
-    const reset = Number(headers.get('x-ratelimit-reset'));
-    if (headers.get('x-ratelimit-reset') !== null && Number.isFinite(reset) && reset >= 0) {
-      return reset * 1000 + RESET_MARGIN_MS;
-    }
+    const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
+    const reset = Number(headers.get('x-ratelimit-reset') ?? Number.NaN);
+    if (remaining < 1 && Number.isFinite(reset) && reset >= 0) return reset * 1000 + RESET_MARGIN_MS;
     return parseRetryAfter(headers.get('retry-after'), this.clock.nowMs()) ?? this.backoff(failures);
   }
 
   /** Waits while the window is used up or a 429 asked to wait; throws when that is longer than allowed inline. */
   private async waitForWindow(what: string): Promise<void> {
-    const maxWait = this.options.maxRateLimitWaitMs ?? 600_000;
+    const maxWait = this.options.maxRateLimitWaitMs ?? 660_000;
     for (;;) {
       const now = this.clock.nowMs();
       let until = this.blockedUntilMs;
