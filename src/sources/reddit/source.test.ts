@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.js';
+import { DAY_MS } from '../../sandbox/standins/base/generate.js';
 import {
   type RedditStandin,
   SANDBOX_REDDIT_CLIENT_ID,
@@ -187,6 +188,30 @@ describe('Reddit source against the stand-in', () => {
       .filter((r) => r.url.includes('/comments?') && r.url.includes('after='))
       .map((r) => new URL(r.url, 'http://x').searchParams.get('after'));
     expect(new Set(cursors).size).toBe(cursors.length);
+  });
+
+  it('says what it lost when a restart comes back after the cap pushed its cursor out of reach', async () => {
+    const { reddit, clock, source, truth } = await setup({ scale: 2.5 });
+    const busy = reddit.world.subreddits.find((p) => p.character === 'busy')!;
+    const since = START / 1000 - 2 * 86_400;
+    let stored: RedditCheckpoint | undefined;
+    for await (const batch of source().read(busy.name, 'comments', { sinceUtc: since })) {
+      stored = batch.checkpoint;
+      break;
+    }
+    const pass = stored!.pass!;
+    // Down for a week: over a thousand comments arrive, the cursor is now beyond what the listing reaches.
+    clock.t += 7 * DAY_MS;
+    const arrived = truth(busy.name, 't1', START / 1000).filter((t) => compareIds(t.name, pass.top) > 0);
+    expect(arrived.length).toBeGreaterThan(1000);
+    const resumed = await readAll(source().read(busy.name, 'comments', { checkpoint: stored!, sinceUtc: since }));
+    expect(resumed.items).toEqual([]);
+    expect(resumed.last.coverage).toEqual({ complete: false, missing: { fromUtc: since, toUtc: pass.oldestUtc } });
+    expect(resumed.last.checkpoint).toEqual({ through: pass.top, throughUtc: pass.topUtc });
+    // The next pass reads the newest 1,000 and reports the rest as out of reach, from the old top on.
+    const next = await readAll(source().read(busy.name, 'comments', { checkpoint: resumed.last.checkpoint }));
+    expect(next.items.length).toBe(1000);
+    expect(next.last.coverage).toMatchObject({ complete: false, missing: { fromUtc: pass.topUtc } });
   });
 
   it('waits for the window to reset when it is used up, and sends nothing meanwhile', async () => {

@@ -157,6 +157,7 @@ export class RedditSource {
       ...(start.throughUtc === undefined ? {} : { throughUtc: start.throughUtc }),
     });
     let pass = start.pass;
+    const resumed = pass !== undefined;
     let after = pass?.after;
     const isNew = (item: RedditItem<K>) =>
       (stopId === undefined || compareIds(item.name, stopId) > 0) &&
@@ -190,8 +191,10 @@ export class RedditSource {
       const ended = !reachedStop && (page.after === null || below.length === 0);
       if (reachedStop || ended) {
         const finished: RedditCheckpoint = pass ? { through: pass.top, throughUtc: pass.topUtc } : settled();
-        // The listing's own end, short of the cap, is the subreddit's first item: nothing older exists.
-        const capped = ended && (pass?.seen ?? 0) >= REDDIT_LISTING_CAP_GUARD;
+        // The listing's own end, short of the cap, is the subreddit's first item: nothing older exists. A resumed
+        // pass cannot tell: its cursor may have been pushed beyond the cap by what arrived meanwhile (Reddit then
+        // answers an empty page), so it reports the span as not read.
+        const capped = ended && (resumed || (pass?.seen ?? 0) >= REDDIT_LISTING_CAP_GUARD);
         const fromUtc = start.throughUtc ?? sinceUtc;
         const coverage: RedditCoverage = capped
           ? { complete: false, missing: { fromUtc: fromUtc ?? 0, toUtc: pass!.oldestUtc } }

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../../../test/support/temp-dirs.js';
+import { configWith, loadConfig } from '../../../config/index.js';
 import { registry } from '../../../registry/index.js';
+import { redditFromConfig } from '../../../sources/reddit/endpoint.js';
+import { RedditSource } from '../../../sources/reddit/source.js';
 import { subredditFor } from '../../../sources/reddit/subreddits.js';
 import { DAY_MS, dayOf } from '../base/generate.js';
 import type { ThingRecord } from './records.js';
@@ -245,5 +249,47 @@ describe('Reddit stand-in', () => {
     expect((await get('/r/bitcoin/comments')).status).toBe(404);
     expect(await (await get('/r/bitcoin/new')).json()).toEqual({ reason: 'banned', message: 'Not Found', error: 404 });
     expect(await (await get('/r/nonexistent_sub/about')).json()).toEqual({ message: 'Not Found', error: 404 });
+  });
+});
+
+describe('the stand-in in the sandbox', () => {
+  it('answers with the production keys, and keeps its scenario on the same days across restarts', async () => {
+    const { STANDINS } = await import('../index.js');
+    const dir = makeTempDir('reddit-standin');
+    try {
+      const entry = STANDINS.find((s) => s.kind === 'reddit')!;
+      const first = await entry.start({ seed: 4, clock: { nowMs: () => START }, dataDir: dir.path, days: 8 });
+      let config;
+      try {
+        expect(first).toMatchObject({
+          service: 'reddit',
+          info: { url: first.url, client_id: SANDBOX_REDDIT_CLIENT_ID, client_secret: SANDBOX_REDDIT_CLIENT_SECRET },
+        });
+        config = configWith(loadConfig({}), first.config);
+        // Opened from the configuration as in production, it reads the stand-in.
+        const endpoint = redditFromConfig(config)!;
+        expect(endpoint.authUrl).toBe(first.info.auth_url);
+        const src = new RedditSource({ ...endpoint, clock: { nowMs: () => START } });
+        const about = await src.about(endpoint.subredditFor('uniswap'));
+        expect(about.display_name).toBe('UniSwap');
+      } finally {
+        await first.close();
+      }
+      // Three days later, a restart: the exploit and raid days stay where they were.
+      const later = START + 3 * DAY_MS;
+      const again = await entry.start({ seed: 4, clock: { nowMs: () => later }, dataDir: dir.path, days: 8 });
+      await again.close();
+      const world = (epochDay: number) =>
+        startRedditStandin({ seed: 4, clock: { nowMs: () => later }, epochDay, days: 8 }).then(async (s) => {
+          await s.close();
+          return s.world.subreddits.map((p) => [p.exploitDay, p.raidDay]);
+        });
+      const { readFile } = await import('node:fs/promises');
+      const saved = JSON.parse(await readFile(`${dir.path}/sandbox/reddit.json`, 'utf8')) as { epoch_day: number };
+      expect(saved.epoch_day).toBe(dayOf(START) - 8);
+      expect(await world(saved.epoch_day)).not.toEqual(await world(dayOf(later) - 8));
+    } finally {
+      dir.remove();
+    }
   });
 });
