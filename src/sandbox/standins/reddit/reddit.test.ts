@@ -259,13 +259,12 @@ describe('the stand-in in the sandbox', () => {
     try {
       const entry = STANDINS.find((s) => s.kind === 'reddit')!;
       const first = await entry.start({ seed: 4, clock: { nowMs: () => START }, dataDir: dir.path, days: 8 });
-      let config;
       try {
         expect(first).toMatchObject({
           service: 'reddit',
           info: { url: first.url, client_id: SANDBOX_REDDIT_CLIENT_ID, client_secret: SANDBOX_REDDIT_CLIENT_SECRET },
         });
-        config = configWith(loadConfig({}), first.config);
+        const config = configWith(loadConfig({}), first.config);
         // Opened from the configuration as in production, it reads the stand-in.
         const endpoint = redditFromConfig(config)!;
         expect(endpoint.authUrl).toBe(first.info.auth_url);
