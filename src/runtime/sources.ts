@@ -19,6 +19,7 @@ import { discordFromConfig } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
+import { redditFromConfig } from '../sources/reddit/endpoint.js';
 
 export type Role = 'start' | 'serve' | 'worker';
 
@@ -107,6 +108,16 @@ const discordSource: SourceDef<'discord'> = {
   },
 };
 
+const redditSource: SourceDef<'reddit'> = {
+  kind: 'reddit',
+  configured: (config) => config.reddit.clientId !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : redditFromConfig(config);
+    const label = ctx.labels.get('reddit');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -114,6 +125,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   bitcoinSource,
   beaconSource,
   discordSource,
+  redditSource,
 ];
 
 /** Opens every source the configuration names. */
