@@ -51,7 +51,40 @@ export interface Config {
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
    */
   readonly bitcoin: BitcoinSettings;
+  /**
+   * Discord's API for the community area: the bot token (a secret, never logged), the base URL (undefined: Discord's
+   * own) and which guild is which protocol's. No token means not configured: `start` then runs the sandbox's
+   * Discord stand-in.
+   */
+  readonly discord: DiscordSettings;
+  /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
+  readonly reddit: RedditSettings;
 }
+
+export interface RedditSettings {
+  /** `REDDIT_API_URL` (no trailing slash); undefined: https://oauth.reddit.com. */
+  readonly apiUrl: string | undefined;
+  /** `REDDIT_AUTH_URL`, where tokens are issued; undefined: https://www.reddit.com. */
+  readonly authUrl: string | undefined;
+  readonly clientId: string | undefined;
+  /** Secret: never logged. */
+  readonly clientSecret: string | undefined;
+  readonly userAgent: string | undefined;
+  /** `REDDIT_SUBREDDITS`: social id → subreddit, overriding the defaults (src/sources/reddit/subreddits.ts). */
+  readonly subreddits: ReadonlyMap<string, string>;
+}
+
+export interface DiscordSettings {
+  /** `DISCORD_API_URL` as configured (no trailing slash); undefined when not set. */
+  readonly apiUrl: string | undefined;
+  /** `DISCORD_BOT_TOKEN`. */
+  readonly token: string | undefined;
+  /** `DISCORD_GUILDS`: protocol id (the registry's social id) → guild id. */
+  readonly guilds: ReadonlyMap<string, string>;
+}
+
+/** Discord's API, version 10: what the community area reads when `DISCORD_API_URL` is not set. */
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api/v10';
 
 export interface BitcoinSettings {
   readonly rpcUrl: string | undefined;
@@ -315,6 +348,66 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  REDDIT_API_URL: {
+    key: 'REDDIT_API_URL',
+    doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  REDDIT_AUTH_URL: {
+    key: 'REDDIT_AUTH_URL',
+    doc: 'Where Reddit issues OAuth tokens (`POST /api/v1/access_token`; default https://www.reddit.com)',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  REDDIT_CLIENT_ID: {
+    key: 'REDDIT_CLIENT_ID',
+    doc: 'Client id of a Reddit app (type `script` or `web`; app-only OAuth, no user account is read). Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const id = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(id) || id.includes(':'))
+        throw new ConfigError(k, 'expected an id without spaces or `:`');
+      return id;
+    },
+  },
+  REDDIT_CLIENT_SECRET: {
+    key: 'REDDIT_CLIENT_SECRET',
+    doc: 'Secret of `REDDIT_CLIENT_ID`. Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const secret = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(secret)) throw new ConfigError(k, 'expected a secret without spaces');
+      return secret;
+    },
+  },
+  REDDIT_USER_AGENT: {
+    key: 'REDDIT_USER_AGENT',
+    doc: 'User-Agent sent to Reddit, which requires a descriptive one and throttles generic ones: `<platform>:<app id>:<version> (by /u/<reddit user>)`',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const agent = v.trim();
+      if (agent.length < 10 || /[\r\n]/.test(agent)) throw new ConfigError(k, 'expected a descriptive User-Agent');
+      return agent;
+    },
+  },
+  REDDIT_SUBREDDITS: {
+    key: 'REDDIT_SUBREDDITS',
+    doc: 'The subreddit read for a protocol, overriding the defaults: `id=Subreddit` pairs separated by commas (ids of `/scores/social/protocols/reddit`), e.g. `aave=Aave_Official,uniswap=UniSwap`',
+    default: '',
+    parse: (v: string, k: string): ReadonlyMap<string, string> => {
+      const out = new Map<string, string>();
+      for (const entry of v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        const m = /^([a-z0-9-]+)\s*=\s*(?:\/?r\/)?([A-Za-z0-9][A-Za-z0-9_]{1,20})$/.exec(entry);
+        if (!m) throw new ConfigError(k, `expected id=Subreddit, got ${JSON.stringify(entry)}`);
+        out.set(m[1]!, m[2]!);
+      }
+      return out;
+    },
+  },
   SANDBOX_STABLECOINS: {
     key: 'SANDBOX_STABLECOINS',
     doc: 'Deploy MakerDAO (from @makerdao/testchain) and Liquity (our own contracts) in a new sandbox world, and with them the stablecoin area in the sandbox: `true` or `false` (a lighter world without them). A saved world keeps what it was made with',
@@ -324,6 +417,46 @@ export const CONFIG_KEYS = {
       if (t === 'true' || t === '1') return true;
       if (t === 'false' || t === '0') return false;
       throw new ConfigError(k, 'must be true or false');
+    },
+  },
+  DISCORD_API_URL: {
+    key: 'DISCORD_API_URL',
+    doc: 'Discord API base URL of the community area (default https://discord.com/api/v10). Unset with no `DISCORD_BOT_TOKEN` and the sandbox in use: `start` runs the Discord stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  DISCORD_BOT_TOKEN: {
+    key: 'DISCORD_BOT_TOKEN',
+    doc: "Token of the Discord bot the community area reads as (sent as `Authorization: Bot <token>`); the bot must be a member of each protocol's guild, and needs the message-content intent for sentiment and topics (without it counts still work). Never logged",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const token = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(k, 'expected a token without spaces');
+      return token;
+    },
+  },
+  DISCORD_GUILDS: {
+    key: 'DISCORD_GUILDS',
+    doc: 'Which Discord guild is which protocol\'s, as JSON: `{"aave": "<guild id>", …}` by the registry\'s social id. A protocol not named here is read from the bot\'s one guild whose name matches the protocol\'s name',
+    default: undefined,
+    parse: (v: string, k: string): ReadonlyMap<string, string> => {
+      let json: unknown;
+      try {
+        json = JSON.parse(v);
+      } catch {
+        throw new ConfigError(k, 'expected a JSON object of protocol id → guild id');
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+        throw new ConfigError(k, 'expected a JSON object of protocol id → guild id');
+      }
+      const out = new Map<string, string>();
+      for (const [protocol, guild] of Object.entries(json)) {
+        if (typeof guild !== 'string' || !/^\d{17,20}$/.test(guild)) {
+          throw new ConfigError(k, `guild of ${protocol}: expected a snowflake id as a string`);
+        }
+        out.set(protocol, guild);
+      }
+      return out;
     },
   },
   SANDBOX_SCALE: {
@@ -424,6 +557,19 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
     beaconApiUrl: p.BEACON_API_URL,
+    discord: Object.freeze({
+      apiUrl: p.DISCORD_API_URL,
+      token: p.DISCORD_BOT_TOKEN,
+      guilds: p.DISCORD_GUILDS ?? new Map<string, string>(),
+    }),
+    reddit: Object.freeze({
+      apiUrl: p.REDDIT_API_URL,
+      authUrl: p.REDDIT_AUTH_URL,
+      clientId: p.REDDIT_CLIENT_ID,
+      clientSecret: p.REDDIT_CLIENT_SECRET,
+      userAgent: p.REDDIT_USER_AGENT,
+      subreddits: p.REDDIT_SUBREDDITS ?? new Map<string, string>(),
+    }),
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(
@@ -433,6 +579,18 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
   }
   if (config.bitcoin.user !== undefined && config.bitcoin.password === undefined) {
     throw new ConfigError('BITCOIN_RPC_PASSWORD', 'must be set with BITCOIN_RPC_USER');
+  }
+  if (config.discord.apiUrl !== undefined && config.discord.token === undefined) {
+    throw new ConfigError('DISCORD_BOT_TOKEN', 'must be set with DISCORD_API_URL');
+  }
+  if ((config.reddit.clientId === undefined) !== (config.reddit.clientSecret === undefined)) {
+    throw new ConfigError('REDDIT_CLIENT_SECRET', 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET are set together');
+  }
+  if (config.reddit.apiUrl !== undefined && config.reddit.clientId === undefined) {
+    throw new ConfigError(
+      'REDDIT_API_URL',
+      "needs REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (Reddit's API is read with OAuth)",
+    );
   }
   rawOf.set(config, Object.freeze({ ...raw }));
   return config;

@@ -15,9 +15,11 @@ import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
+import { discordFromConfig } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
+import { redditFromConfig } from '../sources/reddit/endpoint.js';
 
 export type Role = 'start' | 'serve' | 'worker';
 
@@ -96,8 +98,35 @@ const beaconSource: SourceDef<'beacon'> = {
   },
 };
 
+const discordSource: SourceDef<'discord'> = {
+  kind: 'discord',
+  configured: (config) => config.discord.token !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : discordFromConfig(config);
+    const label = ctx.labels.get('discord');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
+const redditSource: SourceDef<'reddit'> = {
+  kind: 'reddit',
+  configured: (config) => config.reddit.clientId !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : redditFromConfig(config);
+    const label = ctx.labels.get('reddit');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
-export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, bitcoinSource, beaconSource];
+export const SOURCES: readonly SourceDef<SourceKind>[] = [
+  evmSource,
+  githubSource,
+  bitcoinSource,
+  beaconSource,
+  discordSource,
+  redditSource,
+];
 
 /** Opens every source the configuration names. */
 export function openSources(config: Config, ctx: OpenContext): SourceMap {
