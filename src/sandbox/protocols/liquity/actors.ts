@@ -270,7 +270,8 @@ export class LiquityActors {
     const hours = (to - from) / 3600;
 
     if (this.liquidate(r, price)) return;
-    if (!this.state.seeded) {
+    const seeding = !this.state.seeded;
+    if (seeding) {
       this.state.seeded = true;
       for (const o of this.state.owners) if (this.rng.chance(FIRST_COHORT)) this.open(o, r, price);
     } else {
@@ -285,13 +286,14 @@ export class LiquityActors {
           this.act(o, t, r, price);
         }
       }
-      this.sellOverPeg(r, price);
     }
+    const trades = this.rng.poisson(RATES.poolTrades * hours);
+    for (let i = 0; i < trades; i++) this.poolTrade(r);
+    // The peg's arbitrage back-runs the block's flows (the price an hour of history ends on is the one it leaves).
+    if (!seeding) this.sellOverPeg(r, price);
     // Last of the block's Liquity operations: a partial redemption's hint stays valid unless an owner moved that trove.
     this.redeem(r, price);
     this.buyUnderPeg(r);
-    const trades = this.rng.poisson(RATES.poolTrades * hours);
-    for (let i = 0; i < trades; i++) this.poolTrade(r);
   }
 
   /** The keeper: one `liquidateTroves` when any trove is liquidatable at this block's price. */

@@ -14,7 +14,7 @@
  *   `frob`), and draw more when the price rose. Each owner has a target ratio over the type's minimum: some sit close
  *   to it, and the scenario's ETH crash takes them below.
  * - **the DAI/USDC market maker**: at the first step it opens an ETH-A vault, draws DAI and seeds the DAI/USDC
- *   Uniswap V2 pair 1:1 with it and USDC; then, at each step, on the price the step starts from, it sells newly drawn
+ *   Uniswap V2 pair 1:1 with it and USDC; then, last in each step, on the price the step's flows leave, it sells newly drawn
  *   DAI when DAI trades above 1 + `PEG_BAND` and buys DAI to repay when it trades below 1 − `PEG_BAND`, back to half
  *   the band, at most `PEG_CAP_SHARE` of the pair's DAI an hour: DAI's peg is kept by minting and burning against
  *   collateral (the PSM, which does it at par, is not deployed here);
@@ -436,10 +436,11 @@ export class MakerActors {
     }
     this.liquidate(reading, this.poked());
     const hours = (to - from) / HOUR;
-    // The market maker acts on the price the block starts from; the owners' flows then move it.
-    this.makeMarket(reading, prices, hours);
     this.vaultActions(reading, prices, hours);
     this.pairTrades(reading, hours);
+    // The market maker back-runs the block's flows (the reserves include the swaps queued above), so the price an hour
+    // of history ends on is the one it leaves.
+    this.makeMarket(reading, prices, hours);
     // Drips last: a repayment queued above was sized at the rate the block starts with.
     this.drip(to);
   }
