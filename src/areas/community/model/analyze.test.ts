@@ -23,7 +23,7 @@ describe('analyzeMessage', () => {
     [
       'gm',
       {
-        sentiment: 'positive',
+        sentiment: 'neutral',
         contentHash: null,
         topic: { mid: 'Greetings and Community Chat', high: 'Community and Communication' },
       },

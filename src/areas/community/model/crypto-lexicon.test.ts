@@ -44,8 +44,17 @@ describe('the crypto lexicon', () => {
     ['what is the interest rate on the pool', 'neutral'],
     ['my tx is in block 123', 'neutral'],
     ['wen token ser', 'neutral'],
-    ['gm frens', 'positive'],
+    ['gm frens', 'neutral'],
     ['the exploiter drained the pool', 'negative'],
+    // A sentence that only asks carries no feeling; "??", "?!" and a separate exclamation keep theirs.
+    ['is the yield real or is it a ponzi?', 'neutral'],
+    ['is it a ponzi??', 'negative'],
+    ['what a scam. who approved this?', 'negative'],
+    ['wen moon?!', 'positive'],
+    // Percentages after "up" and "down".
+    ['ETH down 12% today', 'negative'],
+    ['up 30% on the week', 'positive'],
+    ['optimism is a chain', 'neutral'],
   ];
   it.each(cases)('%s → %s', (text, expected) => expect(label(text)).toBe(expected));
 

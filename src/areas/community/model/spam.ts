@@ -17,6 +17,8 @@ export interface SpamSignals {
 const INVITE = /\b(?:discord(?:app)?\.(?:gg|com\/invite|io|me)\/[\w-]+|t\.me\/(?:joinchat\/|\+)?[\w-]+)/i;
 const DM_OFFER =
   /\b(?:(?:dm|pm|inbox|message|msg|text)\s+(?:me|us)\b|dm\s+for\b|(?:check|see)\s+(?:your\s+)?(?:dms?|inbox)\b|send\s+(?:me|us)\s+an?\s+(?:dm|pm|message)\b|(?:dm|pm)\s+now\b)/i;
+/** Words one of which every DM offer holds. */
+const DM_HINT = /dm|pm|inbox|message|msg|text|send/;
 const EVERYONE = /@(?:everyone|here)\b/i;
 /** Discord user (<@id>, <@!id>) and role (<@&id>) mentions; Reddit's u/name. */
 const MENTION = /<@[!&]?\d+>|(?:^|\s)\/?u\/[\w-]{3,}/g;
@@ -28,14 +30,19 @@ const MENTION = /<@[!&]?\d+>|(?:^|\s)\/?u\/[\w-]{3,}/g;
 export const MASS_MENTION_MIN = 5;
 
 export function spamSignals(text: string): SpamSignals {
-  let massMention = EVERYONE.test(text);
-  if (!massMention && text.length >= 20) {
+  // Cheap checks first: most messages have no "@", no link and no DM word, and skip the patterns.
+  const lower = text.toLowerCase();
+  const hasAt = lower.includes('@');
+  let massMention = hasAt && EVERYONE.test(text);
+  if (!massMention && (hasAt || lower.includes('u/')) && text.length >= 20) {
     const mentions = text.match(MENTION);
     if (mentions && mentions.length >= MASS_MENTION_MIN) {
       massMention = new Set(mentions.map((m) => m.trim().toLowerCase())).size >= MASS_MENTION_MIN;
     }
   }
-  return { inviteLink: INVITE.test(text), dmOffer: DM_OFFER.test(text), massMention };
+  const inviteLink = (lower.includes('discord') || lower.includes('t.me')) && INVITE.test(text);
+  const dmOffer = DM_HINT.test(lower) && DM_OFFER.test(text);
+  return { inviteLink, dmOffer, massMention };
 }
 
 export function isSpamBySignals(s: SpamSignals): boolean {

@@ -10,12 +10,10 @@ export const DUPLICATE_MIN_CHARS = 20;
  * space as one space, trimmed. Raids vary the mention and the tracking parameter, not the text.
  */
 export function normaliseContent(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/<@[!&]?\d+>/g, ' ')
-    .replace(/(https?:\/\/[^\s?#]+)[?#]\S*/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let t = text.toLowerCase();
+  if (t.includes('<@')) t = t.replace(/<@[!&]?\d+>/g, ' ');
+  if (t.includes('http')) t = t.replace(/(https?:\/\/[^\s?#]+)[?#]\S*/g, '$1');
+  return t.replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -24,6 +22,8 @@ export function normaliseContent(text: string): string {
  * (about 1 in 10⁹ for 200,000 messages), and a collision only merges two groups' author counts.
  */
 export function contentHash(text: string): string | null {
+  // Too short even before normalisation (which only shortens): no need to normalise.
+  if (text.length < DUPLICATE_MIN_CHARS) return null;
   const s = normaliseContent(text);
   if (s.length < DUPLICATE_MIN_CHARS) return null;
   let h1 = 0x811c9dc5;

@@ -33,6 +33,12 @@ export const B_INCR = 0.293;
 export const B_DECR = -0.293;
 export const C_INCR = 0.733;
 export const N_SCALAR = -0.74;
+/**
+ * Ours: the valences of a sentence that only asks (ends in a single "?") are multiplied by this. A question names
+ * what it asks about ("is the yield real or is it a ponzi?") without expressing a feeling about it; frustration
+ * shows as "??", "?!", capitals or a sentence of its own, which keep their weight.
+ */
+export const QUESTION_SCALAR = 0;
 /** Normalisation constant of the compound score: approximates the largest expected sum. */
 export const ALPHA = 15;
 
@@ -302,40 +308,94 @@ export function rawTokens(text: string): string[] {
   return out;
 }
 
-/** VADER's words and emoticons, with the lexicon's multi-word entries joined into single tokens. */
-export function wordsAndEmoticons(text: string, lexicon: SentimentLexicon): string[] {
-  const tokens = rawTokens(text).map(stripIfWord);
-  if (lexicon.phrases.size === 0) return tokens;
-  const out: string[] = [];
-  const bare = tokens.map((t) => stripPunctuation(t).toLowerCase());
+/** A percentage token, with any punctuation around it ("12%", "(-5.5%)", "30%,"). */
+const PERCENT = /^\(?[+-]?\d[\d.,]*%[)\]!?.,;:'"]*$/;
+
+/** A token's form for phrase matching: stripped, lower case; a percentage is `<pct>` ("down 12%" → "down <pct>"). */
+function phraseForm(token: string): string {
+  if (token.includes('%') && PERCENT.test(token)) return '<pct>';
+  return stripPunctuation(token).toLowerCase();
+}
+
+/**
+ * Whether each raw token belongs to a sentence that only asks: one ending in exactly one "?" (no "!" with it, no
+ * "??"). A token ends a sentence when its trailing punctuation holds ".", "!" or "?".
+ */
+function askingTokens(tokens: readonly string[]): boolean[] {
+  const out = new Array<boolean>(tokens.length).fill(false);
+  let start = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    let k = t.length;
+    let questionMarks = 0;
+    let stops = 0;
+    let exclamations = 0;
+    while (k > 0 && isAsciiPunct(t.charCodeAt(k - 1))) {
+      const c = t.charCodeAt(k - 1);
+      if (c === 63) questionMarks++;
+      else if (c === 33) exclamations++;
+      else if (c === 46) stops++;
+      k--;
+    }
+    if (questionMarks + exclamations + stops === 0) continue;
+    if (questionMarks === 1 && exclamations === 0) {
+      for (let j = start; j <= i; j++) out[j] = true;
+    }
+    start = i + 1;
+  }
+  return out;
+}
+
+interface Tokens {
+  readonly words: string[];
+  /** Per word: it belongs to a sentence that only asks (`askingTokens`). */
+  readonly asks: boolean[];
+}
+
+function tokenize(text: string, lexicon: SentimentLexicon): Tokens {
+  const raw = rawTokens(text);
+  const rawAsks = askingTokens(raw);
+  const tokens = raw.map(stripIfWord);
+  if (lexicon.phrases.size === 0) return { words: tokens, asks: rawAsks };
+  const words: string[] = [];
+  const asks: boolean[] = [];
+  const bare = tokens.map(phraseForm);
   for (let i = 0; i < tokens.length; i++) {
     const candidates = lexicon.phrases.get(bare[i]!);
     let matched: readonly string[] | undefined;
     if (candidates) {
-      for (const words of candidates) {
-        if (i + words.length > tokens.length) continue;
+      for (const phrase of candidates) {
+        if (i + phrase.length > tokens.length) continue;
         let ok = true;
-        for (let k = 1; k < words.length; k++) {
-          if (bare[i + k] !== words[k]) {
+        for (let k = 1; k < phrase.length; k++) {
+          if (bare[i + k] !== phrase[k]) {
             ok = false;
             break;
           }
         }
         if (ok) {
-          matched = words;
+          matched = phrase;
           break;
         }
       }
     }
     if (matched) {
+      // The joined token is the entry itself, so that its capitals still count ("TO THE MOON").
       const parts = tokens.slice(i, i + matched.length).map(stripPunctuation);
-      out.push(parts.join(' '));
+      words.push(parts.every(isUpper) ? matched.join(' ').toUpperCase() : matched.join(' '));
+      asks.push(rawAsks[i]!);
       i += matched.length - 1;
     } else {
-      out.push(tokens[i]!);
+      words.push(tokens[i]!);
+      asks.push(rawAsks[i]!);
     }
   }
-  return out;
+  return { words, asks };
+}
+
+/** VADER's words and emoticons, with the lexicon's multi-word entries joined into single tokens. */
+export function wordsAndEmoticons(text: string, lexicon: SentimentLexicon): string[] {
+  return tokenize(text, lexicon).words;
 }
 
 function allCapDifferential(words: readonly string[]): boolean {
@@ -416,7 +476,7 @@ function leastCheck(valence: number, lower: readonly string[], i: number, lexico
 }
 
 /** The valence of each token after VADER's rules (before the "but" weighting). */
-function tokenValences(words: readonly string[], lexicon: SentimentLexicon): number[] {
+function tokenValences({ words, asks }: Tokens, lexicon: SentimentLexicon): number[] {
   const lower = words.map((w) => w.toLowerCase());
   const capDiff = allCapDifferential(words);
   const lex = lexicon.valences;
@@ -450,6 +510,7 @@ function tokenValences(words: readonly string[], lexicon: SentimentLexicon): num
     }
     out[i] = leastCheck(valence, lower, i, lexicon);
   }
+  for (let i = 0; i < out.length; i++) if (asks[i]) out[i] = out[i]! * QUESTION_SCALAR;
   const but = lower.indexOf('but');
   if (but !== -1) {
     for (let i = 0; i < out.length; i++) {
@@ -487,8 +548,7 @@ const round = (x: number, d: number) => {
 
 /** VADER's polarity scores of a text: compound to 4 decimals, the shares to 3 (as vaderSentiment.py rounds them). */
 export function polarityScores(text: string, lexicon: SentimentLexicon): PolarityScores {
-  const words = wordsAndEmoticons(text, lexicon);
-  const sentiments = tokenValences(words, lexicon);
+  const sentiments = tokenValences(tokenize(text, lexicon), lexicon);
   if (sentiments.length === 0) return { neg: 0, neu: 0, pos: 0, compound: 0 };
   let sum = 0;
   let posSum = 0;
