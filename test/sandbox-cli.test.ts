@@ -179,7 +179,21 @@ describe('protoscore sandbox info', () => {
     expect(info.status).toBe(200);
     // Every stand-in is listed by service with what a client needs; the beacon one answers the beacon API.
     const standins = doc.standins as Record<string, { url: string } & Record<string, string>>;
-    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'github']);
+    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'github', 'reddit']);
+    // Reddit: the OAuth API's URL, the token host and the app's credentials, enough for a token and a listing.
+    const reddit = standins.reddit!;
+    expect(Object.keys(reddit).sort()).toEqual(['auth_url', 'client_id', 'client_secret', 'url']);
+    const basic = Buffer.from(`${reddit.client_id}:${reddit.client_secret}`).toString('base64');
+    const issued = await fetch(`${reddit.auth_url}/api/v1/access_token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token } = (await issued.json()) as { access_token: string };
+    const about = await fetch(`${reddit.url}/r/ethereum/about`, {
+      headers: { authorization: `bearer ${access_token}` },
+    });
+    expect(about.status).toBe(200);
     expect(standins.bitcoin).toEqual({ url: btc.rpc_url, rpc_user: btc.rpc_user, rpc_password: btc.rpc_password });
     const genesis = await fetch(`${standins.beacon!.url}/eth/v1/beacon/genesis`);
     expect(genesis.status).toBe(200);

@@ -132,4 +132,38 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).publicUrl).toBe('http://10.0.0.5:8080');
   });
+
+  it('reads the Reddit keys: credentials together, the subreddit mapping, values never in messages', () => {
+    const none = loadConfig({}).reddit;
+    expect(none).toMatchObject({ apiUrl: undefined, authUrl: undefined, clientId: undefined, clientSecret: undefined });
+    expect(none.subreddits.size).toBe(0);
+    const c = loadConfig({
+      REDDIT_API_URL: 'http://127.0.0.1:9000/',
+      REDDIT_AUTH_URL: 'http://127.0.0.1:9001',
+      REDDIT_CLIENT_ID: 'app-id',
+      REDDIT_CLIENT_SECRET: 'hunter2',
+      REDDIT_USER_AGENT: 'server:protoscore:1.0 (by /u/someone)',
+      REDDIT_SUBREDDITS: 'aave=r/Aave_Official, uniswap=Uniswap',
+    }).reddit;
+    expect(c).toMatchObject({
+      apiUrl: 'http://127.0.0.1:9000',
+      authUrl: 'http://127.0.0.1:9001',
+      clientId: 'app-id',
+      clientSecret: 'hunter2',
+    });
+    expect([...c.subreddits]).toEqual([
+      ['aave', 'Aave_Official'],
+      ['uniswap', 'Uniswap'],
+    ]);
+    expect(() => loadConfig({ REDDIT_CLIENT_ID: 'app-id' })).toThrow(/REDDIT_CLIENT_SECRET/);
+    expect(() => loadConfig({ REDDIT_API_URL: 'https://oauth.reddit.com' })).toThrow(/REDDIT_API_URL/);
+    expect(() => loadConfig({ REDDIT_SUBREDDITS: 'aave=no spaces here' })).toThrow(/REDDIT_SUBREDDITS/);
+    try {
+      loadConfig({ REDDIT_CLIENT_ID: 'app-id', REDDIT_CLIENT_SECRET: 'hunter 2' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toContain('REDDIT_CLIENT_SECRET');
+      expect((err as Error).message).not.toContain('hunter');
+    }
+  });
 });

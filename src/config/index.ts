@@ -51,6 +51,21 @@ export interface Config {
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
    */
   readonly bitcoin: BitcoinSettings;
+  /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
+  readonly reddit: RedditSettings;
+}
+
+export interface RedditSettings {
+  /** `REDDIT_API_URL` (no trailing slash); undefined: https://oauth.reddit.com. */
+  readonly apiUrl: string | undefined;
+  /** `REDDIT_AUTH_URL`, where tokens are issued; undefined: https://www.reddit.com. */
+  readonly authUrl: string | undefined;
+  readonly clientId: string | undefined;
+  /** Secret: never logged. */
+  readonly clientSecret: string | undefined;
+  readonly userAgent: string | undefined;
+  /** `REDDIT_SUBREDDITS`: social id → subreddit, overriding the defaults (src/sources/reddit/subreddits.ts). */
+  readonly subreddits: ReadonlyMap<string, string>;
 }
 
 export interface BitcoinSettings {
@@ -315,6 +330,66 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  REDDIT_API_URL: {
+    key: 'REDDIT_API_URL',
+    doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  REDDIT_AUTH_URL: {
+    key: 'REDDIT_AUTH_URL',
+    doc: 'Where Reddit issues OAuth tokens (`POST /api/v1/access_token`; default https://www.reddit.com)',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  REDDIT_CLIENT_ID: {
+    key: 'REDDIT_CLIENT_ID',
+    doc: 'Client id of a Reddit app (type `script` or `web`; app-only OAuth, no user account is read). Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const id = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(id) || id.includes(':'))
+        throw new ConfigError(k, 'expected an id without spaces or `:`');
+      return id;
+    },
+  },
+  REDDIT_CLIENT_SECRET: {
+    key: 'REDDIT_CLIENT_SECRET',
+    doc: 'Secret of `REDDIT_CLIENT_ID`. Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const secret = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(secret)) throw new ConfigError(k, 'expected a secret without spaces');
+      return secret;
+    },
+  },
+  REDDIT_USER_AGENT: {
+    key: 'REDDIT_USER_AGENT',
+    doc: 'User-Agent sent to Reddit, which requires a descriptive one and throttles generic ones: `<platform>:<app id>:<version> (by /u/<reddit user>)`',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const agent = v.trim();
+      if (agent.length < 10 || /[\r\n]/.test(agent)) throw new ConfigError(k, 'expected a descriptive User-Agent');
+      return agent;
+    },
+  },
+  REDDIT_SUBREDDITS: {
+    key: 'REDDIT_SUBREDDITS',
+    doc: 'The subreddit read for a protocol, overriding the defaults: `id=Subreddit` pairs separated by commas (ids of `/scores/social/protocols/reddit`), e.g. `aave=Aave_Official,uniswap=UniSwap`',
+    default: '',
+    parse: (v: string, k: string): ReadonlyMap<string, string> => {
+      const out = new Map<string, string>();
+      for (const entry of v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        const m = /^([a-z0-9-]+)\s*=\s*(?:\/?r\/)?([A-Za-z0-9][A-Za-z0-9_]{1,20})$/.exec(entry);
+        if (!m) throw new ConfigError(k, `expected id=Subreddit, got ${JSON.stringify(entry)}`);
+        out.set(m[1]!, m[2]!);
+      }
+      return out;
+    },
+  },
   SANDBOX_STABLECOINS: {
     key: 'SANDBOX_STABLECOINS',
     doc: 'Deploy MakerDAO (from @makerdao/testchain) and Liquity (our own contracts) in a new sandbox world, and with them the stablecoin area in the sandbox: `true` or `false`. Off by default while issue 15 is in progress (its figures are not yet checked end to end); a saved world keeps what it was made with',
@@ -424,6 +499,14 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
     beaconApiUrl: p.BEACON_API_URL,
+    reddit: Object.freeze({
+      apiUrl: p.REDDIT_API_URL,
+      authUrl: p.REDDIT_AUTH_URL,
+      clientId: p.REDDIT_CLIENT_ID,
+      clientSecret: p.REDDIT_CLIENT_SECRET,
+      userAgent: p.REDDIT_USER_AGENT,
+      subreddits: p.REDDIT_SUBREDDITS ?? new Map<string, string>(),
+    }),
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(
@@ -433,6 +516,15 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
   }
   if (config.bitcoin.user !== undefined && config.bitcoin.password === undefined) {
     throw new ConfigError('BITCOIN_RPC_PASSWORD', 'must be set with BITCOIN_RPC_USER');
+  }
+  if ((config.reddit.clientId === undefined) !== (config.reddit.clientSecret === undefined)) {
+    throw new ConfigError('REDDIT_CLIENT_SECRET', 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET are set together');
+  }
+  if (config.reddit.apiUrl !== undefined && config.reddit.clientId === undefined) {
+    throw new ConfigError(
+      'REDDIT_API_URL',
+      "needs REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (Reddit's API is read with OAuth)",
+    );
   }
   rawOf.set(config, Object.freeze({ ...raw }));
   return config;

@@ -18,6 +18,7 @@ import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
+import { redditFromConfig } from '../sources/reddit/endpoint.js';
 
 export type Role = 'start' | 'serve' | 'worker';
 
@@ -96,8 +97,24 @@ const beaconSource: SourceDef<'beacon'> = {
   },
 };
 
+const redditSource: SourceDef<'reddit'> = {
+  kind: 'reddit',
+  configured: (config) => config.reddit.clientId !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : redditFromConfig(config);
+    const label = ctx.labels.get('reddit');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
-export const SOURCES: readonly SourceDef<SourceKind>[] = [evmSource, githubSource, bitcoinSource, beaconSource];
+export const SOURCES: readonly SourceDef<SourceKind>[] = [
+  evmSource,
+  githubSource,
+  bitcoinSource,
+  beaconSource,
+  redditSource,
+];
 
 /** Opens every source the configuration names. */
 export function openSources(config: Config, ctx: OpenContext): SourceMap {

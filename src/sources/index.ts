@@ -8,6 +8,7 @@ import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
+import type { RedditEndpoint } from './reddit/endpoint.js';
 
 /** What each kind of source hands the areas. A new source adds one line. */
 export interface SourceHandles {
@@ -19,6 +20,8 @@ export interface SourceHandles {
   readonly beacon: BeaconEndpoint;
   /** Bitcoin Core's JSON-RPC (or its stand-in). */
   readonly bitcoin: BitcoinEndpoint;
+  /** Reddit's OAuth API (or its stand-in), app-only. */
+  readonly reddit: RedditEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

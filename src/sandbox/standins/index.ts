@@ -4,12 +4,20 @@
  * source from them exactly as it would from an operator's configuration.
  */
 
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import { dayOf } from './base/generate.js';
 import { startBeaconStandin } from './beacon/server.js';
 import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
 import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
+import {
+  SANDBOX_REDDIT_CLIENT_ID,
+  SANDBOX_REDDIT_CLIENT_SECRET,
+  SANDBOX_REDDIT_FAULTS,
+  startRedditStandin,
+} from './reddit/server.js';
 
 export interface StartedStandin {
   /** The service's base URL on loopback. */
@@ -112,4 +120,45 @@ const beacon: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon];
+/**
+ * Reddit's token host and OAuth API, a subreddit per tracked protocol. The scenario's first day is fixed at the first
+ * start (`<dataDir>/sandbox/reddit.json`), so that its events stay on the same days across restarts.
+ */
+const reddit: StandinDef = {
+  kind: 'reddit',
+  async start({ seed, clock, dataDir, days }) {
+    const file = path.join(dataDir, 'sandbox', 'reddit.json');
+    let epochDay: number;
+    try {
+      epochDay = (JSON.parse(await readFile(file, 'utf8')) as { epoch_day: number }).epoch_day;
+      if (!Number.isInteger(epochDay)) throw new Error(`${file}: no epoch_day`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      epochDay = dayOf(clock.nowMs()) - days;
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, `${JSON.stringify({ epoch_day: epochDay })}\n`);
+    }
+    const standin = await startRedditStandin({ seed, clock, days, epochDay, faults: SANDBOX_REDDIT_FAULTS });
+    return {
+      url: standin.url,
+      config: {
+        REDDIT_API_URL: standin.url,
+        REDDIT_AUTH_URL: standin.authUrl,
+        REDDIT_CLIENT_ID: SANDBOX_REDDIT_CLIENT_ID,
+        REDDIT_CLIENT_SECRET: SANDBOX_REDDIT_CLIENT_SECRET,
+      },
+      label: 'sandbox Reddit stand-in (OAuth API)',
+      announce: { reddit_api_url: standin.url },
+      service: 'reddit',
+      info: {
+        url: standin.url,
+        auth_url: standin.authUrl,
+        client_id: SANDBOX_REDDIT_CLIENT_ID,
+        client_secret: SANDBOX_REDDIT_CLIENT_SECRET,
+      },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, reddit];
