@@ -179,7 +179,7 @@ describe('protoscore sandbox info', () => {
     expect(info.status).toBe(200);
     // Every stand-in is listed by service with what a client needs; the beacon one answers the beacon API.
     const standins = doc.standins as Record<string, { url: string } & Record<string, string>>;
-    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'github', 'reddit']);
+    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'discord', 'github', 'reddit']);
     // Reddit: the OAuth API's URL, the token host and the app's credentials, enough for a token and a listing.
     const reddit = standins.reddit!;
     expect(Object.keys(reddit).sort()).toEqual(['auth_url', 'client_id', 'client_secret', 'url']);
@@ -194,6 +194,12 @@ describe('protoscore sandbox info', () => {
       headers: { authorization: `bearer ${access_token}` },
     });
     expect(about.status).toBe(200);
+    // Discord's: the bot token, and the URL that takes the place of https://discord.com/api/v10.
+    const guilds = await fetch(`${standins.discord!.url}/users/@me/guilds`, {
+      headers: { authorization: `Bot ${standins.discord!.token}` },
+    });
+    expect(guilds.status).toBe(200);
+    expect(((await guilds.json()) as unknown[]).length).toBe(32);
     expect(standins.bitcoin).toEqual({ url: btc.rpc_url, rpc_user: btc.rpc_user, rpc_password: btc.rpc_password });
     const genesis = await fetch(`${standins.beacon!.url}/eth/v1/beacon/genesis`);
     expect(genesis.status).toBe(200);

@@ -125,6 +125,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads DISCORD_API_URL, DISCORD_BOT_TOKEN and DISCORD_GUILDS; a bad value is named without the secret', () => {
+    const none = loadConfig({}).discord;
+    expect(none.apiUrl).toBeUndefined();
+    expect(none.token).toBeUndefined();
+    expect(none.guilds.size).toBe(0);
+    const c = loadConfig({
+      DISCORD_API_URL: 'http://127.0.0.1:9999/api/v10/',
+      DISCORD_BOT_TOKEN: 'MTA5.secret.x',
+      DISCORD_GUILDS: '{"aave": "602826299974877205"}',
+    });
+    expect(c.discord.apiUrl).toBe('http://127.0.0.1:9999/api/v10');
+    expect(c.discord.token).toBe('MTA5.secret.x');
+    expect([...c.discord.guilds]).toEqual([['aave', '602826299974877205']]);
+    expect(Object.isFrozen(c.discord)).toBe(true);
+    expect(() => loadConfig({ DISCORD_GUILDS: '{"aave": 602826299974877205}' })).toThrow(/DISCORD_GUILDS.*aave/);
+    expect(() => loadConfig({ DISCORD_GUILDS: '["602826299974877205"]' })).toThrow(/DISCORD_GUILDS/);
+    expect(() => loadConfig({ DISCORD_API_URL: 'https://discord.com/api/v10' })).toThrow(/DISCORD_BOT_TOKEN/);
+    try {
+      loadConfig({ DISCORD_BOT_TOKEN: 'MTA5 secret' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toContain('DISCORD_BOT_TOKEN');
+      expect((err as Error).message).not.toContain('secret');
+    }
+  });
+
   it('reads PUBLIC_URL without its trailing slash; unset by default', () => {
     expect(loadConfig({}).publicUrl).toBeUndefined();
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.org/protoscore/' }).publicUrl).toBe(

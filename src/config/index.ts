@@ -53,6 +53,12 @@ export interface Config {
   readonly bitcoin: BitcoinSettings;
   /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
   readonly reddit: RedditSettings;
+  /**
+   * Discord's API for the community area: the bot token (a secret, never logged), the base URL (undefined: Discord's
+   * own) and which guild is which protocol's. No token means not configured: `start` then runs the sandbox's
+   * Discord stand-in.
+   */
+  readonly discord: DiscordSettings;
 }
 
 export interface RedditSettings {
@@ -67,6 +73,18 @@ export interface RedditSettings {
   /** `REDDIT_SUBREDDITS`: social id → subreddit, overriding the defaults (src/sources/reddit/subreddits.ts). */
   readonly subreddits: ReadonlyMap<string, string>;
 }
+
+export interface DiscordSettings {
+  /** `DISCORD_API_URL` as configured (no trailing slash); undefined when not set. */
+  readonly apiUrl: string | undefined;
+  /** `DISCORD_BOT_TOKEN`. */
+  readonly token: string | undefined;
+  /** `DISCORD_GUILDS`: protocol id (the registry's social id) → guild id. */
+  readonly guilds: ReadonlyMap<string, string>;
+}
+
+/** Discord's API, version 10: what the community area reads when `DISCORD_API_URL` is not set. */
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api/v10';
 
 export interface BitcoinSettings {
   readonly rpcUrl: string | undefined;
@@ -401,6 +419,46 @@ export const CONFIG_KEYS = {
       throw new ConfigError(k, 'must be true or false');
     },
   },
+  DISCORD_API_URL: {
+    key: 'DISCORD_API_URL',
+    doc: 'Discord API base URL of the community area (default https://discord.com/api/v10). Unset with no `DISCORD_BOT_TOKEN` and the sandbox in use: `start` runs the Discord stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  DISCORD_BOT_TOKEN: {
+    key: 'DISCORD_BOT_TOKEN',
+    doc: "Token of the Discord bot the community area reads as (sent as `Authorization: Bot <token>`); the bot must be a member of each protocol's guild, and needs the message-content intent for sentiment and topics (without it counts still work). Never logged",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const token = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(k, 'expected a token without spaces');
+      return token;
+    },
+  },
+  DISCORD_GUILDS: {
+    key: 'DISCORD_GUILDS',
+    doc: 'Which Discord guild is which protocol\'s, as JSON: `{"aave": "<guild id>", …}` by the registry\'s social id. A protocol not named here is read from the bot\'s one guild whose name matches the protocol\'s name',
+    default: undefined,
+    parse: (v: string, k: string): ReadonlyMap<string, string> => {
+      let json: unknown;
+      try {
+        json = JSON.parse(v);
+      } catch {
+        throw new ConfigError(k, 'expected a JSON object of protocol id → guild id');
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+        throw new ConfigError(k, 'expected a JSON object of protocol id → guild id');
+      }
+      const out = new Map<string, string>();
+      for (const [protocol, guild] of Object.entries(json)) {
+        if (typeof guild !== 'string' || !/^\d{17,20}$/.test(guild)) {
+          throw new ConfigError(k, `guild of ${protocol}: expected a snowflake id as a string`);
+        }
+        out.set(protocol, guild);
+      }
+      return out;
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -507,6 +565,11 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       userAgent: p.REDDIT_USER_AGENT,
       subreddits: p.REDDIT_SUBREDDITS ?? new Map<string, string>(),
     }),
+    discord: Object.freeze({
+      apiUrl: p.DISCORD_API_URL,
+      token: p.DISCORD_BOT_TOKEN,
+      guilds: p.DISCORD_GUILDS ?? new Map<string, string>(),
+    }),
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(
@@ -525,6 +588,9 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       'REDDIT_API_URL',
       "needs REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (Reddit's API is read with OAuth)",
     );
+  }
+  if (config.discord.apiUrl !== undefined && config.discord.token === undefined) {
+    throw new ConfigError('DISCORD_BOT_TOKEN', 'must be set with DISCORD_API_URL');
   }
   rawOf.set(config, Object.freeze({ ...raw }));
   return config;

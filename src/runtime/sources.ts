@@ -15,6 +15,7 @@ import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
+import { discordFromConfig } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
@@ -107,6 +108,16 @@ const redditSource: SourceDef<'reddit'> = {
   },
 };
 
+const discordSource: SourceDef<'discord'> = {
+  kind: 'discord',
+  configured: (config) => config.discord.token !== undefined,
+  open(config, ctx) {
+    const endpoint = ctx.role === 'serve' ? undefined : discordFromConfig(config);
+    const label = ctx.labels.get('discord');
+    return endpoint && label ? { ...endpoint, label } : endpoint;
+  },
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -114,6 +125,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   bitcoinSource,
   beaconSource,
   redditSource,
+  discordSource,
 ];
 
 /** Opens every source the configuration names. */

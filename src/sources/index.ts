@@ -6,6 +6,7 @@
  */
 import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
+import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
@@ -22,6 +23,8 @@ export interface SourceHandles {
   readonly bitcoin: BitcoinEndpoint;
   /** Reddit's OAuth API (or its stand-in), app-only. */
   readonly reddit: RedditEndpoint;
+  /** Discord's API v10 as a bot (or its stand-in). */
+  readonly discord: DiscordEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

@@ -11,6 +11,12 @@ import type { SourceKind } from '../../sources/index.js';
 import { dayOf } from './base/generate.js';
 import { startBeaconStandin } from './beacon/server.js';
 import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
+import {
+  SANDBOX_DISCORD_FAULTS,
+  SANDBOX_DISCORD_TOKEN,
+  startDiscordStandin,
+  worldOriginDay,
+} from './discord/server.js';
 import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 import {
   SANDBOX_REDDIT_CLIENT_ID,
@@ -161,4 +167,26 @@ const reddit: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, reddit];
+/**
+ * Discord's API v10 over a guild per protocol tracked on Discord; the world's first day is kept under
+ * `<dataDir>/sandbox/discord/` so that its calendar (characters, the exploit, the raid) survives restarts.
+ */
+const discord: StandinDef = {
+  kind: 'discord',
+  async start({ seed, clock, dataDir, days }) {
+    const originDay = worldOriginDay(path.join(dataDir, 'sandbox', 'discord'), seed, days, clock.nowMs());
+    const standin = await startDiscordStandin({ seed, clock, originDay, days, faults: SANDBOX_DISCORD_FAULTS });
+    // The base URL plays the part of `https://discord.com/api/v10`: the stand-in serves its routes at the root.
+    return {
+      url: standin.url,
+      config: { DISCORD_API_URL: standin.url, DISCORD_BOT_TOKEN: SANDBOX_DISCORD_TOKEN },
+      label: 'sandbox Discord stand-in (API v10)',
+      announce: { discord_api_url: standin.url },
+      service: 'discord',
+      info: { url: standin.url, token: SANDBOX_DISCORD_TOKEN },
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, reddit, discord];
