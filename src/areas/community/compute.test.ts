@@ -142,11 +142,11 @@ describe('gaps', () => {
 });
 
 describe('Reddit rules', () => {
-  it('counts official posts apart and leaves AutoModerator, deleted and removed items out', () => {
+  it('counts official posts, and apart too; leaves AutoModerator, deleted and removed items out', () => {
     const [today] = socialHistory(
       subject(
         [
-          msg('weekly thread', { author: 'mod', excluded: 'official' }),
+          msg('weekly thread', { author: 'mod', official: true }),
           msg('rule reminder', { author: 'AutoModerator', excluded: 'automoderator' }),
           msg(null, { author: 'x', excluded: 'deleted' }),
           msg('removed text', { author: 'y', excluded: 'removed' }),
@@ -156,7 +156,12 @@ describe('Reddit rules', () => {
       ),
       AS_OF,
     );
-    expect(today).toMatchObject({ channel: 'reddit', daily_message_count: 1, official_posts: 1 });
+    expect(today).toMatchObject({
+      channel: 'reddit',
+      daily_message_count: 2,
+      number_of_unique_users: 2,
+      official_posts: 1,
+    });
     expect(today!.inputs.excluded).toMatchObject({ automoderator: 1, deleted: 1, removed: 1 });
   });
 });

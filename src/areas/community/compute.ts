@@ -88,7 +88,7 @@ function windowOf(s: SocialSubjectFacts, all: readonly Classified[], from: numbe
   };
 }
 
-const EXCLUDED_KEYS: Record<Exclusion, keyof SocialDayRecord['inputs']['excluded'] | null> = {
+const EXCLUDED_KEYS: Record<Exclusion, keyof SocialDayRecord['inputs']['excluded']> = {
   bot: 'bots',
   system: 'system',
   message_type: 'system',
@@ -96,7 +96,6 @@ const EXCLUDED_KEYS: Record<Exclusion, keyof SocialDayRecord['inputs']['excluded
   automoderator: 'automoderator',
   deleted: 'deleted',
   removed: 'removed',
-  official: null,
 };
 
 function dayRecord(
@@ -110,10 +109,11 @@ function dayRecord(
   const excluded = { bots: 0, system: 0, webhooks: 0, automoderator: 0, deleted: 0, removed: 0 };
   let official = 0;
   for (const m of seen) {
-    if (m.excluded === null) continue;
-    const key = EXCLUDED_KEYS[m.excluded];
-    if (key) excluded[key]++;
-    else official++;
+    if (m.excluded === null) {
+      if (m.official) official++;
+      continue;
+    }
+    excluded[EXCLUDED_KEYS[m.excluded]]++;
   }
   const counted = all.filter((c) => c.fact.at >= dayStart && c.fact.at <= at);
   const spam = { total: 0, invite_links: 0, dm_offers: 0, mass_mentions: 0, duplicates: 0 };

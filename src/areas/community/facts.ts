@@ -14,18 +14,10 @@ export type CommunityChannel = (typeof COMMUNITY_CHANNELS)[number];
  * - Discord: `bot` (author is a bot), `system` (system user or message), `webhook` (has a `webhook_id`),
  *   `message_type` (not 0 default or 19 reply: joins, pins, boosts…);
  * - Reddit: `automoderator`, `deleted` (author `[deleted]`), `removed` (removed by moderators, Reddit or the
- *   author), `official` (moderator-distinguished or stickied: counted apart as official posts).
+ *   author). Moderator-distinguished and stickied items count, and are also counted apart as official posts
+ *   (`official`).
  */
-export const EXCLUSIONS = [
-  'bot',
-  'system',
-  'webhook',
-  'message_type',
-  'automoderator',
-  'deleted',
-  'removed',
-  'official',
-] as const;
+export const EXCLUSIONS = ['bot', 'system', 'webhook', 'message_type', 'automoderator', 'deleted', 'removed'] as const;
 export type Exclusion = (typeof EXCLUSIONS)[number];
 
 /** Spam signal bits stored per message. */
@@ -41,6 +33,8 @@ export interface SocialMessageFact {
   /** The author's id, salted-hashed. */
   readonly author: string;
   readonly excluded: Exclusion | null;
+  /** Reddit: moderator-distinguished or stickied. */
+  readonly official: boolean;
   /** Whether the text was visible (Discord without the message-content intent: not). */
   readonly hasContent: boolean;
   /** Model outputs: null without content or for excluded messages. */
@@ -60,13 +54,14 @@ export interface ReadMessage {
   readonly at: number;
   readonly author: string;
   readonly excluded: Exclusion | null;
+  readonly official?: boolean;
   /** Null when the content is not visible. */
   readonly text: string | null;
 }
 
 /** A message read → its fact: the model runs here, and nothing of the text survives but its outputs. */
 export function messageFact(m: ReadMessage, lexicon: SentimentLexicon): SocialMessageFact {
-  const base = { id: m.id, at: m.at, author: m.author, excluded: m.excluded };
+  const base = { id: m.id, at: m.at, author: m.author, excluded: m.excluded, official: m.official === true };
   if (m.excluded !== null || m.text === null) {
     return {
       ...base,

@@ -74,7 +74,9 @@ export const SocialDayRecord = Type.Composite([
     protocol: Type.String(),
     daily_message_count: Count('Messages that count that UTC day (issue 16 counting rules), spam included'),
     number_of_unique_users: Count('Distinct authors of those messages'),
-    official_posts: Count('Reddit: moderator-distinguished and stickied posts, counted apart (0 on Discord)'),
+    official_posts: Count(
+      'Reddit: moderator-distinguished and stickied items among the counted ones, counted apart (0 on Discord)',
+    ),
     average_sentiment_score: Nullable(
       Type.Number({ minimum: -1, maximum: 1, description: 'Mean VADER compound of the scored messages' }),
     ),

@@ -1,0 +1,65 @@
+import { isoSeconds } from '../../core/time.js';
+import type { JobDef } from '../../jobs/types.js';
+import { computeJob, DocumentSet } from '../kit/index.js';
+import type { AreaEnv } from '../kit/module.js';
+import { computeCommunity } from './compute.js';
+import { CommunityIngest } from './ingest.js';
+import { CommunityRepository } from './repo.js';
+import { communityPaths } from './routes.js';
+import { SOCIAL_METHODOLOGY } from './score.js';
+import { communityTargets } from './targets.js';
+
+/**
+ * The community area's jobs: `community.ingest` (each tracked protocol's guild and subreddit → message facts, one
+ * transaction per channel) and `community.compute` (facts → the listings and every protocol's 7 daily records).
+ */
+export const COMMUNITY_COMPUTATION = 'community.compute';
+/** Discord and Reddit are read every 5 minutes: a pass is a few requests per channel once the first read is done. */
+const INGEST_EVERY_SECONDS = 300;
+/** Two missed passes and a margin. */
+const FRESH_FOR_SECONDS = 3 * INGEST_EVERY_SECONDS + 600;
+
+export function communityJobs(env: AreaEnv): JobDef[] {
+  const targets = communityTargets(env);
+  if (!targets) return [];
+  const ingest = new CommunityIngest(targets);
+  const labels = [targets.discord?.endpoint.label, targets.reddit?.endpoint.label].filter(Boolean);
+  const provenance = labels.length ? labels.join(', ') : 'Discord API v10, Reddit API';
+
+  return [
+    {
+      name: 'community.ingest',
+      area: 'community',
+      description: `Reads ${targets.all.length} protocol channels from ${[targets.discord ? 'Discord' : '', targets.reddit ? 'Reddit' : ''].filter(Boolean).join(' and ')}`,
+      everySeconds: INGEST_EVERY_SECONDS,
+      maxAttempts: 3,
+      backoffMs: 5000,
+      run: (ctx) => ingest.run(ctx),
+    },
+    computeJob({
+      name: COMMUNITY_COMPUTATION,
+      runAfter: ['community.ingest'],
+      area: 'community',
+      description: 'Channel listings, daily social metrics and social scores of every tracked protocol (2 paths)',
+      everySeconds: 30,
+      keepIdentical: true,
+      inputs: (ctx) => new CommunityRepository(ctx.store.db).computeInputs(),
+      load: (ctx) => new CommunityRepository(ctx.store.db).computeInput(targets.all),
+      compute: computeCommunity,
+      documents: (output, input) => {
+        const docs = new DocumentSet(communityPaths, {
+          asOf: input.asOf,
+          source: provenance,
+          freshFor: FRESH_FOR_SECONDS,
+        });
+        for (const [channel, listing] of output.listings) docs.add('community.protocols', { channel }, listing);
+        for (const [key, history] of output.histories) {
+          const [channel, protocol] = key.split(':') as [string, string];
+          docs.add('community.social', { channel, protocol }, history, { methodology: SOCIAL_METHODOLOGY });
+        }
+        return docs.documents;
+      },
+      describe: (input) => `as of ${isoSeconds(input.asOf)}`,
+    }),
+  ];
+}
