@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communityArea } from '../src/areas/community/index.js';
 import type { SocialDayRecord } from '../src/areas/community/schema.js';
+import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import { loadConfig } from '../src/config/index.js';
+import { isoSeconds } from '../src/core/time.js';
 import { type Registry, registry } from '../src/registry/index.js';
 import { dayOf } from '../src/sandbox/standins/base/generate.js';
 import {
@@ -20,6 +23,7 @@ import { SourceMap } from '../src/sources/index.js';
 import { subredditFor } from '../src/sources/reddit/subreddits.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { checkDocument, modelPathsOf, rowOf } from './support/vocabulary.js';
 
 /**
  * The community area end to end on the Discord and Reddit stand-ins: the area's jobs read them through the sources
@@ -84,7 +88,15 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       registry: tracked,
       book: { origin: 'registry', chains: {} },
       sources: new SourceMap({
-        discord: { baseUrl: discord.url, token: SANDBOX_DISCORD_TOKEN, guilds: new Map(), clock: t.clock, sleep },
+        // As the runtime opens the stand-ins (runtime/sources.ts): with their labels.
+        discord: {
+          baseUrl: discord.url,
+          token: SANDBOX_DISCORD_TOKEN,
+          guilds: new Map(),
+          label: 'sandbox Discord stand-in (API v10)',
+          clock: t.clock,
+          sleep,
+        },
         reddit: {
           apiUrl: reddit.url,
           authUrl: reddit.authUrl,
@@ -92,6 +104,7 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
           clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
           userAgent: 'protoscore-test',
           subredditFor: (id) => subredditFor(id),
+          label: 'sandbox Reddit stand-in (OAuth API)',
           clock: t.clock,
         },
       }),
@@ -232,5 +245,18 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       d.slice(1).map((r) => [r.date, r.daily_message_count, r.number_of_unique_users]);
     expect(past(after.data)).toEqual(past(before.data));
     expect(Date.parse(after.meta.as_of)).toBeGreaterThan(Date.parse(before.meta.as_of));
+  });
+
+  it('follows the vocabulary (docs/vocabulary.md) in every document', async () => {
+    const rows = await t.store.db.selectFrom('datasets').selectAll().where('area', '=', 'community').execute();
+    expect(rows.length).toBe(2 + tracked.socialSubjects('discord').length + tracked.socialSubjects('reddit').length);
+    const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
+    for (const r of rows) {
+      const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
+      const doc = { path: r.path, data: JSON.parse(r.payload), meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) } };
+      const def = rowOf(PATHS, 'community', r.path);
+      expect(def, r.path).toBeDefined();
+      expect(checkDocument(doc, def, { source: 'sandbox:discord, sandbox:reddit', modelPaths }), r.path).toEqual([]);
+    }
   });
 });

@@ -23,8 +23,14 @@ export function communityJobs(env: AreaEnv): JobDef[] {
   const targets = communityTargets(env);
   if (!targets) return [];
   const ingest = new CommunityIngest(targets);
-  const labels = [targets.discord?.endpoint.label, targets.reddit?.endpoint.label].filter(Boolean);
-  const provenance = labels.length ? labels.join(', ') : 'Discord API v10, Reddit API';
+  // `meta.source` in the vocabulary's words (src/areas/kit/source-label.ts: `github` / `sandbox:github`): the runtime
+  // labels an endpoint only when the sandbox's stand-in serves it.
+  const provenance = [
+    targets.discord ? (targets.discord.endpoint.label === undefined ? 'discord' : 'sandbox:discord') : undefined,
+    targets.reddit ? (targets.reddit.endpoint.label === undefined ? 'reddit' : 'sandbox:reddit') : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
 
   return [
     {
