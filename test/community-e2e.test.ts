@@ -253,7 +253,12 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
     const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
     for (const r of rows) {
       const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
-      const doc = { path: r.path, data: JSON.parse(r.payload), meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) } };
+      const doc = {
+        path: r.path,
+        area: r.area,
+        data: JSON.parse(r.payload),
+        meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) },
+      };
       const def = rowOf(PATHS, 'community', r.path);
       expect(def, r.path).toBeDefined();
       expect(checkDocument(doc, def, { source: 'sandbox:discord, sandbox:reddit', modelPaths }), r.path).toEqual([]);
