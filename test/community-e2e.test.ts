@@ -11,6 +11,7 @@ import { dayOf } from '../src/sandbox/standins/base/generate.js';
 import {
   type DiscordStandin,
   SANDBOX_DISCORD_TOKEN,
+  SANDBOX_DISCORD_TOKEN_NO_CONTENT,
   startDiscordStandin,
 } from '../src/sandbox/standins/discord/index.js';
 import {
@@ -263,5 +264,111 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       expect(def, r.path).toBeDefined();
       expect(checkDocument(doc, def, { source: 'sandbox:discord, sandbox:reddit', modelPaths }), r.path).toEqual([]);
     }
+  });
+});
+
+describe('community on a bot without the message-content intent and an unreadable subreddit', () => {
+  let t: TestApp;
+  let discord: DiscordStandin;
+  let reddit: RedditStandin;
+  const tracked = trackedOnly(registry);
+
+  const get = async <T>(url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
+    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
+    return res.json() as Envelope<T>;
+  };
+
+  beforeAll(async () => {
+    t = await testApp({ dialect: 'sqlite' });
+    const originDay = dayOf(t.clock.nowMs()) - DAYS;
+    discord = await startDiscordStandin({
+      seed: 7,
+      clock: t.clock,
+      originDay,
+      days: DAYS,
+      subjects: tracked.socialSubjects('discord'),
+    });
+    reddit = await startRedditStandin({
+      seed: 7,
+      clock: t.clock,
+      days: DAYS,
+      epochDay: originDay,
+      subjects: tracked.socialSubjects('reddit'),
+      unavailable: { [subredditFor('aave')]: 'private' },
+    });
+    const env: AreaEnv = {
+      config: loadConfig({}),
+      registry: tracked,
+      book: { origin: 'registry', chains: {} },
+      sources: new SourceMap({
+        discord: {
+          baseUrl: discord.url,
+          token: SANDBOX_DISCORD_TOKEN_NO_CONTENT,
+          guilds: new Map(),
+          clock: t.clock,
+          sleep: async (ms: number) => t.clock.advance(ms / 1000),
+        },
+        reddit: {
+          apiUrl: reddit.url,
+          authUrl: reddit.authUrl,
+          clientId: SANDBOX_REDDIT_CLIENT_ID,
+          clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
+          userAgent: 'protoscore-test',
+          subredditFor: (id) => subredditFor(id),
+          clock: t.clock,
+        },
+      }),
+    };
+    const run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
+    await run('community.ingest');
+    await run('community.compute');
+    await t.sync();
+  }, 300_000);
+
+  afterAll(async () => {
+    await discord?.close();
+    await reddit?.close();
+    await t?.close();
+  });
+
+  it('counts without content, marks sentiment not available and publishes no score', async () => {
+    const listing = await get<Rec[]>('/scores/social/protocols/discord');
+    for (const e of listing.data) expect(e).toMatchObject({ coverage: { readable: true, content_visible: false } });
+    const now = t.clock.nowMs();
+    const doc = await get<SocialDayRecord[]>('/scores/social/discord/aave');
+    expect(doc.meta.source).toBe('discord, reddit');
+    const day = doc.data[1]!;
+    const from = Date.parse(`${day.date}T00:00:00Z`);
+    const counted = discord.world
+      .guildMessages('aave', from, from + DAY_MS, now)
+      .filter((m) => !m.author.bot && !m.author.system && m.webhookId === undefined && (m.type === 0 || m.type === 19));
+    expect(day).toMatchObject({
+      daily_message_count: counted.length,
+      average_sentiment_score: null,
+      gap_reasons: { average_sentiment_score: 'no_data' },
+      high_level_topic_frequency: [],
+      score: null,
+      gap_reason: 'insufficient_evidence',
+    });
+    expect(day.inputs.no_content).toBeGreaterThan(0);
+  });
+
+  it('lists a private subreddit as unreadable and scores none of its days', async () => {
+    const listing = await get<Rec[]>('/scores/social/protocols/reddit');
+    expect(listing.data.find((e) => e.protocol_id === 'aave')).toMatchObject({
+      coverage: { readable: false, reason: 'private' },
+    });
+    const doc = await get<SocialDayRecord[]>('/scores/social/reddit/aave');
+    for (const rec of doc.data) {
+      expect(rec).toMatchObject({
+        score: null,
+        gap_reason: 'source_error',
+        daily_message_count: null,
+        gap_reasons: { daily_message_count: 'source_error' },
+      });
+    }
+    const other = await get<SocialDayRecord[]>('/scores/social/reddit/uniswap');
+    expect(other.data.some((r) => r.score !== null)).toBe(true);
   });
 });

@@ -123,8 +123,10 @@ describe('gaps', () => {
     expect(today!.gap_reason).toBe(reason);
     expect(today!.score === null).toBe(reason !== null);
     expect(today!.inputs.complete).toBe(reason === null);
-    // The figures are published whatever the score.
-    expect(today!.daily_message_count).toBe(1);
+    // The figures are published whatever the score; unknown (null, with the reason) when nothing of the day was read.
+    const unread = over.coveredTo === null || (over.coveredFrom ?? 0) > AS_OF;
+    expect(today!.daily_message_count).toBe(unread ? null : 1);
+    if (unread) expect(today!.gap_reasons).toMatchObject({ daily_message_count: reason });
   });
 
   it('without message content: counts, no sentiment (with its reason), no score', () => {

@@ -169,22 +169,30 @@ function dayRecord(
   );
   const average = scored > 0 ? roundTo(compoundSum / scored, 4) : null;
   const gapReasons: Record<string, string> = {};
-  if (average === null) gapReasons.average_sentiment_score = 'no_data';
+  // Nothing of the day was read (a channel never read, or read only after it): its counts are unknown, not 0. A day
+  // read in part publishes what was read, flagged `inputs.complete: false`, with no score.
+  const gap = spanGap(s, dayStart, at);
+  const unread = s.coveredFrom === null || s.coveredTo === null || s.coveredTo < dayStart || s.coveredFrom > at;
+  if (unread) {
+    for (const field of ['daily_message_count', 'number_of_unique_users', 'official_posts'] as const) {
+      gapReasons[field] = gap ?? 'no_data';
+    }
+  }
+  if (average === null) gapReasons.average_sentiment_score = unread ? (gap ?? 'no_data') : 'no_data';
 
   const score = socialScoreAt(windowOf(s, all, at - DAY + 1, at), at, partial);
-  const complete = spanGap(s, dayStart, at) === null;
   return {
     channel: s.channel,
     protocol: s.protocolId,
-    daily_message_count: counted.length,
-    number_of_unique_users: users.size,
-    official_posts: official,
+    daily_message_count: unread ? null : counted.length,
+    number_of_unique_users: unread ? null : users.size,
+    official_posts: unread ? null : official,
     average_sentiment_score: average,
     high_level_topic_frequency: topicFrequency,
     mid_level_topic_based_sentiment_distribution: distribution,
     mid_level_topic_based_sentiment_distrubution: distribution.map((d) => ({ ...d })),
     inputs: {
-      complete,
+      complete: gap === null,
       messages_seen: seen.length,
       excluded,
       spam,

@@ -7,6 +7,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Count, DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/schema.js';
 
+/** A count, null when nothing of the day was read (with its reason in `gap_reasons`). */
+const NullableCount = (description: string) => Nullable(Count(description));
+
 export const ChannelListingEntry = Type.Object({
   name: Type.String({ description: "The protocol's name" }),
   protocol_id: Type.String({ description: 'Its identifier on the social paths' }),
@@ -72,9 +75,9 @@ export const SocialDayRecord = Type.Composite([
   Type.Object({
     channel: Type.String(),
     protocol: Type.String(),
-    daily_message_count: Count('Messages that count that UTC day (issue 16 counting rules), spam included'),
-    number_of_unique_users: Count('Distinct authors of those messages'),
-    official_posts: Count(
+    daily_message_count: Nullable(Count('Messages that count that UTC day (issue 16 counting rules), spam included')),
+    number_of_unique_users: Nullable(Count('Distinct authors of those messages')),
+    official_posts: NullableCount(
       'Reddit: moderator-distinguished and stickied items among the counted ones, counted apart (0 on Discord)',
     ),
     average_sentiment_score: Nullable(
