@@ -111,7 +111,8 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       }),
     };
     run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
-    firstPass = await run('community.ingest');
+    firstPass = await run('community.ingest.discord');
+    await run('community.ingest.reddit');
     await run('community.compute');
     await t.sync();
   }, 300_000);
@@ -237,7 +238,8 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
     const before = await get<SocialDayRecord[]>('/scores/social/discord/aave');
     expect(firstPass).toMatch(/^[1-9]\d* new messages/);
     t.clock.advance(600);
-    const second = await run('community.ingest');
+    const second = await run('community.ingest.discord');
+    await run('community.ingest.reddit');
     await run('community.compute');
     await t.sync();
     const after = await get<SocialDayRecord[]>('/scores/social/discord/aave');
@@ -321,7 +323,8 @@ describe('community on a bot without the message-content intent and an unreadabl
       }),
     };
     const run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
-    await run('community.ingest');
+    await run('community.ingest.discord');
+    await run('community.ingest.reddit');
     await run('community.compute');
     await t.sync();
   }, 300_000);

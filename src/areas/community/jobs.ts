@@ -10,8 +10,8 @@ import { SOCIAL_METHODOLOGY } from './score.js';
 import { communityTargets } from './targets.js';
 
 /**
- * The community area's jobs: `community.ingest` (each tracked protocol's guild and subreddit → message facts, one
- * transaction per channel) and `community.compute` (facts → the listings and every protocol's 7 daily records).
+ * The community area's jobs: `community.ingest.discord` and `community.ingest.reddit` (each tracked protocol's guild
+ * or subreddit → message facts, one transaction per channel read) and `community.compute` (facts → the listings and every protocol's 7 daily records).
  */
 export const COMMUNITY_COMPUTATION = 'community.compute';
 /** Discord and Reddit are read every 5 minutes: a pass is a few requests per channel once the first read is done. */
@@ -22,7 +22,23 @@ const FRESH_FOR_SECONDS = 3 * INGEST_EVERY_SECONDS + 600;
 export function communityJobs(env: AreaEnv): JobDef[] {
   const targets = communityTargets(env);
   if (!targets) return [];
-  const ingest = new CommunityIngest(targets);
+  // One ingest job per channel: Reddit's rate-limit waits (up to its 10-minute window) never hold Discord's reads
+  // back, and a failing source fails only its own runs.
+  const ingests: JobDef[] = [];
+  for (const channel of ['discord', 'reddit'] as const) {
+    const read = targets[channel];
+    if (!read) continue;
+    const ingest = new CommunityIngest({ [channel]: read, all: read.subjects });
+    ingests.push({
+      name: `community.ingest.${channel}`,
+      area: 'community',
+      description: `Reads ${read.subjects.length} protocols' ${channel === 'discord' ? 'Discord guilds' : 'subreddits'}`,
+      everySeconds: INGEST_EVERY_SECONDS,
+      maxAttempts: 3,
+      backoffMs: 5000,
+      run: (ctx) => ingest.run(ctx),
+    });
+  }
   // `meta.source` in the vocabulary's words (src/areas/kit/source-label.ts: `github` / `sandbox:github`): the runtime
   // labels an endpoint only when the sandbox's stand-in serves it.
   const provenance = [
@@ -33,18 +49,10 @@ export function communityJobs(env: AreaEnv): JobDef[] {
     .join(', ');
 
   return [
-    {
-      name: 'community.ingest',
-      area: 'community',
-      description: `Reads ${targets.all.length} protocol channels from ${[targets.discord ? 'Discord' : '', targets.reddit ? 'Reddit' : ''].filter(Boolean).join(' and ')}`,
-      everySeconds: INGEST_EVERY_SECONDS,
-      maxAttempts: 3,
-      backoffMs: 5000,
-      run: (ctx) => ingest.run(ctx),
-    },
+    ...ingests,
     computeJob({
       name: COMMUNITY_COMPUTATION,
-      runAfter: ['community.ingest'],
+      runAfter: ingests.map((j) => j.name),
       area: 'community',
       description: 'Channel listings, daily social metrics and social scores of every tracked protocol (2 paths)',
       everySeconds: 30,
