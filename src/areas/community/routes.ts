@@ -1,6 +1,7 @@
 import { oneOf, seeListing } from '../../paths/entity.js';
 import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
+import { ChannelListing, SocialHistory } from './schema.js';
 
 const channel = (p: PathParams, r: Registry) =>
   oneOf(
@@ -23,7 +24,8 @@ export const communityPaths: PathDef[] = [
     area: 'community',
     template: '/scores/social/protocols/<channel>',
     shape: 'listing',
-    summary: 'Protocol identifiers usable in the social endpoints of a channel',
+    payload: ChannelListing,
+    summary: 'Protocol identifiers usable in the social endpoints of a channel, with where they are read',
     entity: channel,
   },
   {
@@ -31,6 +33,7 @@ export const communityPaths: PathDef[] = [
     area: 'community',
     template: '/scores/social/<channel>/<protocol>',
     shape: 'daily-7',
+    payload: SocialHistory,
     summary: 'Social score and daily channel metrics of a protocol, past 7 days',
     methodology: 'community.social',
     entity: subject,
