@@ -63,6 +63,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0007_blockchain',
         '0008_blockchain_bitcoin',
         '0009_stablecoin',
+        '0010_community',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
