@@ -51,6 +51,11 @@ export interface Config {
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
    */
   readonly bitcoin: BitcoinSettings;
+  /**
+   * `ADDRESS_BOOK_FILE`: a JSON address book (entry points, tokens and chain id per chain) read instead of the
+   * registry's own addresses: a testnet, a fork, or the sandbox world run by `protoscore sandbox run`.
+   */
+  readonly addressBookFile: string | undefined;
 }
 
 export interface BitcoinSettings {
@@ -326,6 +331,15 @@ export const CONFIG_KEYS = {
       throw new ConfigError(k, 'must be true or false');
     },
   },
+  ADDRESS_BOOK_FILE: {
+    key: 'ADDRESS_BOOK_FILE',
+    doc: "JSON address book (per chain: chain id, tokens, entry points) read instead of the registry's own addresses, for a testnet, a fork or the sandbox world: `protoscore sandbox run` writes one and names it in `DATA_DIR/sandbox/config.json`",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      if (v.trim() === '') throw new ConfigError(k, 'must not be empty');
+      return path.resolve(v.trim());
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -424,6 +438,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
     beaconApiUrl: p.BEACON_API_URL,
+    addressBookFile: p.ADDRESS_BOOK_FILE,
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(
