@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LogCapture } from '../../test/helpers.js';
 import { SharedRateLimits } from './shared-rate-limits.js';
 
@@ -58,5 +58,24 @@ describe('SharedRateLimits', () => {
     const hit = await limits.hit('t', 5, 60_000, 0);
     expect(hit).toMatchObject({ exceeded: false, remaining: 4 });
     expect(limits.status().mode).toBe('per-process');
+  });
+
+  it('after a failed command on a live connection, counts alone for a few seconds, then tries Redis again', async () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ['Date'] });
+    try {
+      const { redis, logs, limits } = limiter();
+      redis.fail = true;
+      await limits.hit('t', 5, 60_000, 0);
+      redis.fail = false;
+      await limits.hit('t', 5, 60_000, 0);
+      expect(redis.counts.size).toBe(0);
+      vi.setSystemTime(1_006_000);
+      await limits.hit('t', 5, 60_000, 0);
+      expect(redis.counts.get('protoscore:ratelimit:t')).toBe(1);
+      expect(limits.status().mode).toBe('shared');
+      expect(logs.text).toContain('shared through redis again');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -10,50 +10,71 @@ import { type Hit, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStor
 
 export type RateLimitMode = 'shared' | 'per-process';
 
+/** After a failed command on a connection that stays up, how long this process counts alone before trying again. */
+const RETRY_AFTER_FAILURE_MS = 5000;
+
 export class SharedRateLimits implements RateLimitStore {
   private readonly shared: RedisRateLimitStore;
   private readonly local = new MemoryRateLimitStore();
-  private current: RateLimitMode;
-  private sinceMs: number;
+  /** Whether the log last said Redis was unreachable (the next line then says it is back). */
+  private warned = false;
+  private sinceMs = Date.now();
+  private failedAtMs: number | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly logger: Logger,
   ) {
     this.shared = new RedisRateLimitStore(redis);
-    this.current = redis.status === 'ready' ? 'shared' : 'per-process';
-    this.sinceMs = Date.now();
-    redis.on('ready', () => this.become('shared', 'redis reachable again'));
-    redis.on('close', () => this.become('per-process', 'redis connection closed'));
+    redis.on('ready', () => this.reachable());
+    redis.on('close', () => this.unreachable('redis connection closed'));
+    redis.on('error', (err: Error) => this.unreachable(err.message));
   }
 
   hit(key: string, limit: number, windowMs: number, nowMs: number): Hit | Promise<Hit> {
-    // Not connected: no wait on the client's reconnection, this process counts alone.
-    if (this.redis.status !== 'ready') {
-      this.become('per-process', `redis ${this.redis.status}`);
-      return this.local.hit(key, limit, windowMs, nowMs);
-    }
-    return this.shared.hit(key, limit, windowMs).catch((err: unknown) => {
-      this.become('per-process', (err as Error).message);
-      return this.local.hit(key, limit, windowMs, nowMs);
-    });
+    // Not connected, or a command failed a moment ago on a connection that looks up: no wait on the client's
+    // reconnection or retries, this process counts alone.
+    const failedRecently = this.failedAtMs !== undefined && Date.now() - this.failedAtMs < RETRY_AFTER_FAILURE_MS;
+    if (this.redis.status !== 'ready' || failedRecently) return this.local.hit(key, limit, windowMs, nowMs);
+    return this.shared.hit(key, limit, windowMs).then(
+      (hit) => {
+        if (this.failedAtMs !== undefined) this.reachable();
+        return hit;
+      },
+      (err: unknown) => {
+        this.failedAtMs = Date.now();
+        this.unreachable((err as Error).message);
+        return this.local.hit(key, limit, windowMs, nowMs);
+      },
+    );
+  }
+
+  mode(): RateLimitMode {
+    return this.redis.status === 'ready' && this.failedAtMs === undefined ? 'shared' : 'per-process';
   }
 
   /** What `/status` shows under `rate_limits`. */
   status(): { mode: RateLimitMode; since: string; store: string } {
+    const mode = this.mode();
     return {
-      mode: this.current,
+      mode,
       since: new Date(this.sinceMs).toISOString(),
-      store: this.current === 'shared' ? 'redis' : 'this process (redis unreachable)',
+      store: mode === 'shared' ? 'redis' : 'this process (redis unreachable)',
     };
   }
 
-  private become(mode: RateLimitMode, reason: string): void {
-    if (mode === this.current) return;
-    this.current = mode;
+  private unreachable(reason: string): void {
+    if (this.warned) return;
+    this.warned = true;
     this.sinceMs = Date.now();
-    if (mode === 'per-process')
-      this.logger.warn({ reason }, 'rate limits: redis unreachable; counting per process until it is back');
-    else this.logger.info({ reason }, 'rate limits: shared through redis again');
+    this.logger.warn({ reason }, 'rate limits: redis unreachable; counting per process until it is back');
+  }
+
+  private reachable(): void {
+    this.failedAtMs = undefined;
+    if (!this.warned) return;
+    this.warned = false;
+    this.sinceMs = Date.now();
+    this.logger.info('rate limits: shared through redis again');
   }
 }
