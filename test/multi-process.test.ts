@@ -289,6 +289,13 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
         `${err.message}: ${differences.length} documents differ, e.g.\n${differences.slice(0, 12).join('\n')}`,
       );
     });
+    // The provenance is the sandbox's, as in the embedded `start`: its chain, its GitHub stand-in.
+    const source = async (computation: string) =>
+      JSON.parse(
+        (await db.query('select meta from datasets where computation = $1 limit 1', [computation])).rows[0].meta,
+      ).source;
+    expect(await source('dex.compute')).toBe('sandbox:ethereum:31337');
+    expect(await source('development.compute')).toBe('sandbox:github');
     // Every other computation was compared, document by document.
     expect([...compared].sort()).toEqual(expected.filter((c) => !OBSERVED_AT_READ_TIME.has(c)).sort());
     // The facts of the ingest that was killed: every row read, the same on both sides.

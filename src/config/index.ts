@@ -87,6 +87,11 @@ export interface SandboxSettings {
   readonly scale: number;
   /** `SANDBOX_STABLECOINS`: a new world deploys MakerDAO and Liquity (issue 15, off by default until verified). */
   readonly stablecoins: boolean;
+  /**
+   * `SANDBOX_STANDINS`: the kinds of source (`github`, `bitcoin`, …) that a sandbox's stand-ins serve at the
+   * configured URLs, as `sandbox run` writes them: provenance only (`meta.source` says `sandbox:…`).
+   */
+  readonly standins: ReadonlySet<string>;
 }
 
 /** `RPC_URL_<CHAIN>`: one key per chain, so the set of keys is open (checked against the registry at start). */
@@ -340,6 +345,21 @@ export const CONFIG_KEYS = {
       return path.resolve(v.trim());
     },
   },
+  SANDBOX_STANDINS: {
+    key: 'SANDBOX_STANDINS',
+    doc: "Comma-separated kinds of source (github, bitcoin, beacon, …) whose configured URLs are a sandbox's stand-ins, as `protoscore sandbox run` writes them in its configuration: their documents' `meta.source` then says `sandbox:…`. Provenance only: the sources are read as any other",
+    default: '',
+    parse: (v: string, k: string): ReadonlySet<string> => {
+      const items = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const item of items)
+        if (!/^[a-z][a-z0-9-]*$/.test(item))
+          throw new ConfigError(k, `expected kinds of source, got ${JSON.stringify(item)}`);
+      return new Set(items);
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -429,6 +449,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
       scale: p.SANDBOX_SCALE ?? 1,
       stablecoins: p.SANDBOX_STABLECOINS ?? false,
+      standins: p.SANDBOX_STANDINS ?? new Set<string>(),
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
     bitcoin: Object.freeze({

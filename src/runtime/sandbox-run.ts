@@ -1,8 +1,8 @@
 /**
  * `protoscore sandbox run`: the sandbox world (its chains and stand-ins) in a process of its own, without the API or
  * the jobs, kept going on the wall clock. It writes the configuration that points any other process at it, in the
- * ordinary keys (`RPC_URL_<CHAIN>`, the stand-ins' base URLs and credentials, and `ADDRESS_BOOK_FILE`: where the
- * world deployed the registry's entry points), as `DATA_DIR/sandbox/config.json`, a file `CONFIG_FILE` accepts. A
+ * ordinary keys (`RPC_URL_<CHAIN>`, the stand-ins' base URLs and credentials, `ADDRESS_BOOK_FILE`: where the
+ * world deployed the registry's entry points, and `SANDBOX_STANDINS`: which sources are stand-ins, for `meta.source`), as `DATA_DIR/sandbox/config.json`, a file `CONFIG_FILE` accepts. A
  * `worker`, `serve` or `start` given it opens its sources from those keys as it would for the real services.
  */
 import { rmSync } from 'node:fs';
@@ -55,7 +55,11 @@ export async function runSandbox(options: {
   const dir = worldDir(config.dataDir);
   const bookFile = path.join(dir, SANDBOX_BOOK_FILE);
   const configFile = path.join(dir, SANDBOX_CONFIG_FILE);
-  const keys = { ...sandboxKeys, ADDRESS_BOOK_FILE: bookFile };
+  const keys = {
+    ...sandboxKeys,
+    ADDRESS_BOOK_FILE: bookFile,
+    SANDBOX_STANDINS: setup.standins.map((s) => s.kind).join(','),
+  };
   writeAddressBookFile(bookFile, addressBookFromManifest(world.manifest));
   writeJsonFile(configFile, keys);
   let stopping: Promise<void> | undefined;

@@ -110,6 +110,11 @@ export function openSources(config: Config, ctx: OpenContext): SourceMap {
   return sources;
 }
 
+/** Sources a sandbox's stand-ins serve (`SANDBOX_STANDINS`, which `sandbox run` writes): labelled as the sandbox's. */
+export function standinLabels(config: Config): Map<SourceKind, string> {
+  return new Map([...config.sandbox.standins].map((kind) => [kind as SourceKind, `sandbox ${kind} stand-in`]));
+}
+
 /** Where each entity lives on the configured chains: the registry's own addresses, or `ADDRESS_BOOK_FILE`'s. */
 export function registryBook(config: Config): AddressBook {
   if (config.addressBookFile) return readAddressBookFile(config.addressBookFile);
@@ -216,7 +221,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
   const { role, logger, clock } = options;
   let config = options.config;
   if (role !== 'start' || evmSource.configured(config)) {
-    const labels = new Map<SourceKind, string>();
+    const labels = standinLabels(config);
     return {
       config,
       sources: openSources(config, { role, logger, labels }),
