@@ -160,7 +160,7 @@ async function info(opts: { json?: boolean }): Promise<void> {
     const why = found.running ? 'its RPC stopped answering' : found.reason;
     process.stderr.write(
       `protoscore: no sandbox world is running in ${worldDir(cfg.dataDir)} (${why}); ` +
-        '`protoscore start` runs one when no RPC_URL_<CHAIN> is configured\n',
+        '`protoscore start` (or `protoscore sandbox run`) runs one when no RPC_URL_<CHAIN> is configured\n',
     );
     process.exitCode = 1;
     return;

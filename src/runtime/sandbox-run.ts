@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config/index.js';
+import { type Config, ConfigError } from '../config/index.js';
 import type { Clock } from '../core/time.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { worldDir } from '../sandbox/world/running.js';
@@ -48,8 +48,9 @@ export async function runSandbox(options: {
   const { world, l2, sandboxKeys } = setup;
   if (!world || !sandboxKeys) {
     await setup.close();
-    throw new Error(
-      '`sandbox run` runs the sandbox world, which stands in for the sources: unset RPC_URL_<CHAIN> to run it',
+    throw new ConfigError(
+      'RPC_URL_<CHAIN>',
+      '`sandbox run` runs the sandbox world, which stands in for the chains: unset every RPC_URL_<CHAIN> to run it',
     );
   }
   const dir = worldDir(config.dataDir);
