@@ -3,9 +3,11 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /**
  * Tests that measure the service's own responsiveness (latency percentiles, shedding under a flood) run after the
  * rest of the suite, one file at a time: beside other test files on two cores they would measure those files'
- * load, not the service (a first start polled beside the suite saw its p99 go from 37 to 112 ms).
+ * load, not the service (a first start polled beside the suite saw its p99 go from 37 to 112 ms). The multi-process
+ * deployment test joins them: its claims are timed (a revocation or a publication seen by both API processes within
+ * `SYNC_INTERVAL_MS`, a lease taken over when it expires).
  */
-const ALONE = ['test/overload.test.ts', 'test/first-start-responsive.test.ts'];
+const ALONE = ['test/overload.test.ts', 'test/first-start-responsive.test.ts', 'test/multi-process.test.ts'];
 
 export default defineConfig({
   test: {

@@ -156,15 +156,18 @@ describe('logs', () => {
 });
 
 describe('rate limits when Redis is down', () => {
-  it('serves the request uncounted, without limit headers, and logs a warning (never a 500)', async () => {
-    // Nothing listens on port 1: every Redis command fails after the client's retries.
+  it('serves the request counted by this process alone, and says so in /status and the log (never a 500)', async () => {
+    // Nothing listens on port 1: the Redis client never connects (issue 17: per-process limits meanwhile).
     const down = await testApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
       const res = await down.app.inject({ url: PATH, headers: { authorization: `Bearer ${down.token}` } });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('no_data');
-      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-      expect(down.logs.text).toContain('rate limit store unavailable; request not counted');
+      expect(res.headers['x-ratelimit-limit']).toBe('600');
+      expect(res.headers['x-ratelimit-remaining']).toBe('599');
+      const status = await down.app.inject({ url: '/status', headers: { accept: 'application/json' } });
+      expect(status.json().data.rate_limits).toMatchObject({ mode: 'per-process' });
+      expect(down.logs.text).toContain('rate limits: redis unreachable; counting per process until it is back');
     } finally {
       await down.close();
     }

@@ -17,6 +17,7 @@ import {
   registryBook,
   type SourceSetup,
   setUpSources,
+  standinLabels,
   startEmbedded,
   startService,
   storeFor,
@@ -198,7 +199,7 @@ async function runStart(opts: { token: boolean }): Promise<void> {
  * beside `protoscore start`.
  */
 async function cliEnv(cfg: Config): Promise<AreaEnv> {
-  const ctx = { role: 'worker' as const, logger: quietLogger(cfg), labels: new Map() };
+  const ctx = { role: 'worker' as const, logger: quietLogger(cfg), labels: standinLabels(cfg) };
   if (cfg.rpcUrls.size) return areaEnv(cfg, openSources(cfg, ctx), registryBook(cfg));
   const found = await findRunningWorld(cfg.dataDir);
   if (!found.running) return areaEnv(cfg, openSources(cfg, ctx));

@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { isoSeconds } from '../core/time.js';
+import pino from 'pino';
+import { isoSeconds, systemClock } from '../core/time.js';
+import { createLogger, isOperatorError } from '../runtime/index.js';
+import { runSandbox } from '../runtime/sandbox-run.js';
 import { jsonRpc } from '../sandbox/chain/anvil.js';
 import type { WorldManifest } from '../sandbox/world/manifest.js';
 import { findRunningWorld, type RunningWorld, worldDir } from '../sandbox/world/running.js';
@@ -157,7 +160,7 @@ async function info(opts: { json?: boolean }): Promise<void> {
     const why = found.running ? 'its RPC stopped answering' : found.reason;
     process.stderr.write(
       `protoscore: no sandbox world is running in ${worldDir(cfg.dataDir)} (${why}); ` +
-        '`protoscore start` runs one when no RPC_URL_<CHAIN> is configured\n',
+        '`protoscore start` (or `protoscore sandbox run`) runs one when no RPC_URL_<CHAIN> is configured\n',
     );
     process.exitCode = 1;
     return;
@@ -171,6 +174,53 @@ async function info(opts: { json?: boolean }): Promise<void> {
   process.stdout.write(render(doc, extras));
 }
 
+/**
+ * `sandbox run`: the world alone, until SIGINT/SIGTERM. Stdout carries the configuration (once the world answers)
+ * and a line when it has caught up with the clock; the logs go to stderr.
+ */
+async function run(): Promise<void> {
+  const cfg = cliConfig();
+  const logger = createLogger(cfg, pino.destination(2));
+  let sandbox: Awaited<ReturnType<typeof runSandbox>>;
+  try {
+    sandbox = await runSandbox({ config: cfg, logger, clock: systemClock });
+  } catch (err) {
+    if (!isOperatorError(err)) throw err;
+    process.stderr.write(`protoscore: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'sandbox: stopping (saving the world)');
+    sandbox.stop().then(
+      () => process.exit(process.exitCode ?? 0),
+      (err: unknown) => {
+        logger.error({ err }, 'sandbox: stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.stdout.write(
+    `protoscore sandbox run: the world answers; point other processes at it with CONFIG_FILE=${sandbox.configFile}:\n` +
+      `${JSON.stringify(sandbox.keys, null, 2)}\n`,
+  );
+  sandbox.caughtUp.then(
+    () =>
+      process.stdout.write(
+        `protoscore sandbox run: caught up with the clock; live, a block every ${cfg.sandbox.blockSeconds} s\n`,
+      ),
+    (err: unknown) => {
+      logger.error({ err }, 'sandbox: catching up with the clock failed');
+      process.exitCode = 1;
+      stop('error');
+    },
+  );
+}
+
 /** `protoscore sandbox …`: the embedded world's commands. */
 export function sandboxCommand(): Command {
   const sandbox = new Command('sandbox').description('The embedded sandbox world (local chain and stand-ins)');
@@ -179,5 +229,12 @@ export function sandboxCommand(): Command {
     .description('RPC URL, chain id, block height and deployed addresses of the running sandbox world')
     .option('--json', 'one JSON object')
     .action((opts: { json?: boolean }) => info(opts));
+  sandbox
+    .command('run')
+    .description(
+      'Run the sandbox world alone (chains, stand-ins; no API, no jobs) and write DATA_DIR/sandbox/config.json, ' +
+        'the configuration (CONFIG_FILE) that points serve, worker or start at it',
+    )
+    .action(() => run());
   return sandbox;
 }

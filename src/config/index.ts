@@ -59,6 +59,11 @@ export interface Config {
   readonly discord: DiscordSettings;
   /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
   readonly reddit: RedditSettings;
+  /**
+   * `ADDRESS_BOOK_FILE`: a JSON address book (entry points, tokens and chain id per chain) read instead of the
+   * registry's own addresses: a testnet, a fork, or the sandbox world run by `protoscore sandbox run`.
+   */
+  readonly addressBookFile: string | undefined;
 }
 
 export interface RedditSettings {
@@ -115,6 +120,11 @@ export interface SandboxSettings {
   readonly scale: number;
   /** `SANDBOX_STABLECOINS`: a new world deploys MakerDAO and Liquity (default true). */
   readonly stablecoins: boolean;
+  /**
+   * `SANDBOX_STANDINS`: the kinds of source (`github`, `bitcoin`, …) that a sandbox's stand-ins serve at the
+   * configured URLs, as `sandbox run` writes them: provenance only (`meta.source` says `sandbox:…`).
+   */
+  readonly standins: ReadonlySet<string>;
 }
 
 /** `RPC_URL_<CHAIN>`: one key per chain, so the set of keys is open (checked against the registry at start). */
@@ -459,6 +469,30 @@ export const CONFIG_KEYS = {
       return out;
     },
   },
+  ADDRESS_BOOK_FILE: {
+    key: 'ADDRESS_BOOK_FILE',
+    doc: "JSON address book (per chain: chain id, tokens, entry points) read instead of the registry's own addresses, for a testnet, a fork or the sandbox world: `protoscore sandbox run` writes one and names it in `DATA_DIR/sandbox/config.json`",
+    default: undefined,
+    parse: (v: string, k: string) => {
+      if (v.trim() === '') throw new ConfigError(k, 'must not be empty');
+      return path.resolve(v.trim());
+    },
+  },
+  SANDBOX_STANDINS: {
+    key: 'SANDBOX_STANDINS',
+    doc: "Comma-separated kinds of source (github, bitcoin, beacon, …) whose configured URLs are a sandbox's stand-ins, as `protoscore sandbox run` writes them in its configuration: their documents' `meta.source` then says `sandbox:…`. Provenance only: the sources are read as any other",
+    default: '',
+    parse: (v: string, k: string): ReadonlySet<string> => {
+      const items = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const item of items)
+        if (!/^[a-z][a-z0-9-]*$/.test(item))
+          throw new ConfigError(k, `expected kinds of source, got ${JSON.stringify(item)}`);
+      return new Set(items);
+    },
+  },
   SANDBOX_SCALE: {
     key: 'SANDBOX_SCALE',
     doc: 'Activity multiplier of the sandbox scenario (e.g. 0.2 for a lighter, faster world)',
@@ -548,6 +582,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       blockSeconds: p.SANDBOX_BLOCK_SECONDS ?? 5,
       scale: p.SANDBOX_SCALE ?? 1,
       stablecoins: p.SANDBOX_STABLECOINS ?? true,
+      standins: p.SANDBOX_STANDINS ?? new Set<string>(),
     }),
     github: Object.freeze({ apiUrl: p.GITHUB_API_URL, token: p.GITHUB_TOKEN }),
     bitcoin: Object.freeze({
@@ -570,6 +605,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       userAgent: p.REDDIT_USER_AGENT,
       subreddits: p.REDDIT_SUBREDDITS ?? new Map<string, string>(),
     }),
+    addressBookFile: p.ADDRESS_BOOK_FILE,
   });
   if (config.bitcoin.rpcUrl !== undefined && config.bitcoin.user === undefined && !config.bitcoin.cookieFile) {
     throw new ConfigError(

@@ -64,6 +64,8 @@ export interface AppDeps {
   readonly datasets: DatasetCache;
   /** Shared rate-limit counters; absent means in-memory counters per process. */
   readonly redis?: Redis;
+  /** The rate-limit counters themselves, when the caller makes them (the runtime's Redis with a fallback); wins over `redis`. */
+  readonly rateLimits?: RateLimitStore;
   readonly status: () => Promise<StatusReport>;
   readonly ready: () => Promise<ReadyState>;
   /** The path table (`areas/index.ts` builds it; the API knows no area). */
@@ -161,7 +163,8 @@ function specHandler(group: RouteGroup, deps: AppDeps, hot: HotPath) {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const limiter: RateLimitStore = deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore();
+  const limiter: RateLimitStore =
+    deps.rateLimits ?? (deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore());
   // No redaction: the access line's fields are fixed and never hold a header.
   const accessLog = deps.accessLog ?? pinoAccessLog(deps.logger.child({}, { redact: [] }));
   let closing = false;

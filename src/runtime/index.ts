@@ -18,5 +18,6 @@ export {
   SOURCES,
   type SourceSetup,
   setUpSources,
+  standinLabels,
   startStandins,
 } from './sources.js';

@@ -21,6 +21,7 @@ import { DatasetRepository } from '../store/datasets.js';
 import { defaultSqliteFile, openStore, type Store } from '../store/db.js';
 import { TokenRepository } from '../store/tokens.js';
 import { accessLogFor } from './logger.js';
+import { SharedRateLimits } from './shared-rate-limits.js';
 import type { Role } from './sources.js';
 
 export function storeFor(config: Config): Store {
@@ -124,10 +125,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     const flush = setInterval(() => verifier.flushUses().catch(() => undefined), 10_000);
     flush.unref();
     let redis: Redis | undefined;
+    let rateLimits: SharedRateLimits | undefined;
     if (config.redisUrl) {
       redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
       redis.on('error', (err) => logger.warn({ err: err.message }, 'redis rate-limit client error'));
+      rateLimits = new SharedRateLimits(redis, logger);
     }
+    const limits = rateLimits;
     const accessLog = accessLogFor(logger);
     app = await buildApp({
       config,
@@ -140,10 +144,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       tokens: verifier,
       datasets: cache,
       ...(accessLog ? { accessLog } : {}),
-      ...(redis ? { redis } : {}),
+      ...(limits ? { rateLimits: limits } : {}),
       ...(options.overload ? { overload: options.overload } : {}),
       status: () =>
-        statusReport(store, options.jobList ? (options.jobList() ?? []) : jobs, clock, options.statusExtra?.() ?? {}),
+        statusReport(store, options.jobList ? (options.jobList() ?? []) : jobs, clock, {
+          ...(limits ? { rate_limits: limits.status() } : {}),
+          ...options.statusExtra?.(),
+        }),
       ready: () => readyState(store, config, options.jobList ? options.jobList() : jobs, AREAS),
     });
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });

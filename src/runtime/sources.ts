@@ -19,7 +19,10 @@ import { discordFromConfig } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig } from '../sources/github/endpoint.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
+
 import { redditFromConfig } from '../sources/reddit/endpoint.js';
+
+import { readAddressBookFile } from './address-book-file.js';
 
 export type Role = 'start' | 'serve' | 'worker';
 
@@ -138,8 +141,14 @@ export function openSources(config: Config, ctx: OpenContext): SourceMap {
   return sources;
 }
 
-/** Where each entity lives on the configured chains: the registry's own addresses. */
+/** Sources a sandbox's stand-ins serve (`SANDBOX_STANDINS`, which `sandbox run` writes): labelled as the sandbox's. */
+export function standinLabels(config: Config): Map<SourceKind, string> {
+  return new Map([...config.sandbox.standins].map((kind) => [kind as SourceKind, `sandbox ${kind} stand-in`]));
+}
+
+/** Where each entity lives on the configured chains: the registry's own addresses, or `ADDRESS_BOOK_FILE`'s. */
 export function registryBook(config: Config): AddressBook {
+  if (config.addressBookFile) return readAddressBookFile(config.addressBookFile);
   return addressBookFromRegistry(registry, [...config.rpcUrls.keys()]);
 }
 
@@ -153,6 +162,8 @@ export interface SourceSetup {
   readonly l2?: SandboxL2;
   /** The stand-ins started, by kind, with the base URL each serves. */
   readonly standins: readonly { kind: SourceKind; url: string }[];
+  /** The keys the sandbox set (its chains' RPC URLs, the stand-ins' base URLs and credentials), when it runs. */
+  readonly sandboxKeys?: Readonly<Record<string, string>>;
   /** Stops the stand-ins and the world (when started here). */
   close(): Promise<void>;
 }
@@ -241,7 +252,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
   const { role, logger, clock } = options;
   let config = options.config;
   if (role !== 'start' || evmSource.configured(config)) {
-    const labels = new Map<SourceKind, string>();
+    const labels = standinLabels(config);
     return {
       config,
       sources: openSources(config, { role, logger, labels }),
@@ -317,11 +328,12 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       l2 = await openL2(world.manifest.genesisTimestamp);
     }
     await world.announce({ ...started.announce, ...l2Announcement(l2) });
-    config = configWith(config, {
+    const sandboxKeys = {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
       ...l2.config,
       ...started.config,
-    });
+    };
+    config = configWith(config, sandboxKeys);
     return {
       config,
       sources: openSources(config, { role, logger, labels: started.labels }),
@@ -329,6 +341,7 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       world,
       l2,
       standins: started.standins,
+      sandboxKeys,
       close,
     };
   } catch (err) {
