@@ -25,11 +25,17 @@ const DEX_PATH = '/data/liquidity/dex/available-dexes';
 /**
  * Computations whose documents are built on observations stamped with the time they were read (GitHub repository
  * snapshots and the weekly windows that end at them; network samples' `sampled_at`; the Bitcoin mempool and the
- * transactions per second up to the sample): two runs read at different instants cannot publish the same bytes.
+ * transactions per second up to the sample; Discord's and Reddit's reads, whose coverage and running day end at the
+ * instant of the read): two runs read at different instants cannot publish the same bytes.
  * Their facts are compared instead where an ingest of theirs is the one killed (development: every commit, issue
  * and event read).
  */
-const OBSERVED_AT_READ_TIME = new Set(['development.compute', 'blockchain.compute', 'blockchain.bitcoin.compute']);
+const OBSERVED_AT_READ_TIME = new Set([
+  'development.compute',
+  'blockchain.compute',
+  'blockchain.bitcoin.compute',
+  'community.compute',
+]);
 
 /**
  * The development area's facts, without the instants they were observed at (`snapshot_at`, `observed_at`) and the

@@ -12,6 +12,12 @@ export type RateLimitMode = 'shared' | 'per-process';
 
 /** After a failed command on a connection that stays up, how long this process counts alone before trying again. */
 const RETRY_AFTER_FAILURE_MS = 5000;
+/**
+ * At start, how long a request waits for the first connection before this process counts alone: without the wait,
+ * requests that came while the client was still connecting were counted per process (two replicas each allowed a
+ * token its whole limit), a race the shared-counter test caught.
+ */
+const FIRST_CONNECT_WAIT_MS = 2000;
 
 export class SharedRateLimits implements RateLimitStore {
   private readonly shared: RedisRateLimitStore;
@@ -20,6 +26,8 @@ export class SharedRateLimits implements RateLimitStore {
   private warned = false;
   private sinceMs = Date.now();
   private failedAtMs: number | undefined;
+  /** Settles at the first `ready`, the first failure, or after `FIRST_CONNECT_WAIT_MS`, whichever comes first. */
+  private firstConnect: Promise<void> | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -29,9 +37,27 @@ export class SharedRateLimits implements RateLimitStore {
     redis.on('ready', () => this.reachable());
     redis.on('close', () => this.unreachable('redis connection closed'));
     redis.on('error', (err: Error) => this.unreachable(err.message));
+    if (redis.status !== 'ready') {
+      this.firstConnect = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          redis.off('ready', done);
+          redis.off('error', done);
+          redis.off('end', done);
+          this.firstConnect = undefined;
+          resolve();
+        };
+        const timer = setTimeout(done, FIRST_CONNECT_WAIT_MS);
+        timer.unref();
+        redis.once('ready', done);
+        redis.once('error', done);
+        redis.once('end', done);
+      });
+    }
   }
 
   hit(key: string, limit: number, windowMs: number, nowMs: number): Hit | Promise<Hit> {
+    if (this.firstConnect) return this.firstConnect.then(() => this.hit(key, limit, windowMs, nowMs));
     // Not connected, or a command failed a moment ago on a connection that looks up: no wait on the client's
     // reconnection or retries, this process counts alone.
     const failedRecently = this.failedAtMs !== undefined && Date.now() - this.failedAtMs < RETRY_AFTER_FAILURE_MS;

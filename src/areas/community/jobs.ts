@@ -39,15 +39,6 @@ export function communityJobs(env: AreaEnv): JobDef[] {
       run: (ctx) => ingest.run(ctx),
     });
   }
-  // `meta.source` in the vocabulary's words (src/areas/kit/source-label.ts: `github` / `sandbox:github`): the runtime
-  // labels an endpoint only when the sandbox's stand-in serves it.
-  const provenance = [
-    targets.discord ? (targets.discord.endpoint.label === undefined ? 'discord' : 'sandbox:discord') : undefined,
-    targets.reddit ? (targets.reddit.endpoint.label === undefined ? 'reddit' : 'sandbox:reddit') : undefined,
-  ]
-    .filter(Boolean)
-    .join(', ');
-
   return [
     ...ingests,
     computeJob({
@@ -63,7 +54,8 @@ export function communityJobs(env: AreaEnv): JobDef[] {
       documents: (output, input) => {
         const docs = new DocumentSet(communityPaths, {
           asOf: input.asOf,
-          source: provenance,
+          // The kit names the sources read (`sandbox:discord`, `reddit`…: `kit/source-label.ts`) in place of this.
+          source: 'Discord API v10 (guild channels and threads), Reddit OAuth API (Listings)',
           freshFor: FRESH_FOR_SECONDS,
         });
         for (const [channel, listing] of output.listings) docs.add('community.protocols', { channel }, listing);

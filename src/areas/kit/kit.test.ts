@@ -52,6 +52,14 @@ describe('sourceLabel (meta.source)', () => {
     expect(sourceLabel(env({ sources: new SourceMap({ github: standin }) }), ['github'])).toBe('sandbox:github');
     expect(sourceLabel(env(), [])).toBeUndefined();
   });
+
+  it('names Discord and Reddit, and their stand-ins as sandbox, in the order read', () => {
+    const discord = { baseUrl: 'https://discord.com/api/v10', token: 't' } as never;
+    const reddit = { apiUrl: 'https://oauth.reddit.com', label: 'sandbox Reddit stand-in (OAuth API)' } as never;
+    const sources = new SourceMap({ discord, reddit });
+    expect(sourceLabel(env({ sources }), ['discord', 'reddit'])).toBe('discord, sandbox:reddit');
+    expect(sourceLabel(env({ sources }), ['reddit'])).toBe('sandbox:reddit');
+  });
 });
 
 const paths: PathDef[] = [

@@ -7,7 +7,8 @@ import type { AreaEnv } from './module.js';
  * - an EVM chain: `<chain>:<chain_id>` (`ethereum:1`), `sandbox:<chain>:<chain_id>` (`sandbox:ethereum:31337`) when
  *   the chain is the sandbox world's (in the sandbox, only the chains its address book names);
  * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it; the beacon API likewise (`beacon`);
- * - Bitcoin Core's RPC: `bitcoin`, or `sandbox:bitcoin:regtest` when the sandbox's stand-in (a regtest chain) serves it.
+ * - Bitcoin Core's RPC: `bitcoin`, or `sandbox:bitcoin:regtest` when the sandbox's stand-in (a regtest chain) serves it;
+ * - Discord and Reddit: `discord`, `reddit`, or `sandbox:discord`, `sandbox:reddit` from the sandbox's stand-ins.
  * Undefined when the area read none of them (its own description stays).
  */
 export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
@@ -36,6 +37,10 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
   if (read.has('beacon')) {
     const beacon = env.sources.get('beacon');
     if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
+  }
+  for (const kind of ['discord', 'reddit'] as const) {
+    const endpoint = read.has(kind) ? env.sources.get(kind) : undefined;
+    if (endpoint) labels.push(endpoint.label === undefined ? kind : `sandbox:${kind}`);
   }
   return labels.length ? labels.join(', ') : undefined;
 }
