@@ -94,6 +94,17 @@ export interface WorldManifest {
  * MakerDAO's multi-collateral DAI as `@makerdao/testchain` ships it, loaded into the world (protocols/maker). The
  * Chainlog is the entry point the service is given; the rest is what it holds, repeated for the sandbox's actors.
  */
+/** A stablecoin/USDC Uniswap V2 pair of the world's factory (Liquity's LUSD/USDC, Maker's DAI/USDC). */
+export interface ManifestStablePair {
+  readonly address: `0x${string}`;
+  readonly factory: `0x${string}`;
+  readonly router: `0x${string}`;
+  readonly token0: `0x${string}`;
+  readonly token1: `0x${string}`;
+  readonly usdc: `0x${string}`;
+  readonly usdcDecimals: number;
+}
+
 export interface ManifestMaker {
   readonly protocol: 'makerdao';
   /** `@makerdao/testchain@<version>`: where the contracts' state comes from. */
@@ -124,17 +135,9 @@ export interface ManifestMaker {
   }[];
   /**
    * The DAI/USDC Uniswap V2 pair (not Maker's: the sandbox's market for DAI's peg), seeded by the Maker actors'
-   * market maker at the first step. Absent in worlds saved before it.
+   * market maker once ETH-A's ceiling has room (the second step). Absent in worlds saved before it.
    */
-  readonly pool?: {
-    readonly address: `0x${string}`;
-    readonly factory: `0x${string}`;
-    readonly router: `0x${string}`;
-    readonly token0: `0x${string}`;
-    readonly token1: `0x${string}`;
-    readonly usdc: `0x${string}`;
-    readonly usdcDecimals: number;
-  };
+  readonly pool?: ManifestStablePair;
   readonly startBlock: number;
 }
 
@@ -248,15 +251,8 @@ export interface ManifestLiquity {
   readonly feeRecipient: `0x${string}`;
   /** The ETH/USD feed proxy the PriceFeed reads. */
   readonly ethUsdFeed: `0x${string}`;
-  readonly pool: {
-    readonly address: `0x${string}`;
-    readonly factory: `0x${string}`;
-    readonly router: `0x${string}`;
-    readonly token0: `0x${string}`;
-    readonly token1: `0x${string}`;
-    readonly usdc: `0x${string}`;
-    readonly usdcDecimals: number;
-  };
+  readonly pool: ManifestStablePair;
+
   readonly startBlock: number;
 }
 

@@ -723,20 +723,8 @@ export class MakerActors {
       if (dart >= urn.art) dart = urn.art;
       else if ((urn.art - dart) * r.rate < r.dust) return;
       if (dart === 0n) return;
-      this.host.approve(agent, this.m.dai, this.m.daiJoin);
       agent.plan(this.m.dai.toLowerCase(), -wad);
-      this.send(
-        agent,
-        this.m.daiJoin,
-        encodeFunctionData({ abi: daiJoinAbi, functionName: 'join', args: [agent.address, wad] }),
-        'lend',
-      );
-      const frob = encodeFunctionData({
-        abi: vatAbi,
-        functionName: 'frob',
-        args: [ilkBytes(vault.ilk), agent.address, agent.address, agent.address, 0n, -dart],
-      });
-      this.send(agent, this.m.vat, frob, 'lend');
+      this.wipe(agent, vault.ilk, wad, dart);
       this.s.stats.repaid++;
       return;
     }
@@ -819,22 +807,27 @@ export class MakerActors {
       else if ((art - dart) * r.rate < r.dust) return;
       if (dart === 0n) return;
       const wad = (dart * r.rate + RAY - 1n) / RAY;
-      this.host.approve(agent, this.m.dai, this.m.daiJoin);
-      this.send(
-        agent,
-        this.m.daiJoin,
-        encodeFunctionData({ abi: daiJoinAbi, functionName: 'join', args: [agent.address, wad] }),
-        'lend',
-      );
-      const frob = encodeFunctionData({
-        abi: vatAbi,
-        functionName: 'frob',
-        args: [ilkBytes(ilk.ilk), agent.address, agent.address, agent.address, 0n, -dart],
-      });
-      this.send(agent, this.m.vat, frob, 'lend');
+      this.wipe(agent, ilk.ilk, wad, dart);
       agent.plan(daiKey, bought - wad);
       state.stats.pegBuys++;
     }
+  }
+
+  /** Pays `wad` DAI back into the Vat (`DaiJoin.join`) and wipes `dart` of the vault's normalised debt (negative `frob`). */
+  private wipe(agent: Agent, ilk: string, wad: bigint, dart: bigint): void {
+    this.host.approve(agent, this.m.dai, this.m.daiJoin);
+    this.send(
+      agent,
+      this.m.daiJoin,
+      encodeFunctionData({ abi: daiJoinAbi, functionName: 'join', args: [agent.address, wad] }),
+      'lend',
+    );
+    const frob = encodeFunctionData({
+      abi: vatAbi,
+      functionName: 'frob',
+      args: [ilkBytes(ilk), agent.address, agent.address, agent.address, 0n, -dart],
+    });
+    this.send(agent, this.m.vat, frob, 'lend');
   }
 
   /** The market maker's vault and the pair's seed: DAI drawn against ETH-A and as much USDC, added 1:1. */

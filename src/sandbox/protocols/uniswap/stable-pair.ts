@@ -7,17 +7,11 @@
 import { type Address, encodeFunctionData } from 'viem';
 import type { Agent } from '../../chain/agent.js';
 import type { ChainSession } from '../../chain/session.js';
+import type { ManifestStablePair } from '../../world/manifest.js';
 import { v2RouterAbi } from './artifacts.js';
 
 /** The pair as the manifest names it (`ManifestLiquity.pool`, `ManifestMaker.pool`). */
-export interface StablePairRef {
-  readonly address: Address;
-  readonly router: Address;
-  readonly token0: Address;
-  readonly token1: Address;
-  readonly usdc: Address;
-  readonly usdcDecimals: number;
-}
+export type StablePairRef = Omit<ManifestStablePair, 'factory'>;
 
 /** The pair's reserves at the block's start, updated by the swaps queued since (raw units). */
 export interface StablePairReserves {
