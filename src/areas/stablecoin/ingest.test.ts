@@ -4,7 +4,7 @@ import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { BlockInfo, EvmLog } from '../../sources/evm/index.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { Dialect, Store } from '../../store/db.js';
-import { DOG_ABI, TOKEN_ABI, TROVE_MANAGER_ABI, VAT_NOTE_TOPICS } from './events.js';
+import { DOG_ABI, TOKEN_ABI, TOPICS, TROVE_MANAGER_ABI, VAT_NOTE_TOPICS } from './events.js';
 import type { MakerSnapshot } from './facts.js';
 import {
   borrowersOfEvents,
@@ -12,6 +12,7 @@ import {
   readMakerSnapshot,
   StableSink,
   stableCheckpointKey,
+  stableTransfersKey,
   urnsOfNotes,
 } from './ingest.js';
 import { fromJson, StablecoinRepository, toJson } from './repo.js';
@@ -115,10 +116,15 @@ describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
   const ctx = { chain: 'ethereum', blocks, senders: new Map() };
 
   it('decodes the Vat’s notes and the other events, stores them exactly and idempotently, and rolls back', async () => {
-    const sink = new StableSink(maker, 1, { vat: VAT, events: [SPOT, DOG, DAI, CLIP] });
+    const sources = { vat: VAT, events: [SPOT, DOG, CLIP], token: DAI };
+    const sink = new StableSink(maker, 1, sources);
     expect(sink.key).toBe(stableCheckpointKey('ethereum', 'makerdao'));
     const queries = await sink.queries();
-    expect(queries.map((q) => q.addresses)).toEqual([[VAT], [SPOT, DOG, DAI, CLIP]]);
+    expect(queries.map((q) => q.addresses)).toEqual([[VAT], [SPOT, DOG, CLIP]]);
+    // The stablecoin's transfers are a part of their own, with their own checkpoint.
+    const transfers = new StableSink(maker, 1, sources, 'transfers');
+    expect(transfers.key).toBe(stableTransfersKey('ethereum', 'makerdao'));
+    expect(await transfers.queries()).toEqual([{ addresses: [DAI], topics: [[TOPICS.transfer]] }]);
     expect(queries[0]!.topics[0]).toContain(VAT_NOTE_TOPICS.frob);
     expect(queries[0]!.topics[0]).not.toContain(VAT_NOTE_TOPICS.move);
     const logs = [
@@ -127,6 +133,7 @@ describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
       vatNote('frob', [ETH_A.slice(2), addr(URN), addr(URN), addr(URN), word(-2n * E18), word(-1000n * E18)], 3),
       vatNote('fork', [ETH_A.slice(2), addr(URN), addr(URN2), word(E18), word(100n * E18)], 3),
       event(DAI, TOKEN_ABI, 'Transfer', { from: `0x${'0'.repeat(40)}`, to: URN, value: 5000n * E18 }, 2),
+      event(DAI, TOKEN_ABI, 'Transfer', { from: URN, to: URN2, value: 10n * E18 }, 4),
       event(
         DOG,
         DOG_ABI,
@@ -136,13 +143,13 @@ describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
       ),
     ];
     const write = () => store.db.transaction().execute((trx) => sink.apply(trx, { from: 1, to: 4 }, [logs], ctx));
-    expect(await write()).toBe(6);
-    expect(await write()).toBe(6);
+    expect(await write()).toBe(7);
+    expect(await write()).toBe(7);
     const repo = new StablecoinRepository(store.db);
     const stored = await repo.events('ethereum', 'makerdao', { to: 2000 });
-    expect(stored.map((e) => e.event.kind)).toEqual(['init', 'frob', 'transfer', 'frob', 'fork', 'bark']);
+    expect(stored.map((e) => e.event.kind)).toEqual(['init', 'frob', 'transfer', 'frob', 'fork', 'transfer', 'bark']);
     expect(stored[3]!.event).toMatchObject({ source: 'vat_note', kind: 'frob', dink: -2n * E18, dart: -1000n * E18 });
-    expect(stored[5]!.event).toMatchObject({
+    expect(stored[6]!.event).toMatchObject({
       source: 'event',
       kind: 'bark',
       ilk: 'ETH-A',
@@ -153,12 +160,17 @@ describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
       { ilk: 'ETH-A', urn: URN },
       { ilk: 'ETH-A', urn: URN2 },
     ]);
+    // Each part rolls back only its own facts: the protocol's leaves the transfer of block 4, the transfers' takes it.
+    const kept = async () =>
+      (await repo.events('ethereum', 'makerdao', { to: 2000 })).map((e) => `${e.blockNumber}:${e.event.kind}`);
     await store.db.transaction().execute((trx) => sink.rollback(trx, 2));
-    expect((await repo.events('ethereum', 'makerdao', { to: 2000 })).map((e) => e.blockNumber)).toEqual([1, 2, 2]);
+    expect(await kept()).toEqual(['1:init', '2:frob', '2:transfer', '4:transfer']);
+    await store.db.transaction().execute((trx) => transfers.rollback(trx, 2));
+    expect(await kept()).toEqual(['1:init', '2:frob', '2:transfer']);
   });
 
   it('Liquity: TroveUpdated from the TroveManager and BorrowerOperations name the borrowers', async () => {
-    const sink = new StableSink(liquity, 1, { events: [TM, BO, SP, FEED, LUSD] });
+    const sink = new StableSink(liquity, 1, { events: [TM, BO, SP, FEED], token: LUSD });
     const logs = [
       event(
         BO,

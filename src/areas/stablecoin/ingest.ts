@@ -43,11 +43,17 @@ import type { StablecoinTarget } from './targets.js';
 
 /**
  * Every read of the stablecoin area from the chain, turned into facts:
- * - `StableSink`, the EVM ingest engine's sink for one protocol: the logs of the contracts named by its entry point
- *   (Maker: the Vat's LogNotes, Spot `Poke`, Dog `Bark`, the Clippers' `Kick`/`Take`/`Redo`, DAI `Transfer`;
- *   Liquity: `TroveUpdated` of the TroveManager and BorrowerOperations, `TroveLiquidated`, `Liquidation`,
- *   `Redemption`, the Stability Pool's balance, the PriceFeed's last good price, LUSD `Transfer`), decoded and
- *   inserted with ON CONFLICT DO NOTHING on (chain, block, log index);
+ * - `StableSink`, the EVM ingest engine's sink for one protocol, in two parts with checkpoints of their own:
+ *   - `protocol`, from the entry point's deployment: the logs of the contracts it names (Maker: the Vat's LogNotes,
+ *     Spot `Poke`, Dog `Bark`, the Clippers' `Kick`/`Take`/`Redo`; Liquity: `TroveUpdated` of the TroveManager and
+ *     BorrowerOperations, `TroveLiquidated`, `Liquidation`, `Redemption`, the Stability Pool's balance, the
+ *     PriceFeed's last good price);
+ *   - `transfers`, the stablecoin's `Transfer`s, from `TRANSFER_LOOKBACK` before the first ingestion (or the
+ *     deployment, when later): the published week's mints and burns need no more, and a complete replay from
+ *     mainnet's deployments (DAI 2019, LUSD 2021) is hundreds of millions of logs. Holders, which need the whole
+ *     replay, are served only when it explains the whole supply (the sandbox's worlds: it starts with them);
+ *   decoded and inserted with ON CONFLICT DO NOTHING on (chain, block, log index). A run ingests the transfers first
+ *   and the protocol's logs up to where they reached, so no snapshot is taken above the transfers read;
  * - state snapshots at the ingested head (at most every `SNAPSHOT_EVERY` of chain time) and at the last block of each
  *   of the 6 previous UTC days that has none (from the node's history), read with multicall.
  */
@@ -58,6 +64,8 @@ type Call = StateCall;
 
 /** A new head snapshot at most this often (chain time): a state read per 10 s job run would be wasted work. */
 export const SNAPSHOT_EVERY = 300;
+/** The stablecoin's transfers are read from this long before the first ingestion's head (at a UTC day's start): the 7 published days and one more. */
+export const TRANSFER_LOOKBACK = 8 * 86_400;
 /** Daily snapshots are back-filled for this many previous UTC days (the 7-day history). */
 const BACKFILL_DAYS = 6;
 
@@ -407,14 +415,21 @@ export async function readLiquitySnapshot(
 
 // ---- The sink ----
 
-/** The engine's checkpoint of a protocol's facts on a chain. */
+/** The engine's checkpoint of a protocol's facts on a chain (its `protocol` part). */
 export const stableCheckpointKey = (chain: string, protocol: string) => `stablecoin:${chain}:${protocol}`;
+/** The checkpoint of its `transfers` part (the stablecoin's `Transfer`s). */
+export const stableTransfersKey = (chain: string, protocol: string) => `stablecoin:${chain}:${protocol}:transfers`;
+
+/** The two parts of a protocol's ingestion (see the top of this file). */
+export type StablePart = 'protocol' | 'transfers';
 
 /** The contracts whose logs a protocol's sink reads (resolved from the entry point at the head, each run). */
 export interface LogSources {
   readonly vat?: Address;
-  /** Each of the area's ordinary events, by emitting contract. */
+  /** Each of the area's ordinary events, by emitting contract (the stablecoin's token apart). */
   readonly events: readonly Address[];
+  /** The stablecoin (its `Transfer`s: the `transfers` part). */
+  readonly token: Address;
 }
 
 export class StableSink implements IngestSink {
@@ -426,12 +441,14 @@ export class StableSink implements IngestSink {
     private readonly target: StablecoinTarget,
     readonly startBlock: number,
     private readonly sources: LogSources,
+    private readonly part: StablePart = 'protocol',
   ) {
-    this.key = stableCheckpointKey(target.chain, target.protocol);
+    this.key = (part === 'protocol' ? stableCheckpointKey : stableTransfersKey)(target.chain, target.protocol);
     this.vat = sources.vat?.toLowerCase() as Address | undefined;
   }
 
   async queries(): Promise<LogQuery[]> {
+    if (this.part === 'transfers') return [{ addresses: [this.token], topics: [[TOPICS.transfer]] }];
     const out: LogQuery[] = [];
     if (this.vat) out.push({ addresses: [this.vat], topics: [VAT_NOTES_READ] });
     const topics = Object.values(TOPICS);
@@ -470,8 +487,16 @@ export class StableSink implements IngestSink {
     return events.length;
   }
 
+  /** Each part deletes only its own facts (the protocol's part its snapshots too): the other has a checkpoint of its own. */
   async rollback(trx: Transaction<Database>, afterBlock: number): Promise<void> {
-    await rollbackStable(trx, this.target.chain, this.target.protocol, afterBlock);
+    await rollbackStable(trx, this.target.chain, this.target.protocol, afterBlock, {
+      token: this.token,
+      part: this.part,
+    });
+  }
+
+  private get token(): Address {
+    return this.sources.token.toLowerCase() as Address;
   }
 }
 
@@ -492,7 +517,7 @@ export async function makerLogSources(source: EvmSource, target: StablecoinTarge
   const clippers = dog
     .map((d) => (d === undefined ? ZERO : lower((d as readonly unknown[])[0])))
     .filter((a) => a !== ZERO);
-  return { vat: c.vat, events: [c.spot, c.dog, c.dai, ...clippers] };
+  return { vat: c.vat, events: [c.spot, c.dog, ...clippers], token: c.dai };
 }
 
 export async function liquityLogSources(
@@ -501,7 +526,7 @@ export async function liquityLogSources(
   block: number,
 ): Promise<LogSources> {
   const c = await resolveLiquity(source, target.entryPoint, block);
-  return { events: [c.troveManager, c.borrowerOperations, c.stabilityPool, c.priceFeed, c.lusdToken] };
+  return { events: [c.troveManager, c.borrowerOperations, c.stabilityPool, c.priceFeed], token: c.lusdToken };
 }
 
 /** The snapshot of a protocol at a block, reading every position its stored events named up to that block. */
@@ -574,17 +599,34 @@ export class StablecoinIngest {
       ).block;
       this.starts.set(key, start);
     }
+    const transfersKey = stableTransfersKey(target.chain, target.protocol);
+    let transfersStart = this.starts.get(transfersKey);
+    if (transfersStart === undefined) {
+      const back = await ingestStart(ctx, source, `${transfersKey}:start`, {
+        startBlocks: [],
+        lookbackSeconds: TRANSFER_LOOKBACK,
+        fromUtcDayStart: true,
+      });
+      transfersStart = Math.max(back.block, start);
+      this.starts.set(transfersKey, transfersStart);
+    }
     const head = await source.blockNumber();
     const logSources = await this.logSources(source, target, head);
-    const sink = new StableSink(target, start, logSources);
-    const result = await ingest(source, ctx.store, sink, {
-      signal: ctx.signal,
-      now: () => nowSeconds(ctx.clock),
-      log: ctx.log,
+    const options = { signal: ctx.signal, now: () => nowSeconds(ctx.clock), log: ctx.log };
+    const transfers = await ingest(source, ctx.store, new StableSink(target, transfersStart, logSources, 'transfers'), {
+      ...options,
+      toBlock: head,
+    });
+    // The protocol's logs no further than the transfers reached: a snapshot's day then has all its mints and burns.
+    const reached = Math.max(transfers.to, transfersStart - 1);
+    const result = await ingest(source, ctx.store, new StableSink(target, start, logSources), {
+      ...options,
+      toBlock: reached,
     });
     const snapshots = await this.snapshots(ctx, source, target, start);
     return (
       `${target.chain}/${target.protocol}: blocks ${result.from}–${result.to}, ${result.logs} logs, ${result.facts} facts` +
+      `, transfers ${transfers.from}–${transfers.to} (${transfers.facts})` +
       (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '') +
       (snapshots.length ? `, snapshots at ${snapshots.join(', ')}` : '')
     );

@@ -66,16 +66,32 @@ export async function insertEvents(platform: Transaction<Database>, events: read
 }
 
 /** Reorg rollback: the protocol's events and snapshots above `afterBlock`. */
-export async function rollbackStable(platform: Transaction<Database>, chain: string, protocol: string, after: number) {
+/**
+ * Deletes a protocol's facts above `after`: with `part`, only that part's (`transfers`: the token's events;
+ * `protocol`: every other event and the snapshots), since each part has a checkpoint of its own.
+ */
+export async function rollbackStable(
+  platform: Transaction<Database>,
+  chain: string,
+  protocol: string,
+  after: number,
+  only?: { token: string; part: 'protocol' | 'transfers' },
+) {
   const trx = platform.withTables<StablecoinTables>();
-  for (const table of ['stable_events', 'stable_snapshots'] as const) {
-    await trx
-      .deleteFrom(table)
-      .where('chain', '=', chain)
-      .where('protocol', '=', protocol)
-      .where('block_number', '>', after)
-      .execute();
-  }
+  let events = trx
+    .deleteFrom('stable_events')
+    .where('chain', '=', chain)
+    .where('protocol', '=', protocol)
+    .where('block_number', '>', after);
+  if (only) events = events.where('address', only.part === 'transfers' ? '=' : '<>', only.token);
+  await events.execute();
+  if (only?.part === 'transfers') return;
+  await trx
+    .deleteFrom('stable_snapshots')
+    .where('chain', '=', chain)
+    .where('protocol', '=', protocol)
+    .where('block_number', '>', after)
+    .execute();
 }
 
 /** Reads and writes the stablecoin area's facts; rows become typed facts (big integers back to bigint) here only. */
