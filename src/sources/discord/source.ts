@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import { type TypeCheck, TypeCompiler, type ValueError } from '@sinclair/typebox/compiler';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { schemaMismatch } from '../schema-mismatch.js';
 import {
   createDiscordClient,
   DiscordAccessError,
@@ -46,20 +47,8 @@ function checker<T extends TSchema>(route: string, schema: T): Checker<T> {
 
 function validate<T extends TSchema>(c: Checker<T>, data: unknown): Static<T> {
   if (c.check.Check(data)) return data;
-  const first = c.check.Errors(data).First();
-  const cause = first ? deepest(first) : undefined;
-  throw new DiscordSchemaError(c.route, cause?.path ?? '', cause?.message ?? 'does not match the schema');
-}
-
-function deepest(error: ValueError): ValueError {
-  let best = error;
-  for (const variant of error.errors) {
-    const first = variant.First();
-    if (!first) continue;
-    const candidate = deepest(first);
-    if (candidate.path.length > best.path.length) best = candidate;
-  }
-  return best;
+  const { path, message } = schemaMismatch(c.check, data);
+  throw new DiscordSchemaError(c.route, path, message);
 }
 
 const ROUTE = {

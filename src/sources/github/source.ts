@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { type TypeCheck, TypeCompiler, type ValueError } from '@sinclair/typebox/compiler';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { schemaMismatch } from '../schema-mismatch.js';
 import {
   createGithubClient,
   type GithubClient,
@@ -48,21 +49,8 @@ function checker<T extends TSchema>(endpoint: string, schema: T): Checker<T> {
 
 function validate<T extends TSchema>(c: Checker<T>, data: unknown): Static<T> {
   if (c.check.Check(data)) return data;
-  const first = c.check.Errors(data).First();
-  const cause = first ? deepest(first) : undefined;
-  throw new GithubSchemaError(c.endpoint, cause?.path ?? '', cause?.message ?? 'does not match the schema');
-}
-
-/** A union (`T | null`) reports itself; the most specific field is the deepest error among its variants'. */
-function deepest(error: ValueError): ValueError {
-  let best = error;
-  for (const variant of error.errors) {
-    const first = variant.First();
-    if (!first) continue;
-    const candidate = deepest(first);
-    if (candidate.path.length > best.path.length) best = candidate;
-  }
-  return best;
+  const { path, message } = schemaMismatch(c.check, data);
+  throw new GithubSchemaError(c.endpoint, path, message);
 }
 
 const CHECK = {

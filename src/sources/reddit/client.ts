@@ -1,9 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type ValueError } from '@sinclair/typebox/compiler';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ServiceError } from '../../core/errors.js';
 import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep as wait } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
+import { schemaMismatch } from '../schema-mismatch.js';
 import { type RedditErrorBody, RedditToken } from './schemas.js';
 
 /**
@@ -147,20 +148,8 @@ export function validate<T extends TSchema>(endpoint: string, schema: T, value: 
     checkers.set(schema, c);
   }
   if (c.Check(value)) return value as Static<T>;
-  const first = c.Errors(value).First();
-  const cause = first ? deepest(first) : undefined;
-  throw new RedditSchemaError(endpoint, cause?.path ?? '', cause?.message ?? 'does not match the schema');
-}
-
-function deepest(error: ValueError): ValueError {
-  let best = error;
-  for (const variant of error.errors) {
-    const first = variant.First();
-    if (!first) continue;
-    const candidate = deepest(first);
-    if (candidate.path.length > best.path.length) best = candidate;
-  }
-  return best;
+  const { path, message } = schemaMismatch(c, value);
+  throw new RedditSchemaError(endpoint, path, message);
 }
 
 interface Answer {
