@@ -1,7 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createPublicClient, createTestClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
@@ -12,13 +8,12 @@ import { openServiceStore, TestClock, testStore } from './helpers.js';
 import { areaRunner, sandboxEnv } from './support/areas.js';
 import { smallWorld, type TestWorld, WORLD_NOW_MS } from './support/dex-world.js';
 import { type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.js';
+import { killMidIngest } from './support/kill-mid-ingest.js';
 
 /**
  * Faults on the DEX pipeline: the same world ingested through a misbehaving RPC, or by a worker killed with
  * SIGKILL in the middle, gives byte-identical datasets; a reorg leaves no fact from the abandoned blocks.
  */
-
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function datasets(store: Store) {
   return store.db.selectFrom('datasets').select(['path', 'payload', 'meta', 'as_of']).orderBy('path').execute();
@@ -84,44 +79,22 @@ describe('DEX pipeline under faults', () => {
   }, 180_000);
 
   it('a worker killed with SIGKILL mid-ingest, then restarted, gives the same datasets', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-kill-'));
-    const dbFile = path.join(dir, 'kill.sqlite');
-    const envFile = path.join(dir, 'env.json');
-    // Many small ranges, each committed on its own, so the kill lands between or inside them.
-    writeFileSync(envFile, JSON.stringify({ manifest: w.world.manifest, rpcUrl: w.world.rpcUrl, maxBlockRange: 2 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/ingest-child.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, CHILD_DB: dbFile, CHILD_ENV: envFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
     const head = await w.world.head();
-    const watcher = openServiceStore({ sqliteFile: dbFile });
-    let killedAt: number | undefined;
-    try {
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && killedAt === undefined) {
-        await new Promise((r) => setTimeout(r, 15));
-        const cp = await readCheckpoint<{ block: number }>(watcher.db, 'dex:ethereum').catch(() => undefined);
-        if (cp && cp.block > 2) {
-          child.kill('SIGKILL');
-          killedAt = cp.block;
-        }
-      }
-      expect(await exited).toBe('SIGKILL');
-      expect(killedAt, 'killed before the end of the chain').toBeLessThan(head);
-    } finally {
-      await watcher.close();
-    }
-    const store = openServiceStore({ sqliteFile: dbFile });
+    const killed = await killMidIngest(w.world, {
+      job: 'dex.ingest',
+      checkpointKey: 'dex:ethereum',
+      afterBlock: 2,
+      timeoutMs: 60_000,
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.killedAt, 'killed before the end of the chain').toBeLessThan(head);
+    const store = openServiceStore({ sqliteFile: killed.dbFile });
     try {
       await pipeline(w, store);
       expect(await datasets(store)).toEqual(reference);
     } finally {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      killed.remove();
     }
   }, 180_000);
 

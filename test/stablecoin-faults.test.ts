@@ -1,25 +1,19 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
 import { stablecoinArea } from '../src/areas/stablecoin/index.js';
 import { stableCheckpointKey } from '../src/areas/stablecoin/ingest.js';
-import { readCheckpoint } from '../src/store/checkpoints.js';
 import type { Store } from '../src/store/db.js';
 import { openServiceStore, TestClock, testStore } from './helpers.js';
 import { areaRunner, sandboxEnv } from './support/areas.js';
 import { smallWorld, type TestWorld, WORLD_NOW_MS } from './support/dex-world.js';
 import { type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.js';
+import { killMidIngest } from './support/kill-mid-ingest.js';
 
 /**
  * Faults on the stablecoin pipeline (issue 15): the same world with MakerDAO and Liquity, ingested through a
  * misbehaving RPC or by a worker killed with SIGKILL in the middle of `stablecoin.ingest`, gives byte-identical
  * published datasets; an RPC that stops answering fails the runs and leaves what was published as it was.
  */
-
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function datasets(store: Store) {
   return store.db
@@ -105,46 +99,22 @@ describe('stablecoin pipeline under faults', () => {
   }, 240_000);
 
   it('a worker killed with SIGKILL mid-ingest, then restarted, gives the same datasets', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-stable-kill-'));
-    const dbFile = path.join(dir, 'kill.sqlite');
-    const envFile = path.join(dir, 'env.json');
-    writeFileSync(envFile, JSON.stringify({ manifest: w.world.manifest, rpcUrl: w.world.rpcUrl, maxBlockRange: 2 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/ingest-child.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, CHILD_DB: dbFile, CHILD_ENV: envFile, CHILD_JOB: 'stablecoin.ingest' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
     const head = await w.world.head();
-    const watcher = openServiceStore({ sqliteFile: dbFile });
-    let killedAt: number | undefined;
-    try {
-      const deadline = Date.now() + 90_000;
-      while (Date.now() < deadline && killedAt === undefined) {
-        await new Promise((r) => setTimeout(r, 15));
-        const cp = await readCheckpoint<{ block: number }>(
-          watcher.db,
-          stableCheckpointKey('ethereum', 'makerdao'),
-        ).catch(() => undefined);
-        if (cp && cp.block > w.world.manifest.maker!.startBlock + 4) {
-          child.kill('SIGKILL');
-          killedAt = cp.block;
-        }
-      }
-      expect(await exited).toBe('SIGKILL');
-      expect(killedAt, 'killed before the end of the chain').toBeLessThan(head);
-    } finally {
-      await watcher.close();
-    }
-    const store = openServiceStore({ sqliteFile: dbFile });
+    const killed = await killMidIngest(w.world, {
+      job: 'stablecoin.ingest',
+      checkpointKey: stableCheckpointKey('ethereum', 'makerdao'),
+      afterBlock: w.world.manifest.maker!.startBlock + 4,
+      timeoutMs: 90_000,
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.killedAt, 'killed before the end of the chain').toBeLessThan(head);
+    const store = openServiceStore({ sqliteFile: killed.dbFile });
     try {
       await pipeline(w, store);
       expect(await datasets(store)).toEqual(reference);
     } finally {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      killed.remove();
     }
   }, 240_000);
 });
