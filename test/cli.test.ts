@@ -26,6 +26,22 @@ describe('protoscore CLI', () => {
     expect((await cli(['keys', 'revoke', id], env)).code).toBe(1);
   }, 60_000);
 
+  it('keys rotate prints the replacement as the last line and revokes the token it replaces', async () => {
+    const created = await cli(['keys', 'create', '--name', 'rotated', '--rate', '5/s'], env);
+    const id = created.stdout.trim().split('\n').at(-1)!.split('_')[1]!;
+    const rotated = await cli(['keys', 'rotate', id], env);
+    expect(rotated.code).toBe(0);
+    const token = rotated.stdout.trim().split('\n').at(-1)!;
+    expect(token).toMatch(/^ps_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+    const next = token.slice(3, 15);
+    const rows = JSON.parse((await cli(['keys', 'list', '--json'], env)).stdout);
+    expect(rows).toContainEqual(expect.objectContaining({ id, state: 'revoked' }));
+    expect(rows).toContainEqual(expect.objectContaining({ id: next, name: 'rotated', state: 'active', rate: '5/1s' }));
+    const again = await cli(['keys', 'rotate', id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no active token');
+  }, 60_000);
+
   it('rejects bad options and bad config with a message naming them', async () => {
     const badRate = await cli(['keys', 'create', '--name', 'x', '--rate', 'fast'], env);
     expect(badRate.code).not.toBe(0);

@@ -24,14 +24,18 @@ import {
 } from '../runtime/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { findRunningWorld } from '../sandbox/world/running.js';
-import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
+import {
+  forgetQuickstart,
+  quickstartLines,
+  quickstartToken,
+  quickstartTokenFile,
+  replaceQuickstart,
+} from './quickstart.js';
 import { sandboxCommand } from './sandbox.js';
 import { StartTerminal } from './terminal.js';
-
-const QUICKSTART_TOKEN = 'quickstart';
 
 /** Short commands log warnings only, to stderr, so stdout carries just their output. */
 function quietLogger(cfg: Config): Logger {
@@ -66,31 +70,6 @@ async function withStore<T>(fn: (cfg: Config, store: ReturnType<typeof storeFor>
 function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** The quickstart token: a fresh one at each start, replacing the previous one; printed once with curl lines. */
-async function quickstartLines(store: Store, cfg: Config, base: string): Promise<string[]> {
-  const tokens = new TokenRepository(store.db);
-  const now = nowSeconds(systemClock);
-  for (const t of await tokens.list()) {
-    if (t.name === QUICKSTART_TOKEN && t.revoked_at === null) await tokens.revoke(t.id, now);
-  }
-  const { token } = await tokens.create(
-    {
-      name: QUICKSTART_TOKEN,
-      expiresAt: now + 30 * 86_400,
-      rateLimit: cfg.defaultRatePerMinute,
-      rateWindowSeconds: 60,
-    },
-    now,
-  );
-  return [
-    `A fresh token (named "${QUICKSTART_TOKEN}", valid 30 days, replaced at each start) — try:`,
-    `  curl -H 'Authorization: Bearer ${token}' ${base}/authorization`,
-    `  curl -H 'Authorization: Bearer ${token}' ${base}/data/liquidity/dex/available-dexes`,
-    `  curl -H 'Authorization: Bearer ${token}' ${base}/scores/development`,
-    `API reference: ${base}/docs   status: ${base}/status`,
-  ];
 }
 
 /** A bad RPC_URL_<CHAIN> or a saved sandbox world made with other settings: say so, no stack trace. */
@@ -143,8 +122,6 @@ async function runStart(opts: { token: boolean }): Promise<void> {
   });
   terminal = new StartTerminal(isTerminal && format === 'pretty');
   const logger = createLogger(cfg, destination);
-  const base = `http://${displayHost(cfg.host)}:${cfg.port}`;
-  const tokenLines: string[] = [];
   let started: Embedded;
   try {
     started = await startEmbedded({
@@ -153,8 +130,24 @@ async function runStart(opts: { token: boolean }): Promise<void> {
       logger,
       logLine: (line) => destination.write(line),
       onProgress: terminal.event,
+      // Printed as soon as the API listens, before the job side (and a progress bar) starts.
       beforeJobSide: async (service) => {
-        if (opts.token) tokenLines.push(...(await quickstartLines(service.store, cfg, base)));
+        // The port listened on (PORT=0 picks one).
+        const address = service.app?.server.address();
+        const port = address && typeof address === 'object' ? address.port : cfg.port;
+        const base = `http://${displayHost(cfg.host)}:${port}`;
+        const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
+        const lines = [`protoscore start: API on ${base} (${where}); jobs on a worker thread`];
+        if (opts.token) {
+          const q = await quickstartToken(
+            service.store,
+            cfg.dataDir,
+            cfg.defaultRatePerMinute,
+            nowSeconds(systemClock),
+          );
+          lines.push(...quickstartLines(q, base));
+        }
+        terminal?.write(`${lines.join('\n')}\n`);
       },
       onJobSideCrash: (err, service) => {
         terminal?.stop();
@@ -178,19 +171,17 @@ async function runStart(opts: { token: boolean }): Promise<void> {
   });
   const { world, standins, githubAnonymous } = started.sources;
   if (githubAnonymous) logger.warn('development: no GITHUB_TOKEN, so GitHub allows 60 requests an hour');
-  const where = cfg.databaseUrl ? 'PostgreSQL' : `SQLite at ${service.store.location}`;
-  const lines = [`protoscore start: API on ${base} (${where}); jobs on a worker thread`, ...tokenLines];
   if (world) {
-    lines.push(
+    const lines = [
       `Sandbox chain: ${world.rpcUrl} (chain id ${world.chainId}); \`protoscore sandbox info\` lists its contracts.`,
       'DEX datasets appear once the world has caught up with the clock and the first computation has run' +
         ' (the first start simulates the history; later starts resume in seconds).',
       ...standins
         .filter((x) => x.kind === 'github')
         .map((x) => `Sandbox GitHub stand-in: ${x.url} (development data, first pass in about a minute).`),
-    );
+    ];
+    terminal.write(`${lines.join('\n')}\n`);
   }
-  terminal.write(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -314,14 +305,39 @@ export function buildCli(): Command {
     .description('Revoke a token by id (takes effect within SYNC_INTERVAL_MS)')
     .argument('<id>', 'token id from keys list')
     .action((id: string) =>
-      withStore(async (_cfg, store) => {
+      withStore(async (cfg, store) => {
         const done = await new TokenRepository(store.db).revoke(id, nowSeconds(systemClock));
         if (!done) {
           process.stderr.write(`protoscore: no active token ${JSON.stringify(id)}\n`);
           process.exitCode = 1;
           return;
         }
-        process.stdout.write(`revoked ${id}\n`);
+        const quickstart = forgetQuickstart(cfg.dataDir, id)
+          ? ' (the quickstart token: a new one at the next start)'
+          : '';
+        process.stdout.write(`revoked ${id}${quickstart}\n`);
+      }),
+    );
+  keys
+    .command('rotate')
+    .description(
+      'Replace a token by a new one (same name, rate limit and lifetime) and revoke it; prints the new token as the last line',
+    )
+    .argument('<id>', 'token id from keys list')
+    .action((id: string) =>
+      withStore(async (cfg, store) => {
+        const made = await new TokenRepository(store.db).rotate(id, nowSeconds(systemClock));
+        if (!made) {
+          process.stderr.write(`protoscore: no active token ${JSON.stringify(id)}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        const kept = replaceQuickstart(cfg.dataDir, id, made.token)
+          ? `; the quickstart file holds it (${quickstartTokenFile(cfg.dataDir)})`
+          : '';
+        process.stdout.write(
+          `revoked ${id}; created token ${made.id}, ${made.expiresAt === null ? 'no expiry' : `expires ${isoSeconds(made.expiresAt)}`}${kept}; it is shown only now:\n${made.token}\n`,
+        );
       }),
     );
 

@@ -1,10 +1,26 @@
 /**
  * `start` at a terminal: a progress bar for the first start (phase, percentage, time left) with the readable log
  * lines scrolling above it. The model is FirstStartProgress (runtime/progress.ts); this file only draws it.
+ *
+ * Text never goes through the bar library: cli-progress's `log()` buffers lines until its next redraw (so a line
+ * logged just before the bar stops is lost) and, by default, turns the terminal's line wrapping off while it draws
+ * (so a line longer than the terminal is cut at its last column). Here wrapping stays on (`linewrap: true`: the
+ * library then cuts only the bar itself to the width) and `write` clears the bar's line and writes the text at once,
+ * whole; the bar is drawn again below it at its next redraw. Lines a user must copy (the curl lines) are therefore
+ * never cut or lost, whatever the terminal's width.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';
 import type { StartProgressEvent } from '../runtime/embedded.js';
 import { FirstStartProgress, formatEta, PHASES } from '../runtime/progress.js';
+
+/** Carriage return, then erase the whole line: where the bar was drawn. */
+const CLEAR_LINE = '\r\x1b[2K';
+
+export interface TerminalStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
 
 export class StartTerminal {
   private readonly progress = new FirstStartProgress(Date.now());
@@ -13,13 +29,19 @@ export class StartTerminal {
   private timer: NodeJS.Timeout | undefined;
   private finished = false;
 
-  /** `showBar`: stdout is a terminal and the lines are readable (not JSON). */
-  constructor(private readonly showBar: boolean) {}
+  /**
+   * `showBar`: stdout is a terminal and the lines are readable (not JSON). `stream`: where everything is written
+   * (stdout; a test passes a recorder).
+   */
+  constructor(
+    private readonly showBar: boolean,
+    private readonly stream: TerminalStream = process.stdout,
+  ) {}
 
-  /** Writes text (whole lines) above the bar, or straight to stdout when there is none. */
+  /** Writes text (whole lines) above the bar, or straight to the stream when there is none. */
   readonly write = (text: string): void => {
-    if (this.bars) this.bars.log(text);
-    else process.stdout.write(text);
+    // The bar is drawn on the cursor's line: erase it; the next redraw puts it back below the text.
+    this.stream.write(this.bars ? `${CLEAR_LINE}${text}` : text);
   };
 
   readonly event = (event: StartProgressEvent): void => {
@@ -51,7 +73,7 @@ export class StartTerminal {
       if (this.bar) {
         this.bar.update(100, { phase: 'ready', step: PHASES.length, left: '0 s' });
         this.stop();
-        process.stdout.write('protoscore: first start complete; every dataset is served.\n');
+        this.stream.write('protoscore: first start complete; every dataset is served.\n');
       }
       this.finished = true;
       return;
@@ -60,12 +82,15 @@ export class StartTerminal {
     const payload = { phase: view.phase.padEnd(18), step: view.step, left: formatEta(view.etaSeconds) };
     if (!this.bars) {
       this.bars = new MultiBar({
-        stream: process.stdout,
+        // cli-progress needs a Writable's cursor methods; the stream is stdout outside tests.
+        stream: this.stream as NodeJS.WritableStream,
         format: ' {phase} [{bar}] {percentage}% | phase {step}/3 | {left} left',
         barsize: 30,
         hideCursor: true,
         clearOnComplete: false,
         autopadding: true,
+        // Keep the terminal's line wrapping on (see the comment at the top): the bar alone is cut to the width.
+        linewrap: true,
       });
       this.bar = this.bars.create(100, 0, payload);
       // The estimate changes with time even when no event comes.

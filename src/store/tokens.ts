@@ -33,28 +33,39 @@ export class TokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(input: NewToken, nowSeconds: number): Promise<{ id: string; token: string }> {
-    const name = input.name.trim();
-    if (!/^[\w .@:-]{1,64}$/.test(name)) throw new Error('token name: 1-64 letters, digits, spaces or . _ @ : -');
-    const id = randomBytes(6).toString('hex');
-    const secret = randomBytes(32).toString('base64url');
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('api_tokens')
-        .values({
-          id,
-          name,
-          secret_hash: hashSecret(secret),
-          created_at: nowSeconds,
-          expires_at: input.expiresAt,
-          revoked_at: null,
-          last_used_at: null,
-          rate_limit: input.rateLimit,
-          rate_window_seconds: input.rateWindowSeconds,
-        })
-        .execute();
+    return this.db.transaction().execute(async (trx) => {
+      const made = await insertToken(trx, input, nowSeconds);
       await bumpCounter(trx, 'tokens');
+      return made;
     });
-    return { id, token: `ps_${id}_${secret}` };
+  }
+
+  /**
+   * Replaces an active token with a new one of the same name, rate limit and lifetime (counted from now), and
+   * revokes it, in one transaction; undefined when no active token has that id.
+   */
+  async rotate(
+    id: string,
+    nowSeconds: number,
+  ): Promise<{ id: string; token: string; expiresAt: number | null } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const old = await trx
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (!old || (old.expires_at !== null && old.expires_at <= nowSeconds)) return undefined;
+      const expiresAt = old.expires_at === null ? null : nowSeconds + (old.expires_at - old.created_at);
+      const made = await insertToken(
+        trx,
+        { name: old.name, expiresAt, rateLimit: old.rate_limit, rateWindowSeconds: old.rate_window_seconds },
+        nowSeconds,
+      );
+      await trx.updateTable('api_tokens').set({ revoked_at: nowSeconds }).where('id', '=', id).execute();
+      await bumpCounter(trx, 'tokens');
+      return { ...made, expiresAt };
+    });
   }
 
   list(): Promise<TokenRecord[]> {
@@ -90,4 +101,30 @@ export class TokenRepository {
       }
     });
   }
+}
+
+async function insertToken(
+  db: Kysely<Database>,
+  input: NewToken,
+  nowSeconds: number,
+): Promise<{ id: string; token: string }> {
+  const name = input.name.trim();
+  if (!/^[\w .@:-]{1,64}$/.test(name)) throw new Error('token name: 1-64 letters, digits, spaces or . _ @ : -');
+  const id = randomBytes(6).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('api_tokens')
+    .values({
+      id,
+      name,
+      secret_hash: hashSecret(secret),
+      created_at: nowSeconds,
+      expires_at: input.expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+      rate_limit: input.rateLimit,
+      rate_window_seconds: input.rateWindowSeconds,
+    })
+    .execute();
+  return { id, token: `ps_${id}_${secret}` };
 }
