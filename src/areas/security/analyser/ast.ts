@@ -153,6 +153,8 @@ export interface ContractDef {
   readonly modifiers: readonly FunctionDef[];
   readonly structs: readonly string[];
   readonly enums: readonly string[];
+  /** Events and errors: before 0.4.21 an event was raised by calling it like a function. */
+  readonly events: readonly string[];
   readonly span: Span;
   readonly nameSpan: Span;
 }
@@ -176,6 +178,8 @@ export interface SourceUnit {
   readonly contracts: readonly ContractDef[];
   readonly freeFunctions: readonly FunctionDef[];
   readonly usings: readonly UsingFor[];
+  /** Structs, enums, events, errors and value types declared at file level. */
+  readonly typeNames: readonly string[];
   /** Offsets at which each line starts (line 1 at index 0). */
   readonly lineStarts: readonly number[];
   /** For each line (index 0 = line 1): whether a token other than comments and whitespace is on it. */

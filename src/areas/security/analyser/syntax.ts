@@ -597,6 +597,7 @@ function lowerContract(v: Node): ContractDef {
   const modifiers: FunctionDef[] = [];
   const structs: string[] = [];
   const enums: string[] = [];
+  const events: string[] = [];
   for (const m of items(child(v, 'Members'))) {
     const u = unwrap(m);
     switch (u.kind) {
@@ -622,6 +623,11 @@ function lowerContract(v: Node): ContractDef {
       case 'EnumDefinition':
         enums.push(textOf(child(u, 'Name')));
         break;
+      case 'EventDefinition':
+      case 'ErrorDefinition':
+      case 'UserDefinedValueTypeDefinition':
+        events.push(textOf(child(u, 'Name')));
+        break;
     }
   }
   return {
@@ -635,6 +641,7 @@ function lowerContract(v: Node): ContractDef {
     modifiers,
     structs,
     enums,
+    events,
     span: span(v),
     nameSpan: span(nameNode),
   };
@@ -665,6 +672,7 @@ export function parseSource(file: string, text: string, version: string): Source
   const contracts: ContractDef[] = [];
   const freeFunctions: FunctionDef[] = [];
   const usings: UsingFor[] = [];
+  const typeNames: string[] = [];
   for (const m of items(child(root, 'Members'))) {
     const u = unwrap(m);
     switch (u.kind) {
@@ -690,10 +698,18 @@ export function parseSource(file: string, text: string, version: string): Source
       case 'UsingDirective':
         usings.push(lowerUsing(u));
         break;
+      case 'StructDefinition':
+      case 'EnumDefinition':
+      case 'EventDefinition':
+      case 'ErrorDefinition':
+      case 'UserDefinedValueTypeDefinition':
+        typeNames.push(textOf(child(u, 'Name')));
+        break;
     }
   }
   return {
     file,
+    typeNames,
     text,
     pragmas,
     imports,
