@@ -419,7 +419,7 @@ function contractDetectors(view: ContractView, out: RawFinding[]): void {
     // Missing zero-address check on an address parameter that is stored or paid.
     if (stateChanging) {
       func.def.params.forEach((p, idx) => {
-        if (!p.type || p.type.k !== 'elementary' || !p.type.name.startsWith('address')) return;
+        if (p.type?.k !== 'elementary' || !p.type.name.startsWith('address')) return;
         const src = `p${idx}`;
         if (s.conditions.some((c) => c.has(src))) return;
         const stored = [...s.writes.values()].some((w) => w.has(src));

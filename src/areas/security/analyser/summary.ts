@@ -1458,7 +1458,7 @@ function collectLengthBounds(cond: Expr, found: (array: Expr) => void): void {
  */
 function isLockingModifier(m: Func, ctx: Context | undefined, project: Project): boolean {
   const body = m.def.body;
-  if (!body || body.k !== 'block') return false;
+  if (body?.k !== 'block') return false;
   const scope = new Scope(ctx, m, project);
   const writesBefore = new Set<string>();
   const writesAfter = new Set<string>();
