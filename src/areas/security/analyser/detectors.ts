@@ -248,7 +248,7 @@ export const DETECTOR = Object.fromEntries(DETECTORS.map((d) => [d.id, d])) as R
 export const OLDEST_ACCEPTED_COMPILER = '0.8.0';
 /** State variables whose names say they hold who may act, whoever writes them. */
 export const PRIVILEGED_NAME =
-  /^_?(owner|pendingOwner|admin|pendingAdmin|governance|governor|guardian|operator|controller|minter|paused|implementation)$/i;
+  /^_?(owner|pendingOwner|admin|pendingAdmin|governance|governor|guardian|operator|controller|minter|paused)$/i;
 /** Modifiers that make a function callable once (OpenZeppelin's Initializable and its copies). */
 export const ONE_TIME_MODIFIER = /^(initializer|reinitializer|onlyInitializing)$/;
 
@@ -295,6 +295,8 @@ interface ContractView {
   readonly summaries: ReadonlyMap<Func, Summary>;
   /** State that anyone can set to a value of their choosing. */
   readonly userWritable: ReadonlySet<string>;
+  /** State that anyone can set, to a value of their choosing or to themselves. */
+  readonly anyoneSets: ReadonlySet<string>;
   readonly privileged: ReadonlySet<string>;
 }
 
@@ -305,14 +307,18 @@ function viewOf(project: Project, summaries: Summaries, contract: Contract): Con
   for (const f of functions) map.set(f, summaries.of(f, ctx));
   const entries = functions.filter(isEntry).map((func) => ({ func, s: map.get(func)! }));
   const userWritable = new Set<string>();
+  const anyoneSets = new Set<string>();
   for (const { func, s } of entries) {
     if (s.accessCheck || isOneTime(func, s)) continue;
-    for (const [k, srcs] of s.writes) if (hasParam(srcs) || srcs.has('sender')) userWritable.add(k);
+    for (const [k, srcs] of s.writes) {
+      if (hasParam(srcs)) userWritable.add(k);
+      if (hasParam(srcs) || srcs.has('sender')) anyoneSets.add(k);
+    }
   }
   const privileged = new Set<string>();
   for (const s of map.values()) for (const k of s.checkedAccounts) privileged.add(k);
   for (const v of ctx.allStateVars()) if (PRIVILEGED_NAME.test(v.def.name) && !v.def.constant) privileged.add(v.key);
-  return { ctx, contract, functions, entries, summaries: map, userWritable, privileged };
+  return { ctx, contract, functions, entries, summaries: map, userWritable, anyoneSets, privileged };
 }
 
 const configured = (dest: Sources, view: ContractView) =>
@@ -380,7 +386,7 @@ function contractDetectors(view: ContractView, out: RawFinding[]): void {
     }
 
     // Transaction-order dependence: the ether paid to the caller is a stored amount another call sets.
-    if (stateChanging) {
+    if (stateChanging && !protectedFn) {
       for (const i of s.interactions) {
         if (!i.eth || i.kind === 'delegatecall') continue;
         // A stored amount set for everyone (a reward, a price), not one kept per account.
@@ -408,7 +414,9 @@ function contractDetectors(view: ContractView, out: RawFinding[]): void {
     if (stateChanging && !protectedFn) {
       for (const i of s.interactions) {
         if (!i.eth || !i.revertsOnFailure) continue;
-        const stored = stateKeys(i.dest).length > 0 && !i.dest.has('sender') && !hasParam(i.dest);
+        // To an address someone else put there (the previous king, the previous bidder).
+        const stored =
+          stateKeys(i.dest).some((k) => view.anyoneSets.has(k)) && !i.dest.has('sender') && !hasParam(i.dest);
         if (stored) add('dos-failed-call', func, i.at);
       }
       for (const loop of s.loops) {
@@ -486,7 +494,8 @@ function localDetectors(func: Func, s: Summary, out: RawFinding[]): void {
   })();
   for (const a of l.arithmetic) {
     if (!old && !a.unchecked) continue;
-    const chosen = [...a.operands].filter((x) => /^p\d+$/.test(x) || x === 'value');
+    // msg.value is bounded by the ether in existence: adding it cannot wrap a uint256.
+    const chosen = [...a.operands].filter((x) => /^p\d+$/.test(x));
     if (!chosen.length) continue;
     const bounded = s.conditions.some((c) => chosen.every((x) => c.has(x)));
     if (!bounded) add('integer-overflow', a.at);

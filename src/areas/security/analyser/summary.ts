@@ -633,6 +633,7 @@ class Walker {
         },
         st.span,
         flow,
+        true,
       );
     }
   }
@@ -1021,12 +1022,9 @@ class Walker {
     i: Omit<Interaction, 'at' | 'inLoop' | 'loopHere' | 'readsBefore' | 'origin'>,
     span: Span,
     flow: Flow,
+    fromAssembly = false,
   ): void {
-    if (
-      this.own &&
-      (i.kind === 'call' || i.kind === 'delegatecall' || i.kind === 'staticcall') &&
-      LOW_LEVEL.has(i.member)
-    ) {
+    if (this.own && !fromAssembly && LOW_LEVEL.has(i.member)) {
       this.s.local.lowLevel.push(span);
     }
     const full: Interaction = {
