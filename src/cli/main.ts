@@ -29,6 +29,7 @@ import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
 import { sandboxCommand } from './sandbox.js';
+import { securityCommand } from './security.js';
 import { StartTerminal } from './terminal.js';
 
 const QUICKSTART_TOKEN = 'quickstart';
@@ -371,6 +372,7 @@ export function buildCli(): Command {
       }),
     );
   program.addCommand(sandboxCommand());
+  program.addCommand(securityCommand());
   return program;
 }
 

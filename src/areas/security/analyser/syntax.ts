@@ -83,13 +83,16 @@ function convert(root: JsonNode, tokens: number[]): Node {
       tokens.push(start, offset);
       return { kind: json.kind, label, start, end: offset, children: [], text: json.text };
     }
-    const start = offset;
+    const before = offset;
     const children: Node[] = [];
     for (const edge of json.children ?? []) {
       const child = visit(edge.node, edge.label);
       if (child) children.push(child);
     }
-    return { kind: json.kind, label, start, end: offset, children };
+    // A node's span is that of its tokens: the comments and whitespace Slang attaches to it are not part of it.
+    const start = children.length ? children[0]!.start : before;
+    const end = children.length ? children[children.length - 1]!.end : before;
+    return { kind: json.kind, label, start, end, children };
   };
   return visit(root, 'Root')!;
 }
