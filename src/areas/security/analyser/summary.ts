@@ -255,6 +255,8 @@ class Walker {
   private requireDepth = 0;
   private readonly frames: Frame[] = [];
   private bodyFrame: Frame | undefined;
+  /** The body's last statement when it is an `if`: its branch holds the rest of the function. */
+  private tailIf: Stmt | undefined;
   /** Results of low-level calls and sends kept in a local: checked when the local is used. */
   private readonly results: { name: string; interaction: Interaction | undefined; send: boolean; at: Span }[] = [];
   private readonly conditionIdents = new Set<string>();
@@ -278,6 +280,8 @@ class Walker {
     const scope = new Scope(this.ctx, this.func, this.all.project);
     const frame = this.newFrame(scope, this.func, undefined);
     this.bodyFrame = frame;
+    const last = def.body?.k === 'block' ? def.body.body[def.body.body.length - 1] : undefined;
+    this.tailIf = last?.k === 'if' ? last : undefined;
     if (def.kind !== 'modifier' && !def.body) this.s.unknownCallee = true;
     // Modifiers wrap the body in the order written; each `_` runs the next one, the last `_` the body.
     const mods = def.modifiers
@@ -305,6 +309,7 @@ class Walker {
       if (isLockingModifier(m.func, this.ctx, this.all.project) || GUARD_NAME.test(m.call.name)) this.s.guarded = true;
       const mframe = this.newFrame(new Scope(this.ctx, m.func, this.all.project), m.func, args);
       this.frames.push(mframe);
+      if (!m.func.def.body) this.s.unknownCallee = true;
       const out = m.func.def.body ? this.stmt(m.func.def.body, flow, (f) => runFrom(i + 1, f)) : runFrom(i + 1, flow);
       this.frames.pop();
       return out;
@@ -529,7 +534,9 @@ class Walker {
         const guards =
           endsInRevert(st.whenTrue) ||
           (!!st.whenFalse && endsInRevert(st.whenFalse)) ||
-          (this.own && this.entry && (!st.whenFalse || endsInReturn(st.whenTrue) || endsInReturn(st.whenFalse)));
+          (this.own &&
+            this.entry &&
+            ((!st.whenFalse && st === this.tailIf) || endsInReturn(st.whenTrue) || endsInReturn(st.whenFalse)));
         this.condition(st.cond, flow, guards);
         const a = this.stmt(st.whenTrue, cloneFlow(flow), placeholder);
         const b = st.whenFalse ? this.stmt(st.whenFalse, cloneFlow(flow), placeholder) : flow;
