@@ -4,27 +4,10 @@
  * rule about style or practice). solhint reads each file on its own (its parser, @solidity-parser/parser, knows no
  * imports); a file it cannot parse is reported as such.
  */
-import { createRequire } from 'node:module';
+import solhint from 'solhint';
+import solhintPackage from 'solhint/package.json' with { type: 'json' };
 
-const require = createRequire(import.meta.url);
-
-interface SolhintReport {
-  readonly line: number;
-  readonly column: number;
-  readonly severity: number;
-  readonly message: string;
-  readonly ruleId: string;
-}
-
-const solhint = require('solhint') as {
-  processStr(
-    text: string,
-    config: { rules: Record<string, string | [string, ...unknown[]]> },
-  ): {
-    reports: SolhintReport[];
-  };
-};
-const SOLHINT_VERSION = (require('solhint/package.json') as { version: string }).version;
+const SOLHINT_VERSION: string = solhintPackage.version;
 
 export const CROSS_CHECK_ENGINE = 'solhint';
 export { SOLHINT_VERSION };
