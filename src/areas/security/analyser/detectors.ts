@@ -323,7 +323,10 @@ function viewOf(project: Project, summaries: Summaries, contract: Contract): Con
 
 const configured = (dest: Sources, view: ContractView) =>
   dest.size > 0 &&
-  [...dest].every((x) => x === 'created' || (x.startsWith('state:') && !view.userWritable.has(x.slice(6))));
+  [...dest].every(
+    (x) =>
+      x === 'created' || (x.startsWith('state:') && !x.startsWith('state:ref:') && !view.userWritable.has(x.slice(6))),
+  );
 
 const userControlled = (s: Sources, view: ContractView) =>
   hasParam(s) || stateKeys(s).some((k) => view.userWritable.has(k));
@@ -367,7 +370,11 @@ function contractDetectors(view: ContractView, out: RawFinding[]): void {
         const onlyCaller = [...i.dest].every((x) => x === 'sender');
         if (i.eth && (i.kind === 'call' || i.kind === 'send' || i.kind === 'transfer' || i.kind === 'high')) {
           const refund = [...i.amount].every((x) => x === 'value');
-          if (!onlyCaller && !refund && userControlled(i.dest, view)) add('arbitrary-send-eth', func, i.at);
+          // A destination looked up in a record first (`require(shares[account] > 0)`) is a payee, not anyone.
+          const vetted = s.conditions.some(
+            (c) => [...i.dest].some((x) => /^p\d+$/.test(x) && c.has(x)) && stateKeys(c).length > 0,
+          );
+          if (!onlyCaller && !refund && !vetted && userControlled(i.dest, view)) add('arbitrary-send-eth', func, i.at);
           // To the caller, an amount of their choosing (or everything), with nothing recorded that limits it.
           const amountChosen = hasParam(i.amount) || i.amount.has('balance');
           const checksState = s.conditions.some((c) => stateKeys(c).length > 0);

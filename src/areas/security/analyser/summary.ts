@@ -712,7 +712,7 @@ class Walker {
 
   private condition(c: Expr, flow: Flow, guards: boolean): void {
     this.expr(c, flow);
-    this.s.conditions.push(this.sources(c));
+    this.s.conditions.push(union(this.sources(c), this.keysUsed(c)));
     const check = guards ? this.accessCheck(c) : undefined;
     if (check === 'sender') this.s.accessCheck = true;
     if (check === 'origin') {
@@ -729,6 +729,8 @@ class Walker {
 
   private binaryFacts(e: Extract<Expr, { k: 'binary' }>): void {
     if (e.op === '%') {
+      // `block.timestamp % 2**32` truncates (Uniswap V2's oracle), it does not draw a number.
+      if (isPowerOfTwo(e.right)) return;
       const left = this.sources(e.left);
       if (left.has('block') || left.has('time')) this.s.local.prng.push(e.span);
     } else if (e.op === '==' || e.op === '!=') {
@@ -1080,6 +1082,39 @@ class Walker {
 
   // ---- sources ----------------------------------------------------------------------------------------------
 
+  /** Sources of the keys a condition looks records up by (`_shares[account]` mentions `account`). */
+  private keysUsed(e: Expr): Sources {
+    const out: Sources[] = [];
+    const visit = (x: Expr) => {
+      switch (x.k) {
+        case 'index':
+          if (x.index) {
+            out.push(this.sources(x.index));
+            visit(x.index);
+          }
+          visit(x.object);
+          return;
+        case 'member':
+          visit(x.object);
+          return;
+        case 'binary':
+          visit(x.left);
+          visit(x.right);
+          return;
+        case 'unary':
+          visit(x.operand);
+          return;
+        case 'call':
+          x.args.forEach(visit);
+          return;
+        default:
+          return;
+      }
+    };
+    visit(e);
+    return union(...out);
+  }
+
   /** Where an expression's value may come from. */
   sources(e: Expr, _prepass = false): Sources {
     switch (e.k) {
@@ -1102,13 +1137,13 @@ class Walker {
         }
         if (e.member === 'balance') return new Set(['balance']);
         const k = this.stateKey(e);
-        if (k && !k.startsWith('ref:')) return new Set([`state:${k}`]);
+        if (k) return new Set([`state:${k}`]);
         return this.sources(o);
       }
       case 'index': {
         // The value stored under a key, not the key: `users[i]` is one of the stored users, whatever `i` is.
         const k = this.stateKey(e);
-        if (k && !k.startsWith('ref:')) return new Set([`state:${k}`]);
+        if (k) return new Set([`state:${k}`]);
         return this.sources(e.object);
       }
       case 'binary':
@@ -1370,6 +1405,16 @@ function mentionsImplementationSlot(e: Expr): boolean {
 }
 
 const isBoolLiteral = (e: Expr) => e.k === 'literal' && e.kind === 'bool';
+const isPowerOfTwo = (e: Expr): boolean => {
+  if (e.k === 'binary' && e.op === '**') return e.left.k === 'literal' && e.left.value === '2';
+  if (e.k !== 'literal' || e.kind !== 'number') return false;
+  try {
+    const n = BigInt(e.value.replace(/_/g, ''));
+    return n > 1n && (n & (n - 1n)) === 0n;
+  } catch {
+    return false;
+  }
+};
 const isZero = (e: Expr) => e.k === 'literal' && e.kind === 'number' && /^0+$/.test(e.value);
 
 const ELEMENTARY = /^(address|payable|address payable|u?int\d*|bytes\d*|bool|string|byte|u?fixed[\dx]*)$/;
