@@ -35,6 +35,7 @@ import {
   replaceQuickstart,
 } from './quickstart.js';
 import { sandboxCommand } from './sandbox.js';
+import { securityCommand } from './security.js';
 import { StartTerminal } from './terminal.js';
 
 /** Short commands log warnings only, to stderr, so stdout carries just their output. */
@@ -387,6 +388,7 @@ export function buildCli(): Command {
       }),
     );
   program.addCommand(sandboxCommand());
+  program.addCommand(securityCommand());
   return program;
 }
 

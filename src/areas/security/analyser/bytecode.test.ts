@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { bytecodeFacts, SLOTS } from './bytecode.js';
+import { InputError } from './input.js';
+
+const artifact = (path: string) =>
+  (JSON.parse(readFileSync(`node_modules/${path}`, 'utf8')) as { deployedBytecode: string }).deployedBytecode;
+const AAVE = '@aave/core-v3/artifacts/contracts';
+const OZ = '@openzeppelin/contracts/build/contracts';
+
+describe('bytecode facts', () => {
+  it('knows the EIP-1967 slots by their definition', () => {
+    expect(SLOTS.eip1967Implementation).toBe('360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc');
+    expect(SLOTS.eip1967Beacon).toBe('a3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50');
+  });
+
+  it('reads real proxies: Aave’s immutable-admin proxy and OpenZeppelin’s transparent and beacon proxies', () => {
+    const aave = bytecodeFacts(
+      artifact(
+        `${AAVE}/protocol/libraries/aave-upgradeability/InitializableImmutableAdminUpgradeabilityProxy.sol/InitializableImmutableAdminUpgradeabilityProxy.json`,
+      ),
+    );
+    expect(aave).toMatchObject({
+      analysed: false,
+      proxy: { kind: 'eip1967' },
+      delegatecall: true,
+      selfdestruct: false,
+    });
+    expect(aave.privileged.map((p) => p.signature)).toEqual(['upgradeTo(address)', 'upgradeToAndCall(address,bytes)']);
+    const transparent = bytecodeFacts(artifact(`${OZ}/TransparentUpgradeableProxy.json`));
+    expect(transparent.proxy).toEqual({ kind: 'eip1967' });
+    expect(transparent.privileged.map((p) => p.signature)).toContain('changeAdmin(address)');
+    expect(bytecodeFacts(artifact(`${OZ}/BeaconProxy.json`)).proxy).toEqual({ kind: 'eip1967-beacon' });
+  });
+
+  it('does not take the creation code of a contract it deploys for its own (Aave’s addresses provider)', () => {
+    const provider = bytecodeFacts(
+      artifact(`${AAVE}/protocol/configuration/PoolAddressesProvider.sol/PoolAddressesProvider.json`),
+    );
+    expect(provider.proxy).toBeNull();
+    expect(provider.delegatecall).toBe(false);
+    expect(provider.privileged.map((p) => p.signature)).toEqual(['renounceOwnership()', 'transferOwnership(address)']);
+  });
+
+  it('finds SELFDESTRUCT as an instruction, not as PUSH data, and reads unlinked library placeholders', () => {
+    const mock = bytecodeFacts(artifact(`${AAVE}/mocks/helpers/SelfDestructTransfer.sol/SelfdestructTransfer.json`));
+    expect(mock.selfdestruct).toBe(true);
+    // PUSH32 0xff…ff, POP, STOP: thirty-two 0xff bytes of data and no SELFDESTRUCT.
+    expect(bytecodeFacts(`0x7f${'ff'.repeat(32)}5000`).selfdestruct).toBe(false);
+    expect(bytecodeFacts('0x60ff00').selfdestruct).toBe(false);
+    expect(bytecodeFacts('0x6000ff').selfdestruct).toBe(true);
+    const pool = bytecodeFacts(artifact(`${AAVE}/protocol/pool/Pool.sol/Pool.json`));
+    expect(pool.proxy).toBeNull();
+    expect(pool.selectors.length).toBeGreaterThan(40);
+  });
+
+  it('recognises an EIP-1167 minimal clone with its implementation, and a diamond by its selectors', () => {
+    const impl = 'bebebebebebebebebebebebebebebebebebebebe';
+    const clone = bytecodeFacts(`0x363d3d373d3d3d363d73${impl}5af43d82803e903d91602b57fd5bf3`);
+    expect(clone.proxy).toEqual({ kind: 'eip1167', implementation: `0x${impl}` });
+    expect(clone.delegatecall).toBe(true);
+    // DUP1 PUSH4 diamondCut EQ … : a dispatcher entry for diamondCut((address,uint8,bytes4[])[],address,bytes).
+    const diamond = bytecodeFacts('0x80631f931c1c1461001057005b00');
+    expect(diamond.proxy).toEqual({ kind: 'diamond' });
+    expect(diamond.privileged[0]!.signature).toMatch(/^diamondCut/);
+  });
+
+  it('rejects what is not bytecode', () => {
+    expect(() => bytecodeFacts('0xabc')).toThrow(InputError);
+    expect(() => bytecodeFacts('hello')).toThrow(InputError);
+  });
+});
