@@ -29,8 +29,11 @@ type Schema = { [key: string]: Json };
 const ANNOTATION_FORMATS = ['int64', 'int32', 'timestamp', 'uint64', 'byte', 'hex', 'float', 'double'];
 
 export interface Conformance {
-  /** Errors of `value` against the registered schema `ref` (`<id>#/…`), as `path: message` lines; empty when it conforms. */
-  errors(ref: string, value: unknown): string[];
+  /**
+   * Errors of `value` against the registered schema `ref` (`<id>#/…`) or a JSON Schema (2019-09) object that may
+   * refer to the registered ones, as `path: message` lines; empty when it conforms.
+   */
+  errors(ref: string | object, value: unknown): string[];
 }
 
 export function conformance(documents: Readonly<Record<string, Schema>>): Conformance {
@@ -38,12 +41,12 @@ export function conformance(documents: Readonly<Record<string, Schema>>): Confor
   addFormats(ajv);
   for (const f of ANNOTATION_FORMATS) ajv.addFormat(f, true);
   for (const [id, schema] of Object.entries(documents)) ajv.addSchema({ ...schema, $id: id });
-  const compiled = new Map<string, ValidateFunction>();
+  const compiled = new Map<string | object, ValidateFunction>();
   return {
     errors(ref, value) {
       let validate = compiled.get(ref);
       if (!validate) {
-        validate = ajv.compile({ $ref: ref });
+        validate = ajv.compile(typeof ref === 'string' ? { $ref: ref } : ref);
         compiled.set(ref, validate);
       }
       if (validate(value)) return [];
@@ -105,4 +108,92 @@ export function closedObject(properties: Readonly<Record<string, Json>>, require
     required: [...required],
     unevaluatedProperties: false,
   };
+}
+
+/** One way a described answer may differ from a given one: `path` and what changed there. */
+export interface Variant {
+  readonly path: string;
+  readonly change: string;
+  readonly value: unknown;
+}
+
+/**
+ * Every answer an OpenAPI 3.0 description allows that differs from `value` (itself a conforming answer) in one
+ * place: an optional property left out, a nullable one null, a `oneOf`/`anyOf` member replaced by `{}` where another
+ * branch accepts an empty object (GitHub's `empty-object` user). Used to hold a reader's schemas to "accept what the
+ * description allows". `resolve` follows `#/components/schemas/…`; `branchMatches(branch, v)` tells which branch of
+ * a union a value takes; arrays are followed into their first `maxItems` items.
+ */
+export function openApi30Variants(
+  value: unknown,
+  schema: Schema,
+  resolve: (ref: string) => Schema,
+  branchMatches: (branch: Schema, v: unknown) => boolean,
+  maxItems = 3,
+): Variant[] {
+  const out: Variant[] = [];
+  const clone = <T>(v: T): T => structuredClone(v);
+  const setAt = (
+    root: unknown,
+    path: readonly (string | number)[],
+    replace: (parent: Record<string | number, unknown>, key: string | number) => void,
+  ) => {
+    const copy = clone(root);
+    let at = copy as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+    replace(at, path.at(-1)!);
+    return copy;
+  };
+  const walk = (v: unknown, raw: Schema, path: (string | number)[]) => {
+    const s = raw.$ref ? resolve(raw.$ref as string) : raw;
+    if (v === null) return;
+    if (s.nullable === true && path.length) {
+      out.push({
+        path: path.join('/'),
+        change: 'null',
+        value: setAt(value, path, (p, k) => {
+          p[k] = null;
+        }),
+      });
+    }
+    const union = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
+    if (union) {
+      for (const branch of union) {
+        if (branchMatches(branch, v)) walk(v, branch, path);
+        else if (path.length && branchMatches(branch, {}) && !(typeof v === 'object' && v && !Object.keys(v).length)) {
+          out.push({
+            path: path.join('/'),
+            change: '{}',
+            value: setAt(value, path, (p, k) => {
+              p[k] = {};
+            }),
+          });
+        }
+      }
+      return;
+    }
+    for (const member of (s.allOf ?? []) as Schema[]) walk(v, member, path);
+    if (Array.isArray(v) && s.items) {
+      for (const [i, item] of v.slice(0, maxItems).entries()) walk(item, s.items as Schema, [...path, i]);
+      return;
+    }
+    if (typeof v === 'object' && s.properties) {
+      const required = new Set((s.required ?? []) as string[]);
+      for (const [key, propSchema] of Object.entries(s.properties as Record<string, Schema>)) {
+        if (!(key in (v as object))) continue;
+        if (!required.has(key)) {
+          out.push({
+            path: [...path, key].join('/'),
+            change: 'absent',
+            value: setAt(value, [...path, key], (p, k) => {
+              delete p[k];
+            }),
+          });
+        }
+        walk((v as Record<string, unknown>)[key], propSchema, [...path, key]);
+      }
+    }
+  };
+  walk(value, schema, []);
+  return out;
 }

@@ -1,8 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformance, openApi30ToJsonSchema } from '../../../../test/support/wire-conformance.js';
+import {
+  describedResponse,
+  eventPayloadRef,
+  GITHUB_DESCRIPTION_VERSION,
+  githubDescription,
+  githubPackageVersion,
+  githubRef,
+  githubValidator as validator,
+} from '../../../../test/support/github-description.js';
 import { type GithubStandin, startGithubStandin } from './server.js';
 
 /**
@@ -12,17 +17,6 @@ import { type GithubStandin, startGithubStandin } from './server.js';
  * test/support/wire-conformance.ts); every response header the description lists must be there, except `Link`,
  * which GitHub sends only when there is more than one page (checked when present).
  */
-
-const DESCRIPTION_VERSION = '23.0.2';
-const require = createRequire(import.meta.url);
-const description = JSON.parse(
-  readFileSync(
-    join(dirname(require.resolve('@octokit/openapi/package.json')), 'generated/api.github.com.json'),
-    'utf8',
-  ),
-);
-const ID = 'https://api.github.com/openapi';
-const validator = conformance({ [ID]: { $defs: openApi30ToJsonSchema(description.components.schemas, ID) } as never });
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
@@ -40,42 +34,14 @@ const OPERATIONS = {
   collaborators: '/repos/{owner}/{repo}/collaborators',
 } as const;
 
-interface Described {
-  readonly ref: string;
-  readonly headers: readonly { readonly name: string; readonly type: string }[];
-}
-
-/** The 200 answer of `GET <template>`: its body's schema (as a reference the validator resolves) and headers. */
-function described(template: string): Described {
-  const response = description.paths[template].get.responses['200'];
-  const schema = response.content['application/json'].schema;
-  const ref = schema.type === 'array' ? schema.items.$ref : schema.$ref;
-  const headers = Object.entries((response.headers ?? {}) as Record<string, { $ref: string }>).map(([name, h]) => {
-    const header = description.components.headers[h.$ref.split('/').pop()!];
-    return { name: name.toLowerCase(), type: header.schema.type as string };
-  });
-  return { ref: ref.replace('#/components/schemas/', `${ID}#/$defs/`), headers };
-}
-
-/**
- * An event's payload is one of the description's `oneOf` branches; GitHub says which by the event's `type` (the
- * branch's `title`). The branches are validated by that name: as a plain `oneOf`, `PublicEvent`'s payload (an
- * object that declares nothing) would match every payload besides its own.
- */
-const PAYLOADS = new Map<string, string>(
-  (description.components.schemas.event.properties.payload.oneOf as { $ref: string }[]).map((r) => {
-    const name = r.$ref.split('/').pop()!;
-    return [description.components.schemas[name].title as string, `${ID}#/$defs/${name}`];
-  }),
-);
-
+/** An event, with its payload validated by the branch its `type` names (`eventPayloadRef`). */
 function eventErrors(event: unknown): string[] {
   const { payload, type } = event as { payload: unknown; type: string };
-  const payloadRef = PAYLOADS.get(type);
+  const payloadRef = eventPayloadRef.get(type);
   if (!payloadRef) return [`event type ${type} is not described`];
   return [
-    ...validator.errors(`${ID}#/$defs/event`, { ...(event as object), payload: {} }),
-    ...validator.errors(payloadRef, payload).map((e) => `${type} payload${e}`),
+    ...validator.errors(githubRef('#/components/schemas/event'), { ...(event as object), payload: {} }),
+    ...validator.errors(githubRef(payloadRef), payload).map((e) => `${type} payload${e}`),
   ];
 }
 
@@ -135,15 +101,15 @@ describe("GitHub stand-in against GitHub's REST description", () => {
   });
   afterAll(() => standin?.close());
 
-  it(`pins the description (@octokit/openapi ${DESCRIPTION_VERSION})`, () => {
-    expect(description.info.version).toBe(DESCRIPTION_VERSION);
-    expect(require('@octokit/openapi/package.json').version).toBe(DESCRIPTION_VERSION);
+  it(`pins the description (@octokit/openapi ${GITHUB_DESCRIPTION_VERSION})`, () => {
+    expect(githubDescription.info.version).toBe(GITHUB_DESCRIPTION_VERSION);
+    expect(githubPackageVersion).toBe(GITHUB_DESCRIPTION_VERSION);
   });
 
   it.each(Object.entries(OPERATIONS))(
     '%s (GET %s): every answer matches its schema and headers',
     (operation, template) => {
-      const { ref, headers } = described(template);
+      const { ref, headers } = describedResponse(template);
       const got = answers.get(operation) ?? [];
       expect(got.length, 'answers sampled').toBeGreaterThan(0);
       const problems: string[] = [];
@@ -158,7 +124,7 @@ describe("GitHub stand-in against GitHub's REST description", () => {
         }
         for (const item of Array.isArray(answer.body) ? answer.body : [answer.body]) {
           items++;
-          problems.push(...(operation === 'events' ? eventErrors(item) : validator.errors(ref, item)));
+          problems.push(...(operation === 'events' ? eventErrors(item) : validator.errors(githubRef(ref), item)));
         }
       }
       expect(items).toBeGreaterThan(0);
