@@ -97,7 +97,12 @@ export function protoJsonSchemas(
     if (resolved instanceof protobuf.Enum) {
       one = { anyOf: [{ enum: Object.keys(resolved.values) }, { enum: Object.values(resolved.values) }] };
     } else if (resolved instanceof protobuf.Type) {
-      one = WELL_KNOWN[resolved.fullName] ?? (visit(resolved), ref(resolved));
+      const known = WELL_KNOWN[resolved.fullName];
+      if (known) one = known;
+      else {
+        visit(resolved);
+        one = ref(resolved);
+      }
     } else {
       one = SCALARS[f.type] ?? {};
     }
