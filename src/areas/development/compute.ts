@@ -152,7 +152,10 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: day?.watchers ?? null,
     stars: starsKnown ? r.stars - eventsAfter('WatchEvent') : null,
   };
-  const missing = missingFieldsOf(r, t);
+  // Only figures that would have had a value: a figure already unknown for coverage keeps that as its reason.
+  const missing = Object.fromEntries(
+    Object.entries(missingFieldsOf(r, t)).filter(([f]) => known[f as keyof typeof known] !== null),
+  );
   const record = { ...known, ...Object.fromEntries(Object.keys(missing).map((f) => [f, null])) };
   // Every null figure of a known day is one the sources did not let us observe for that day.
   const fields = Object.keys(nulls) as (keyof typeof nulls)[];
