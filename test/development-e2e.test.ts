@@ -124,10 +124,10 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
     expect(score.data[0]).toMatchObject({
       protocol: 'aave',
       partial: true,
-      methodology: 'development.activity@2.0.0',
+      methodology: 'development.activity@2.1.0',
       aggregation: 'weighted-mean',
     });
-    expect(score.meta.methodology).toBe('development.activity@2.0.0');
+    expect(score.meta.methodology).toBe('development.activity@2.1.0');
     // One component per repository, weighted by its development events; each carries its own five components.
     const components = score.data[0]!.components as Rec[];
     const names = components.map((c) => c.name);

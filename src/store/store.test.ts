@@ -64,6 +64,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0008_blockchain_bitcoin',
         '0009_stablecoin',
         '0010_community',
+        '0011_development_missing_fields',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

@@ -32,7 +32,9 @@ export function commit(
     authorLogin: author,
     bot: author?.endsWith('[bot]') ?? false,
     committerDate,
+    timeFrom: null,
     commentCount: 0,
+    missing: [],
     ...extra,
   };
 }
@@ -58,7 +60,16 @@ export function pull(createdAt: number, extra: Partial<IssueFact> = {}): IssueFa
 }
 
 export function event(type: string, createdAt: number, extra: Partial<EventFact> = {}): EventFact {
-  return { type, actorLogin: 'someone', createdAt, action: null, issueNumber: null, ...extra };
+  return {
+    type,
+    actorLogin: 'someone',
+    createdAt,
+    action: null,
+    issueNumber: null,
+    timeFrom: null,
+    missing: [],
+    ...extra,
+  };
 }
 
 export function day(dayStart: number, extra: Partial<RepoDayFact> = {}): RepoDayFact {
@@ -87,6 +98,7 @@ export function repoFacts(spec: RepoSpec): RepoFacts {
     eventsFrom: from,
     issues: [],
     days: [],
+    missing: [],
     ...spec,
     contributors: (spec.contributors ?? []).map((c) =>
       Array.isArray(c)

@@ -24,6 +24,7 @@ export function truthFacts(world: GithubWorld, profile: RepoProfile, nowMs: numb
       type: c.actor.type,
       contributions: c.contributions,
     })),
+    missing: [],
     snapshotAt: now,
     commitsFrom: from,
     issuesFrom: from,
@@ -36,7 +37,9 @@ export function truthFacts(world: GithubWorld, profile: RepoProfile, nowMs: numb
         authorLogin: c.author?.login ?? null,
         bot: c.author?.type === 'Bot',
         committerDate: s(c.committerDateMs),
+        timeFrom: null,
         commentCount: c.commentCount,
+        missing: [],
       })),
     issues: h.issues
       .filter((i) => i.closedAtMs === null || s(i.closedAtMs) >= from)

@@ -219,6 +219,21 @@ describe('counting on mainnet-shaped blocks', () => {
     );
   });
 
+  it('reads the same facts whatever the case of the hex digits of a type (OP deposits come as 0x7E too)', () => {
+    const spelled = (type: (t: string) => string) => {
+      const block = { ...opBlock, transactions: opBlock.transactions.map((t) => ({ ...t, type: type(t.type) })) };
+      const receipts = opReceipts.map((r, i) => parseReceipt({ ...r, type: type(r.type) }, `r${i}`));
+      return blockFact('optimism', 'op', parseFullBlock(block, 0x7a1200), receipts);
+    };
+    const lower = spelled((t) => t);
+    const upper = spelled((t) => `0x${t.slice(2).toUpperCase()}`);
+    expect(upper).toEqual(lower);
+    // The pre-Regolith deposit without effectiveGasPrice pays no L2 gas in both spellings.
+    expect(upper.deposits).toBe(1);
+    expect(upper.system).toBe(1);
+    expect(upper.gasFees).toBe(String(0x5208n * 0x10cn));
+  });
+
   it('OP Mainnet: the L1-attributes deposit is the system transaction, the user deposit a deposit, l1Fee charged beside gas', () => {
     const b = parseFullBlock(opBlock, 0x7a1200);
     const f = blockFact(

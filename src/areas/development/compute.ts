@@ -6,9 +6,10 @@ import { nullFieldReasons } from '../../core/gaps.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median, sum } from '../../core/stats.js';
 import { DAY, dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
-import type { RepoFacts } from './facts.js';
+import type { CommitFact, EventFact, RepoFacts } from './facts.js';
 import type { ActivityRecordEntry, DevelopmentScoreRecord, ScoreEntry, StatsPayload } from './schema.js';
 import { ACTIVITY_WINDOW, contributorsAt, developerClasses, developmentScoreAt } from './score.js';
+import { cutBy, midnightsIn, unionOf, unknownAuthorsIn } from './uncertain.js';
 
 export const HISTORY_DAYS = 7;
 const WEEK = 7 * DAY;
@@ -52,6 +53,38 @@ export function gini(xs: readonly number[]): number | null {
 }
 
 const inWindow = (at: number, from: number, to: number) => at > from && at <= to;
+const commitTime = (c: CommitFact) => c.committerDate;
+const eventTime = (e: EventFact) => e.createdAt;
+/** The snapshot's own missing fields that make contributor figures unknown (anonymous entries left out). */
+const contributorGaps = (r: RepoFacts) => r.missing.filter((m) => m.startsWith('contributors'));
+
+/**
+ * The figures of a record made unknown by fields GitHub left out (`uncertain.ts`): figure → the missing fields,
+ * for the figures whose window cuts a fact's time span (or, for contributors, whose snapshot lacks logins).
+ */
+function missingFieldsOf(r: RepoFacts, t: number): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const mark = (figures: readonly string[], missing: string[]) => {
+    if (missing.length) for (const f of figures) out[f] = missing;
+  };
+  const atT = cutBy(r.commits, commitTime, [t]);
+  mark(['num_commit_w'], cutBy(r.commits, commitTime, [t - WEEK, t]));
+  mark(['num_commit_m', 'commit_comments'], cutBy(r.commits, commitTime, [t - MONTH, t]));
+  mark(['num_commit_t'], atT);
+  mark(
+    [
+      'contributors',
+      'top_contributor_weight',
+      'contributions_mean',
+      'contributions_absolute_deviation',
+      'gini_coefficient',
+    ],
+    unionOf(atT, contributorGaps(r)),
+  );
+  mark(['activity_events', 'num_issues_events'], cutBy(r.events, eventTime, [t - WEEK, t]));
+  mark(['stars', 'forks'], cutBy(r.events, eventTime, [t]));
+  return out;
+}
 
 function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial: boolean): ActivityRecordEntry {
   const base = { repository: r.repo, url: r.htmlUrl, date: utcDate(t), timestamp: isoSeconds(t), partial };
@@ -77,8 +110,9 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: null,
     stars: null,
   };
-  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'not_deployed', gap_reasons: {} };
-  if (r.commitsFrom > t - MONTH) return { ...base, ...nulls, gap_reason: 'no_data', gap_reasons: {} };
+  const none = { gap_reasons: {}, missing_fields: {} };
+  if (r.createdAt > t) return { ...base, ...nulls, gap_reason: 'not_deployed', ...none };
+  if (r.commitsFrom > t - MONTH) return { ...base, ...nulls, gap_reason: 'no_data', ...none };
 
   const later = r.commits.filter((c) => c.committerDate > t && c.committerDate <= r.snapshotAt).length;
   const contributions = contributorsAt(r, t).map((c) => c.contributions);
@@ -93,7 +127,7 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     r.issues.filter((i) => i.pull === pull && i.createdAt <= t && (i.closedAt === null || i.closedAt > t)).length;
   // The day's last observation (branches, collaborators and watchers cannot be reconstructed for other days).
   const day = r.days.find((d) => d.day === Math.floor(t / DAY) * DAY);
-  const record = {
+  const known = {
     ...base,
     gap_reason: null,
     repos,
@@ -118,9 +152,86 @@ function activityRecord(subject: SubjectInput, r: RepoFacts, t: number, partial:
     watchers: day?.watchers ?? null,
     stars: starsKnown ? r.stars - eventsAfter('WatchEvent') : null,
   };
+  // Only figures that would have had a value: a figure already unknown for coverage keeps that as its reason.
+  const missing = Object.fromEntries(
+    Object.entries(missingFieldsOf(r, t)).filter(([f]) => known[f as keyof typeof known] !== null),
+  );
+  const record = { ...known, ...Object.fromEntries(Object.keys(missing).map((f) => [f, null])) };
   // Every null figure of a known day is one the sources did not let us observe for that day.
   const fields = Object.keys(nulls) as (keyof typeof nulls)[];
-  return { ...record, gap_reasons: nullFieldReasons(record, fields, () => 'no_data') };
+  const missingFields = Object.fromEntries(
+    Object.keys(missing)
+      .sort()
+      .map((f) => [f, missing[f]!]),
+  );
+  return {
+    ...record,
+    gap_reasons: nullFieldReasons(record, fields, () => 'no_data'),
+    missing_fields: missingFields,
+  };
+}
+
+/**
+ * The stats figures made unknown by missing GitHub fields (`uncertain.ts`), by path: commit counts whose window cuts
+ * an undated commit's span, developer classes whose days it cuts or whose people it cannot tell apart, first
+ * responses that may hinge on an event without a time.
+ */
+function statsMissingFields(repos: readonly RepoFacts[], t: number): Record<string, string[]> {
+  const commits = repos.flatMap((r) => r.commits);
+  const out: Record<string, string[]> = {};
+  const mark = (paths: readonly string[], missing: string[]) => {
+    if (missing.length) for (const p of paths) out[p] = missing;
+  };
+  mark(['commits.last_7d'], cutBy(commits, commitTime, [t - WEEK, t]));
+  mark(
+    ['commits.last_30d', 'commits.people_last_30d', 'bots.commit_share_30d'],
+    cutBy(commits, commitTime, [t - MONTH, t]),
+  );
+  mark(
+    ['commits.trend_4w'],
+    cutBy(
+      commits,
+      commitTime,
+      Array.from({ length: 9 }, (_, k) => t - k * WEEK),
+    ),
+  );
+  for (let k = 0; k < TREND_WEEKS; k++) {
+    const cut = cutBy(commits, commitTime, [t - (k + 1) * WEEK, t - k * WEEK]);
+    mark([`weekly.${k}.commits_people`, `weekly.${k}.commits_bots`], cut);
+  }
+  mark(
+    ['developers.active_28d', 'developers.full_time', 'developers.part_time', 'developers.one_time'],
+    unionOf(
+      cutBy(commits, commitTime, [t - ACTIVITY_WINDOW, t, ...midnightsIn(t - ACTIVITY_WINDOW, t)]),
+      unknownAuthorsIn(commits, t - ACTIVITY_WINDOW, t),
+    ),
+  );
+  mark(
+    ['developers.active_90d'],
+    unionOf(cutBy(commits, commitTime, [t - 90 * DAY, t]), unknownAuthorsIn(commits, t - 90 * DAY, t)),
+  );
+  // First responses: an event without a time about an issue of the window, or cut by as_of.
+  const responseGaps = repos.flatMap((r) => {
+    const asked = new Set(
+      r.issues.filter((i) => !i.pull && inWindow(i.createdAt, t - 90 * DAY, t)).map((i) => i.number),
+    );
+    const spanned = r.events.filter((e) => e.timeFrom !== null && e.issueNumber !== null && asked.has(e.issueNumber));
+    return [...spanned.flatMap((e) => e.missing), ...cutBy(r.events, eventTime, [t])];
+  });
+  mark(['issues.median_hours_to_first_response_90d', 'issues.unanswered_90d'], unionOf(responseGaps));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((p) => [p, out[p]!]),
+  );
+}
+
+/** Sets the figure at a dotted path (`weekly.3.commits_people`) to null. */
+function nullAt(target: Record<string, unknown>, path: string): void {
+  const keys = path.split('.');
+  let at: Record<string, unknown> = target;
+  for (const key of keys.slice(0, -1)) at = at[key] as Record<string, unknown>;
+  at[keys.at(-1)!] = null;
 }
 
 function hours(seconds: number | null): number | null {
@@ -188,7 +299,7 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
   for (const c of month) if (c.bot && c.authorLogin) botLogins.add(c.authorLogin);
   for (const i of pullsMonth) if (i.bot && i.authorLogin) botLogins.add(i.authorLogin);
 
-  return {
+  const stats = {
     [subject.kind]: subject.id,
     name: subject.name,
     as_of: isoSeconds(asOf),
@@ -256,6 +367,13 @@ function statsOf(subject: SubjectInput, asOf: number, score: DevelopmentScoreRec
       gap_reason: (c.inputs.gap_reason as string | null) ?? null,
     })),
   };
+  const missing = statsMissingFields(repos, t);
+  for (const path of Object.keys(missing)) nullAt(stats, path);
+  return {
+    ...stats,
+    gap_reasons: Object.fromEntries(Object.keys(missing).map((path) => [path, 'no_data'])),
+    missing_fields: missing,
+  } as StatsPayload;
 }
 
 export function computeDevelopment(input: DevelopmentInput): DevelopmentOutput {

@@ -14,8 +14,13 @@ export interface CommitFact {
   readonly authorLogin: string | null;
   /** A bot account (GitHub type `Bot`, or a `[bot]` login). */
   readonly bot: boolean;
+  /** The committer date (else the author date); with `timeFrom`, the latest the commit can be. */
   readonly committerDate: number;
+  /** null: `committerDate` is exact; else GitHub sent no date and the commit lies in (timeFrom, committerDate]. */
+  readonly timeFrom: number | null;
   readonly commentCount: number;
+  /** The fields GitHub's answer lacked (`commit.committer.date`, …): see `uncertain.ts`. */
+  readonly missing: readonly string[];
 }
 
 export interface IssueFact {
@@ -23,8 +28,8 @@ export interface IssueFact {
   readonly pull: boolean;
   readonly authorLogin: string | null;
   readonly bot: boolean;
-  /** OWNER, MEMBER or COLLABORATOR. */
-  readonly member: boolean;
+  /** OWNER, MEMBER or COLLABORATOR; null when GitHub's answer had no `author_association`. */
+  readonly member: boolean | null;
   readonly createdAt: number;
   readonly closedAt: number | null;
   readonly mergedAt: number | null;
@@ -36,6 +41,9 @@ export interface EventFact {
   readonly createdAt: number;
   readonly action: string | null;
   readonly issueNumber: number | null;
+  /** null: `createdAt` is exact; else GitHub sent no time and the event lies in (timeFrom, createdAt]. */
+  readonly timeFrom: number | null;
+  readonly missing: readonly string[];
 }
 
 export interface RepoDayFact {
@@ -56,6 +64,8 @@ export interface RepoFacts {
   readonly forks: number;
   readonly commitsTotal: number;
   readonly contributors: readonly ContributorCount[];
+  /** Fields the snapshot's answers lacked (`contributors[].login`: anonymous entries, left out of `contributors`). */
+  readonly missing: readonly string[];
   readonly snapshotAt: number;
   readonly commitsFrom: number;
   readonly issuesFrom: number;

@@ -253,7 +253,9 @@ describe.each(dialects)('development facts on %s', (dialect) => {
             authorLogin: c.author?.login ?? null,
             bot: c.author?.type === 'Bot',
             committerDate: s(c.committerDateMs),
+            timeFrom: null,
             commentCount: c.commentCount,
+            missing: [],
           }))
           .sort((a, b) => a.committerDate - b.committerDate || (a.sha < b.sha ? -1 : 1)),
         issues: truth.issues.map(

@@ -9,6 +9,7 @@ import type { Database } from '../../store/schema.js';
 import { DbEtagStore, DevelopmentRepository, type TrackedRepos, trackedNames } from './repo.js';
 import type { DevCommitTable, DevEventTable, DevIssueTable, DevRepoDayTable, DevRepoTable } from './tables.js';
 import { subjectKey } from './targets.js';
+import { UNKNOWN_AUTHOR_PREFIX } from './uncertain.js';
 
 /**
  * Every read of the development area from GitHub, turned into facts:
@@ -80,18 +81,48 @@ export async function discoverRepos(
   return out;
 }
 
-function commitRow(repo: string, c: GithubCommit): DevCommitTable {
-  const login = c.author?.login ?? null;
+/** A commit's GitHub account: null, or `{}` (GitHub's description allows both) when the e-mail belongs to none. */
+const accountOf = (user: GithubCommit['author']) => (user && 'login' in user ? user : null);
+
+/** The `missing` note of a fact: the fields GitHub's answer lacked, or null when it had them all. */
+const note = (missing: readonly string[]) => (missing.length ? JSON.stringify(missing) : null);
+
+/**
+ * A commit as a fact. GitHub's description lets a git author or committer lack its name, e-mail or date: the
+ * committer date falls back to the author date; a commit with neither is placed at `readAt` (GitHub listed it by
+ * then) with `time_from` = `since` (it was listed as committed after that), so a window that contains the whole span
+ * counts it and one that cuts it is unknown. An author with no account, e-mail or name is `unknown:<sha>`.
+ */
+export function commitRow(repo: string, c: GithubCommit, since: number, readAt: number): DevCommitTable {
+  const author = accountOf(c.author);
+  const login = author?.login ?? null;
+  const missing: string[] = [];
+  for (const role of ['author', 'committer'] as const) {
+    const person = c.commit[role];
+    if (person === null) missing.push(`commit.${role}`);
+    else
+      for (const f of ['name', 'email', 'date'] as const)
+        if (person[f] === undefined) missing.push(`commit.${role}.${f}`);
+  }
+  const email = c.commit.author?.email;
+  const name = c.commit.author?.name;
+  const authorKey =
+    login ??
+    (email !== undefined ? `email:${email.toLowerCase()}` : name ? `name:${name}` : `${UNKNOWN_AUTHOR_PREFIX}${c.sha}`);
+  const committed = c.commit.committer?.date ?? c.commit.author?.date;
+  const authored = c.commit.author?.date ?? committed;
   return {
     repo,
     sha: c.sha,
     author_login: login,
-    author_type: c.author?.type ?? null,
-    author_key: login ?? `email:${(c.commit.author?.email ?? '').toLowerCase()}`,
-    author_date: seconds(c.commit.author?.date ?? c.commit.committer?.date ?? '1970-01-01T00:00:00Z'),
-    committer_login: c.committer?.login ?? null,
-    committer_date: seconds(c.commit.committer?.date ?? c.commit.author?.date ?? '1970-01-01T00:00:00Z'),
+    author_type: author?.type ?? null,
+    author_key: authorKey,
+    author_date: authored === undefined ? readAt : seconds(authored),
+    committer_login: accountOf(c.committer)?.login ?? null,
+    committer_date: committed === undefined ? readAt : seconds(committed),
+    time_from: committed === undefined ? since : null,
     comment_count: c.commit.comment_count,
+    missing: note(missing),
   };
 }
 
@@ -102,25 +133,45 @@ function issueRow(repo: string, i: GithubIssue): DevIssueTable {
     pull: i.pull_request ? 1 : 0,
     author_login: i.user?.login ?? null,
     author_type: i.user?.type ?? null,
-    association: i.author_association,
+    // Read by no figure; kept empty (and noted) when GitHub leaves it out.
+    association: i.author_association ?? '',
     created_at: seconds(i.created_at),
     updated_at: seconds(i.updated_at),
     closed_at: secondsOrNull(i.closed_at),
     merged_at: secondsOrNull(i.pull_request?.merged_at),
     comments: i.comments,
+    missing: note(i.author_association === undefined ? ['author_association'] : []),
   };
 }
 
-function eventRow(repo: string, e: GithubEvent): DevEventTable {
-  return {
-    repo,
-    id: e.id,
-    type: e.type ?? 'UnknownEvent',
-    actor_login: e.actor.login,
-    created_at: seconds(e.created_at),
-    action: e.payload.action ?? null,
-    issue_number: e.payload.issue?.number ?? e.payload.number ?? null,
-  };
+/**
+ * Events as facts, newest first as GitHub lists them. An event without a time (GitHub's description lets
+ * `created_at` be null) lies between its dated neighbours in the list: it is placed at the newer one (or `readAt`)
+ * with `time_from` at the older one (or `oldestFrom`).
+ */
+export function eventRows(
+  repo: string,
+  events: readonly GithubEvent[],
+  readAt: number,
+  oldestFrom: number,
+): DevEventTable[] {
+  const times = events.map((e) => (e.created_at === null ? null : seconds(e.created_at)));
+  return events.map((e, k) => {
+    const at = times[k]!;
+    const newer = times.slice(0, k).findLast((x) => x !== null) ?? readAt;
+    const older = times.slice(k + 1).find((x) => x !== null) ?? oldestFrom;
+    return {
+      repo,
+      id: e.id,
+      type: e.type ?? 'UnknownEvent',
+      actor_login: e.actor.login,
+      created_at: at ?? newer,
+      action: e.payload.action ?? null,
+      issue_number: e.payload.issue?.number ?? e.payload.number ?? null,
+      time_from: at === null ? older : null,
+      missing: note(at === null ? ['created_at'] : []),
+    };
+  });
 }
 
 export interface RepoIngestResult {
@@ -169,7 +220,8 @@ export async function ingestRepo(
 
   // Events cover (oldest, now] when GitHub's list was cut at 300, else its 90 days; joined to the stored coverage
   // when the two overlap.
-  const oldest = events.length ? Math.min(...events.map((e) => seconds(e.created_at))) : now;
+  const eventTimes = events.flatMap((e) => (e.created_at === null ? [] : [seconds(e.created_at)]));
+  const oldest = eventTimes.length ? Math.min(...eventTimes) : now;
   const covered =
     events.length >= EVENTS_MAX ? oldest : Math.max(now - EVENTS_MAX_AGE_SECONDS, seconds(detail.created_at));
   const eventsFrom = Math.max(prev && covered <= prev.snapshotAt ? prev.eventsFrom : covered, horizon);
@@ -187,13 +239,17 @@ export async function ingestRepo(
     watchers: detail.subscribers_count,
     open_issues: detail.open_issues_count,
     commits_total: total,
+    // An entry without a login (an anonymous one) cannot be followed through commits: left out, and noted.
     contributors: JSON.stringify(
-      contributors.map((c) => ({ login: c.login, type: c.type, contributions: c.contributions })),
+      contributors.flatMap((c) =>
+        c.login === undefined ? [] : [{ login: c.login, type: c.type, contributions: c.contributions }],
+      ),
     ),
     snapshot_at: now,
     commits_from: commitsFrom,
     issues_from: issuesFrom,
     events_from: eventsFrom,
+    missing: note(contributors.some((c) => c.login === undefined) ? ['contributors[].login'] : []),
   };
   const dayRow: DevRepoDayTable = {
     repo: fullName,
@@ -205,25 +261,27 @@ export async function ingestRepo(
     stars: detail.stargazers_count,
     forks: detail.forks_count,
   };
-  const commitRows = commits.map((c) => commitRow(fullName, c)).filter((c) => c.committer_date >= commitsFrom);
+  const commitRows = commits
+    .map((c) => commitRow(fullName, c, commitCursor, now))
+    .filter((c) => c.committer_date >= commitsFrom);
   const issueRows = issues
     .map((i) => issueRow(fullName, i))
     .filter((i) => i.closed_at === null || i.closed_at >= issuesFrom);
-  const eventRows = events.map((e) => eventRow(fullName, e)).filter((e) => e.created_at >= eventsFrom);
+  const eventFacts = eventRows(fullName, events, now, covered).filter((e) => e.created_at >= eventsFrom);
 
   const pruned = await store.writeRepo({
     repo: repoRow,
     day: dayRow,
     commits: commitRows,
     issues: issueRows,
-    events: eventRows,
+    events: eventFacts,
     horizon,
   });
   return {
     repo: fullName,
     commits: commitRows.length,
     issues: issueRows.length,
-    events: eventRows.length,
+    events: eventFacts.length,
     pruned,
   };
 }

@@ -162,6 +162,7 @@ export class DevelopmentRepository {
               merged_at: eb.ref('excluded.merged_at'),
               comments: eb.ref('excluded.comments'),
               association: eb.ref('excluded.association'),
+              missing: eb.ref('excluded.missing'),
             })),
           )
           .execute();
@@ -275,20 +276,23 @@ export class DevelopmentRepository {
         commitsFrom: Number(row.commits_from),
         issuesFrom: Number(row.issues_from),
         eventsFrom: Number(row.events_from),
+        missing: missingOf(row.missing),
         commits: commits.map((c) => ({
           sha: c.sha,
           authorKey: c.author_key,
           authorLogin: c.author_login,
           bot: isBot(c.author_login, c.author_type),
           committerDate: Number(c.committer_date),
+          timeFrom: c.time_from === null ? null : Number(c.time_from),
           commentCount: Number(c.comment_count),
+          missing: missingOf(c.missing),
         })),
         issues: issues.map((i) => ({
           number: Number(i.number),
           pull: Number(i.pull) === 1,
           authorLogin: i.author_login,
           bot: isBot(i.author_login, i.author_type),
-          member: ['OWNER', 'MEMBER', 'COLLABORATOR'].includes(i.association),
+          member: i.association === '' ? null : ['OWNER', 'MEMBER', 'COLLABORATOR'].includes(i.association),
           createdAt: Number(i.created_at),
           closedAt: i.closed_at === null ? null : Number(i.closed_at),
           mergedAt: i.merged_at === null ? null : Number(i.merged_at),
@@ -299,6 +303,8 @@ export class DevelopmentRepository {
           createdAt: Number(e.created_at),
           action: e.action,
           issueNumber: e.issue_number === null ? null : Number(e.issue_number),
+          timeFrom: e.time_from === null ? null : Number(e.time_from),
+          missing: missingOf(e.missing),
         })),
         days: days.map((d) => ({
           day: Number(d.day),
@@ -362,4 +368,9 @@ export class DbEtagStore implements EtagStore {
     const result = await this.db.deleteFrom('github_etags').where('updated_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** A fact's `missing` note (JSON text) as the fields it names. */
+function missingOf(note: string | null): readonly string[] {
+  return note === null ? [] : (JSON.parse(note) as string[]);
 }

@@ -7,6 +7,16 @@ import { DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/schema.js'
 
 const Count = (description: string) => Nullable(Type.Integer({ minimum: 0, description }));
 
+/**
+ * The note beside `gap_reasons` of the figures a missing GitHub field made unknown: figure → the fields GitHub's
+ * answers lacked (`commit.committer.date`, `created_at`, `contributors[].login`; docs/methodology/development.md
+ * "Missing fields"). Empty when nothing was missing.
+ */
+const MissingFields = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description:
+    "Figures made unknown by fields GitHub's answers left out (its description marks them optional): figure → the missing fields",
+});
+
 export const ActivityRecord = Type.Object({
   repository: Type.String({ description: '`owner/name` as GitHub spells it' }),
   url: Type.String({ description: "The repository's GitHub page" }),
@@ -23,6 +33,7 @@ export const ActivityRecord = Type.Object({
     description:
       'Per-field reasons of the null figures of a record that is otherwise known (`no_data`: not observable for that day, e.g. branches, collaborators and watchers before the day was observed)',
   }),
+  missing_fields: MissingFields,
   activity_events: Count('Public events (all types) in the 7 days ending at timestamp'),
   branches: Count('Branches, as observed that day (null for days before ingestion observed them)'),
   collaborators: Count('Collaborators, as observed that day (null when the token may not list them)'),
@@ -54,8 +65,8 @@ export const ActivityRecord = Type.Object({
 
 const Weekly = Type.Object({
   week_ending: Iso('End of the 7-day block'),
-  commits_people: Type.Integer({ minimum: 0 }),
-  commits_bots: Type.Integer({ minimum: 0 }),
+  commits_people: Count('Commits by people in the block (null: see `missing_fields`)'),
+  commits_bots: Count('Commits by bots in the block (null: see `missing_fields`)'),
   pulls_opened: Type.Integer({ minimum: 0 }),
   pulls_merged: Type.Integer({ minimum: 0 }),
 });
@@ -72,17 +83,17 @@ export const Stats = Type.Object({
   repository_names: Type.Array(Type.String()),
   archived_repositories: Type.Integer({ minimum: 0 }),
   developers: Type.Object({
-    active_28d: Type.Integer({ minimum: 0, description: 'People with a commit in the 28 days ending at as_of' }),
-    full_time: Type.Integer({ minimum: 0, description: '10 or more active commit days in those 28 days' }),
-    part_time: Type.Integer({ minimum: 0, description: '2 to 9 active commit days' }),
-    one_time: Type.Integer({ minimum: 0, description: 'One active commit day' }),
-    active_90d: Type.Integer({ minimum: 0 }),
+    active_28d: Count('People with a commit in the 28 days ending at as_of'),
+    full_time: Count('10 or more active commit days in those 28 days'),
+    part_time: Count('2 to 9 active commit days'),
+    one_time: Count('One active commit day'),
+    active_90d: Count('People with a commit in the 90 days ending at as_of'),
     window_days: Type.Integer(),
   }),
   commits: Type.Object({
-    last_7d: Type.Integer({ minimum: 0 }),
-    last_30d: Type.Integer({ minimum: 0 }),
-    people_last_30d: Type.Integer({ minimum: 0 }),
+    last_7d: Count('Commits in the 7 days ending at as_of'),
+    last_30d: Count('Commits in the 30 days ending at as_of'),
+    people_last_30d: Count("People's commits in the 30 days ending at as_of"),
     trend_4w: Ratio("People's commits of the last 4 weeks / the 4 weeks before"),
   }),
   pull_requests: Type.Object({
@@ -99,7 +110,7 @@ export const Stats = Type.Object({
     median_hours_to_first_response_90d: Hours(
       'Issues opened in 90 days: to the first comment by someone else or the closing (from the events)',
     ),
-    unanswered_90d: Type.Integer({ minimum: 0 }),
+    unanswered_90d: Count('Issues opened in 90 days with no response by as_of'),
     median_hours_to_close_90d: Hours('Issues closed in the 90 days ending at as_of'),
   }),
   bots: Type.Object({
@@ -108,6 +119,11 @@ export const Stats = Type.Object({
     accounts: Type.Array(Type.String()),
   }),
   weekly: Type.Array(Weekly, { description: '12 weeks ending at as_of, newest first' }),
+  gap_reasons: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Reasons of the null figures made unknown by missing GitHub fields, by path (`commits.last_7d`, `weekly.0.commits_people`): `no_data`',
+  }),
+  missing_fields: MissingFields,
   score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   repository_scores: Type.Array(
     Type.Object({

@@ -20,7 +20,7 @@ import {
 } from './score.js';
 
 /**
- * The development score (`development.activity@2.0.0`) on hand-built facts: every component of a repository's
+ * The development score (`development.activity@2.1.0`) on hand-built facts: every component of a repository's
  * score by its definition in docs/methodology/development.md (log scales between the page's anchors), the weights
  * of that page, the weighted geometric mean, bots and non-development events left out, the gap reasons, and a
  * protocol's score as the activity-weighted mean of its repositories' scores, recomputable from the record.
@@ -120,7 +120,7 @@ describe('the development score on hand-built facts', () => {
     expect(Object.fromEntries(rows)).toEqual(WEIGHTS);
     expect(Object.values(WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
 
-    expect(DEVELOPMENT_METHODOLOGY).toBe('development.activity@2.0.0');
+    expect(DEVELOPMENT_METHODOLOGY).toBe('development.activity@2.1.0');
     expect(record.aggregation).toBe('weighted-geometric-mean');
     expect(record.components.map((x) => x.name)).toEqual(Object.keys(WEIGHTS));
     for (const x of record.components) expect(x.weight).toBeCloseTo(WEIGHTS[x.name as keyof typeof WEIGHTS], 12);

@@ -1,5 +1,5 @@
 /**
- * The development score, `development.activity@2.0.0` (docs/methodology/development.md). Pure: facts and the instant
+ * The development score, `development.activity@2.1.0` (docs/methodology/development.md). Pure: facts and the instant
  * in, a score record out.
  *
  * Two levels, reconciled by construction:
@@ -30,8 +30,9 @@ import { hhi, median, sum } from '../../core/stats.js';
 import { DAY, utcDate } from '../../core/time.js';
 import { type ContributorCount, isBot, type RepoFacts } from './facts.js';
 import type { DevelopmentScoreRecord } from './schema.js';
+import { cutBy, midnightsIn, unionOf, unknownAuthorsIn } from './uncertain.js';
 
-export const DEVELOPMENT_METHODOLOGY = methodologyId('development', 'activity', '2.0.0');
+export const DEVELOPMENT_METHODOLOGY = methodologyId('development', 'activity', '2.1.0');
 
 /** Activity and developer classes look back 28 days: Electric Capital's rolling window. */
 export const ACTIVITY_WINDOW = 28 * DAY;
@@ -145,6 +146,39 @@ function covered(r: RepoFacts, t: number): boolean {
 
 const r4 = (x: number | null) => (x === null ? null : roundTo(x, 4));
 
+/**
+ * The fields GitHub left out that make components of `repo` at `t` unknown (`uncertain.ts`): commits without a
+ * date whose span a week of the model cuts (activity, continuity), or a day of the 28 (developer classes), or `t`
+ * (contributions at `t`); commits nobody can attribute in the 28 days (developer base); anonymous contributors.
+ */
+export function componentGaps(repo: RepoFacts, t: number) {
+  const time = (c: RepoFacts['commits'][number]) => c.committerDate;
+  const weeks = cutBy(
+    repo.commits,
+    time,
+    Array.from({ length: CONTINUITY_WEEKS + 1 }, (_, k) => t - k * 7 * DAY),
+  );
+  return {
+    events: weeks,
+    developers: unionOf(
+      weeks,
+      cutBy(repo.commits, time, midnightsIn(t - ACTIVITY_WINDOW, t)),
+      unknownAuthorsIn(repo.commits, t - ACTIVITY_WINDOW, t),
+    ),
+    contributors: unionOf(
+      cutBy(repo.commits, time, [t]),
+      repo.missing.filter((m) => m.startsWith('contributors')),
+    ),
+  };
+}
+
+/** A component made unknown by missing fields: null, `no_data`, the fields named in its inputs. */
+function unknownComponent(c: ComponentInput, missing: readonly string[]): ComponentInput {
+  return missing.length
+    ? { ...c, value: null, gapReason: 'no_data', inputs: { ...c.inputs, missing_fields: missing } }
+    : c;
+}
+
 /** The five components of one repository at instant `t` (the repository exists and is covered). */
 function repositoryComponents(repo: RepoFacts, t: number): ComponentInput[] {
   const repos = [repo];
@@ -185,7 +219,8 @@ function repositoryComponents(repo: RepoFacts, t: number): ComponentInput[] {
   const resolveHours = resolved.map((i) => (i.closedAt! - i.createdAt) / 3600);
   const maintenance = repo.archived ? 0 : items.length < MAINTENANCE_MIN_ITEMS ? null : resolved.length / items.length;
 
-  return [
+  const gaps = componentGaps(repo, t);
+  const components: ComponentInput[] = [
     {
       name: 'activity',
       value: logScale(perWeek, ACTIVITY_ANCHORS.zero_at, ACTIVITY_ANCHORS.one_at),
@@ -250,6 +285,13 @@ function repositoryComponents(repo: RepoFacts, t: number): ComponentInput[] {
       },
     },
   ];
+  const missingOf: Record<string, readonly string[]> = {
+    activity: gaps.events,
+    continuity: gaps.events,
+    developer_base: gaps.developers,
+    contributor_concentration: gaps.contributors,
+  };
+  return components.map((c) => unknownComponent(c, missingOf[c.name] ?? []));
 }
 
 /** One repository's score record at `t`: the five components, weighted geometric mean. */
@@ -319,12 +361,15 @@ export function developmentScoreAt(
     return { ...combineScore([], options), ...base, gap_reason: 'no_data' };
   }
   const components: ComponentInput[] = repos.map((r) => {
-    const events = developmentEvents([r], t - CONTINUITY_WEEKS * 7 * DAY, t).length;
+    // Unknown when an undated commit may or may not fall in the 12 weeks; the repository is then not scored either.
+    const events = componentGaps(r, t).events.length
+      ? null
+      : developmentEvents([r], t - CONTINUITY_WEEKS * 7 * DAY, t).length;
     const s = repositoryScoreAt(r, t);
     return {
       name: r.repo,
       value: s.score,
-      weight: events + WEIGHT_EVENTS_PRIOR,
+      weight: (events ?? 0) + WEIGHT_EVENTS_PRIOR,
       inputs: {
         repository: r.repo,
         url: r.htmlUrl,

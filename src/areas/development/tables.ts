@@ -47,6 +47,8 @@ export interface DevRepoTable {
   issues_from: number;
   /** Coverage: every public event at or after this instant is stored. */
   events_from: number;
+  /** JSON array of the GitHub fields the snapshot lacked (`contributors[].login`), or null: see `MissingNote`. */
+  missing: string | null;
 }
 
 export interface DevRepoDayTable {
@@ -71,8 +73,16 @@ export interface DevCommitTable {
   author_key: string;
   author_date: number;
   committer_login: string | null;
+  /**
+   * The committer date, else the author date; a commit with neither is placed at the pass that read it, and
+   * `time_from` is the earliest it can be (the `since` it was listed with).
+   */
   committer_date: number;
+  /** null: `committer_date` is exact; else the commit happened in (time_from, committer_date]. */
+  time_from: number | null;
   comment_count: number;
+  /** JSON array of the fields GitHub's answer lacked (`commit.committer.date`, …), or null. */
+  missing: string | null;
 }
 
 export interface DevIssueTable {
@@ -87,6 +97,8 @@ export interface DevIssueTable {
   closed_at: number | null;
   merged_at: number | null;
   comments: number;
+  /** JSON array of the fields GitHub's answer lacked (`author_association`), or null. */
+  missing: string | null;
 }
 
 export interface DevEventTable {
@@ -97,6 +109,10 @@ export interface DevEventTable {
   created_at: number;
   action: string | null;
   issue_number: number | null;
+  /** null: `created_at` is exact; else the event happened in (time_from, created_at] (GitHub sent no time). */
+  time_from: number | null;
+  /** JSON array of the fields GitHub's answer lacked (`created_at`), or null. */
+  missing: string | null;
 }
 
 /** Migrations of the tables above, under their original keys. */
@@ -202,6 +218,18 @@ export const DEVELOPMENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addPrimaryKeyConstraint('dev_events_pk', ['repo', 'id'])
         .execute();
       await db.schema.createIndex('dev_events_repo_time').on('dev_events').columns(['repo', 'created_at']).execute();
+    },
+  },
+  '0011_development_missing_fields': {
+    async up(db: Kysely<unknown>) {
+      // What GitHub's description lets an answer leave out (a git author's date, an issue's author_association, an
+      // event's time): the facts keep the note, and an exact time becomes a span when the time is missing.
+      await db.schema.alterTable('dev_repos').addColumn('missing', 'text').execute();
+      await db.schema.alterTable('dev_commits').addColumn('time_from', 'bigint').execute();
+      await db.schema.alterTable('dev_commits').addColumn('missing', 'text').execute();
+      await db.schema.alterTable('dev_issues').addColumn('missing', 'text').execute();
+      await db.schema.alterTable('dev_events').addColumn('time_from', 'bigint').execute();
+      await db.schema.alterTable('dev_events').addColumn('missing', 'text').execute();
     },
   },
 };

@@ -82,6 +82,8 @@ export function internalTxJson(seed: number, block: NitroBlockInfo): Json {
   return {
     blockHash: block.hash,
     blockNumber: hex(block.number),
+    // Required of every transaction object by the JSON-RPC specification (execution-apis), as anvil's carry it.
+    blockTimestamp: hex(BigInt(block.timestamp)),
     from: ARBOS_ADDRESS,
     gas: '0x0',
     gasPrice: '0x0',

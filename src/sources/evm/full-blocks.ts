@@ -90,6 +90,8 @@ export const isNotAvailable = (x: unknown): x is NotAvailable =>
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const QUANTITY = /^0x[0-9a-fA-F]+$/;
+/** EIP-2718 type of OP Stack deposit transactions. */
+const OP_DEPOSIT_TYPE = 0x7e;
 
 function malformed(what: string, detail: string): ServiceError {
   // A malformed answer may come from a lagging or broken node behind a balancer: retryable.
@@ -160,19 +162,21 @@ export function parseReceipt(raw: unknown, what: string): FullReceipt {
   const r = record(raw, what);
   const status = r.status === undefined || r.status === null ? null : num(r.status, what, 'status');
   if (status !== null && status !== 0 && status !== 1) throw malformed(what, `status ${status}`);
+  // Pre-EIP-2718 nodes omit `type` for legacy transactions. A quantity's hex digits may be of either case (OP
+  // deposits come as `0x7E` from some nodes): types are compared as numbers, never as strings.
+  const type = r.type === undefined || r.type === null ? 0 : num(r.type, what, 'type');
   return {
     transactionHash: hash(r.transactionHash, what, 'transactionHash'),
     transactionIndex: num(r.transactionIndex, what, 'transactionIndex'),
     from: address(r.from, what, 'from'),
     to: optAddress(r.to, what, 'to'),
-    // Pre-EIP-2718 nodes omit `type` for legacy transactions.
-    type: r.type === undefined || r.type === null ? 0 : num(r.type, what, 'type'),
+    type,
     status: status as 0 | 1 | null,
     gasUsed: qty(r.gasUsed, what, 'gasUsed'),
     // Pre-London nodes answer without it (the transaction's `gasPrice` is the price paid, some nodes copy it here);
     // OP deposits before Regolith carry none and pay no L2 gas.
     effectiveGasPrice:
-      r.effectiveGasPrice === undefined && r.gasPrice === undefined && r.type === '0x7e'
+      r.effectiveGasPrice === undefined && r.gasPrice === undefined && type === OP_DEPOSIT_TYPE
         ? 0n
         : qty(r.effectiveGasPrice ?? r.gasPrice, what, 'effectiveGasPrice'),
     contractAddress: optAddress(r.contractAddress, what, 'contractAddress'),

@@ -67,8 +67,12 @@ export const beaconDialect: StandinDialect = {
 /** The exact statuses (the Beacon API's list, as the source reads it) and the four general ones. */
 const STATUS_FILTERS = new Set<string>([...VALIDATOR_STATUSES, 'active', 'pending', 'exited', 'withdrawal']);
 
+/** The genesis checkpoint: epoch 0 with a zero root, what a state answers before finality (Beacon APIs). */
+const ZERO_ROOT = `0x${'00'.repeat(32)}`;
+
 function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
   const nowSlot = (ms: number) => Math.max(0, Math.floor((ms / 1000 - chain.genesisTime) / SECONDS_PER_SLOT));
+  /** Finality now: the head state's finalized checkpoint (the chain's `finalized` block) and justified epoch. */
   const finality = (ms: number) => {
     const currentEpoch = Math.floor(nowSlot(ms) / SLOTS_PER_EPOCH);
     if (chain.finalized) {
@@ -77,6 +81,29 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
     }
     const epoch = Math.max(0, currentEpoch - 2);
     return { finalized: { epoch, root: root('epoch', epoch) }, justified: Math.min(currentEpoch, epoch + 1) };
+  };
+  /** Whether a slot lies in the finalized history (the Beacon APIs' `finalized` flag of an answer about it). */
+  const isFinalized = (slot: number, ms: number) => slot <= finality(ms).finalized.epoch * SLOTS_PER_EPOCH;
+  /**
+   * The checkpoints a state at `slot` holds: the head's are the finality now; an older state's are those known at
+   * its epoch (finality trails the epoch by two, and never runs ahead of today's); before the consensus spec starts
+   * justifying (epoch 2), and for any checkpoint of epoch 0, the genesis checkpoint: epoch 0 with a zero root.
+   */
+  const checkpointsAt = (slot: number, ms: number) => {
+    const now = finality(ms);
+    const epoch = Math.floor(slot / SLOTS_PER_EPOCH);
+    const head = epoch >= Math.floor(nowSlot(ms) / SLOTS_PER_EPOCH);
+    const finalized = epoch < 2 ? 0 : head ? now.finalized.epoch : Math.min(now.finalized.epoch, epoch - 2);
+    const justified = epoch < 2 ? 0 : head ? now.justified : Math.min(epoch, finalized + 1);
+    const checkpoint = (e: number) => ({
+      epoch: String(e),
+      root: e === 0 ? ZERO_ROOT : e === now.finalized.epoch ? now.finalized.root : root('epoch', e),
+    });
+    return {
+      previous_justified: checkpoint(epoch < 2 ? 0 : Math.max(0, justified - 1)),
+      current_justified: checkpoint(justified),
+      finalized: checkpoint(finalized),
+    };
   };
   /** The slot a state id names, or a 404 / 400 as a beacon node answers. */
   const slotOf = (id: string, ms: number): number => {
@@ -145,7 +172,7 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
               signature: `0x${'00'.repeat(96)}`,
             },
           },
-          { execution_optimistic: false, finalized: slot <= finality(req.nowMs).finalized.epoch * SLOTS_PER_EPOCH },
+          { execution_optimistic: false, finalized: isFinalized(slot, req.nowMs) },
         );
       },
     },
@@ -154,17 +181,11 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
       path: '/eth/v1/beacon/states/:state_id/finality_checkpoints',
       resource: 'beacon',
       handler: (req) => {
-        slotOf(req.params.state_id!, req.nowMs);
-        const f = finality(req.nowMs);
-        const justified = { epoch: String(f.justified), root: root('epoch', f.justified) };
-        return data(
-          {
-            previous_justified: { epoch: String(Math.max(0, f.justified - 1)), root: root('epoch', f.justified - 1) },
-            current_justified: justified,
-            finalized: { epoch: String(f.finalized.epoch), root: f.finalized.root },
-          },
-          { execution_optimistic: false, finalized: false },
-        );
+        const slot = slotOf(req.params.state_id!, req.nowMs);
+        return data(checkpointsAt(slot, req.nowMs), {
+          execution_optimistic: false,
+          finalized: isFinalized(slot, req.nowMs),
+        });
       },
     },
     {
@@ -186,7 +207,7 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
           (!ids.size || ids.has(v.index) || ids.has(v.validator.pubkey));
         return data(world.at(Math.floor(slot / SLOTS_PER_EPOCH)).filter(matches), {
           execution_optimistic: false,
-          finalized: false,
+          finalized: isFinalized(slot, req.nowMs),
         });
       },
     },

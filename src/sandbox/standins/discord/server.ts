@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { registry, type SocialSubject } from '../../../registry/index.js';
 import { snowflakeToMs } from '../../../sources/discord/snowflake.js';
-import type { FaultRates } from '../base/faults.js';
+import { FaultInjector, type FaultRates } from '../base/faults.js';
 import { dayOf } from '../base/generate.js';
 import {
   HttpError,
@@ -15,6 +15,7 @@ import {
   type StandinRequest,
   type StandinResponse,
   type StandinService,
+  type StandinStats,
   startStandin,
 } from '../base/server.js';
 import {
@@ -95,14 +96,10 @@ function discordDialect(tokens: ReadonlyMap<string, TokenGrant>): StandinDialect
       return m[1]!;
     },
     rateLimitHeaders: () => ({}),
+    // Never reached: the base's windows never run out for this service, and its faults are drawn by the routes
+    // (`DiscordFaults`), which know the route whose headers a shared 429 carries.
     primaryLimited: () => ({ status: 500, body: { message: 'unreachable', code: 0 } }),
-    // The base's scripted and random "secondary" faults: a 429 of a shared resource, as Discord sends when a
-    // resource is busy whatever this bot's own use.
-    secondaryLimited: (retryAfterSeconds: number) => ({
-      status: 429,
-      body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
-      headers: { 'retry-after': String(Math.ceil(retryAfterSeconds)), 'x-ratelimit-scope': 'shared' },
-    }),
+    secondaryLimited: () => ({ status: 500, body: { message: 'unreachable', code: 0 } }),
   };
 }
 
@@ -153,16 +150,7 @@ export class DiscordLimits {
     }
     const def = this.buckets[bucket] ?? { limit: 5, windowSeconds: 5 };
     const w = this.window(this.windows, `${token}\u0000${bucket}\u0000${major}`, def.windowSeconds * 1000, nowMs);
-    const headersOf = (remaining: number) => {
-      const resetAfter = Math.max(0, (w.resetMs - nowMs) / 1000);
-      return {
-        'x-ratelimit-limit': String(def.limit),
-        'x-ratelimit-remaining': String(remaining),
-        'x-ratelimit-reset': (w.resetMs / 1000).toFixed(3),
-        'x-ratelimit-reset-after': resetAfter.toFixed(3),
-        'x-ratelimit-bucket': bucketHash(bucket),
-      };
-    };
+    const headersOf = (remaining: number) => this.bucketHeaders(bucket, def, w, remaining, nowMs);
     if (w.used >= def.limit) {
       this.answered.bucket++;
       const retryAfter = Math.max(0, (w.resetMs - nowMs) / 1000);
@@ -178,6 +166,35 @@ export class DiscordLimits {
     global.used++;
     w.used++;
     return { headers: headersOf(def.limit - w.used) };
+  }
+
+  /**
+   * A shared-resource 429 (`X-RateLimit-Scope: shared`: the resource is busy, whatever this bot's own use): with the
+   * route's bucket headers, as Discord's docs say every 429 carries, the bucket not counted.
+   */
+  shared(token: string, bucket: string, major: string, retryAfter: number, nowMs: number): StandinResponse {
+    const def = this.buckets[bucket] ?? { limit: 5, windowSeconds: 5 };
+    const w = this.window(this.windows, `${token}\u0000${bucket}\u0000${major}`, def.windowSeconds * 1000, nowMs);
+    return {
+      status: 429,
+      body: { message: 'The resource is being rate limited.', retry_after: retryAfter, global: false },
+      headers: {
+        ...this.bucketHeaders(bucket, def, w, def.limit - w.used, nowMs),
+        'retry-after': String(Math.ceil(retryAfter)),
+        'x-ratelimit-scope': 'shared',
+      },
+    };
+  }
+
+  private bucketHeaders(bucket: string, def: BucketLimit, w: Window, remaining: number, nowMs: number) {
+    const resetAfter = Math.max(0, (w.resetMs - nowMs) / 1000);
+    return {
+      'x-ratelimit-limit': String(def.limit),
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': (w.resetMs / 1000).toFixed(3),
+      'x-ratelimit-reset-after': resetAfter.toFixed(3),
+      'x-ratelimit-bucket': bucketHash(bucket),
+    };
   }
 
   private window(map: Map<string, Window>, key: string, lengthMs: number, nowMs: number): Window {
@@ -258,7 +275,9 @@ function renderChannel(c: ChannelProfile, lastMessageId: string | null) {
     ...(c.spec.type === 0 || c.spec.type === 5 || c.spec.type === 15
       ? { last_message_id: lastMessageId, rate_limit_per_user: 0, topic: null }
       : {}),
-    ...(c.spec.type === 15 ? { available_tags: [], default_sort_order: null, default_forum_layout: 0 } : {}),
+    ...(c.spec.type === 15
+      ? { available_tags: [], default_reaction_emoji: null, default_sort_order: null, default_forum_layout: 0 }
+      : {}),
   };
 }
 
@@ -323,11 +342,24 @@ export interface DiscordStandin extends Standin {
   readonly limits: DiscordLimits;
 }
 
+/**
+ * Faults drawn by the routes rather than the base, so that a shared 429 names its route's bucket: `injector`
+ * (scripted and seeded, as the base's), and the stand-in's stats to count them in (set once it listens). A shared
+ * 429 holds its resource (token, bucket, major parameter) for its `retry_after`: a request sent meanwhile gets it
+ * again and counts as a violation.
+ */
+export interface DiscordFaults {
+  readonly injector: FaultInjector;
+  stats?: StandinStats;
+}
+
 export function discordRoutes(
   world: DiscordWorld,
   limits: DiscordLimits,
   tokens: ReadonlyMap<string, TokenGrant>,
+  faults: DiscordFaults = { injector: new FaultInjector(0, 'discord') },
 ): RouteDef[] {
+  const sharedUntil = new Map<string, number>();
   const tokenOf = (req: StandinRequest): string => {
     const m = /^Bot\s+(\S+)$/.exec(String(req.headers.authorization ?? '').trim());
     if (!req.authenticated || !m) throw new HttpError(401, '401: Unauthorized');
@@ -345,6 +377,19 @@ export function discordRoutes(
     resource: 'discord',
     handler: (req) => {
       const token = tokenOf(req);
+      const resource = `${token}\u0000${bucket}\u0000${major(req)}`;
+      const heldMs = (sharedUntil.get(resource) ?? 0) - req.nowMs;
+      if (heldMs > 0) {
+        if (faults.stats) faults.stats.violations++;
+        return limits.shared(token, bucket, major(req), heldMs / 1000, req.nowMs);
+      }
+      const fault = faults.injector.draw(req.rawPath);
+      if (fault && faults.stats) faults.stats.faults++;
+      if (fault?.kind === 'server-error') throw new HttpError(fault.status, 'Server Error');
+      if (fault?.kind === 'secondary-limit') {
+        sharedUntil.set(resource, req.nowMs + fault.retryAfterSeconds * 1000);
+        return limits.shared(token, bucket, major(req), fault.retryAfterSeconds, req.nowMs);
+      }
       const taken = limits.take(token, bucket, major(req), req.nowMs);
       if (taken.refused) return taken.refused;
       const response = handler(req, tokens.get(token)!);
@@ -390,7 +435,15 @@ export function discordRoutes(
         else if (before !== undefined) guilds = guilds.filter((g) => BigInt(g.id) < before).slice(-limit);
         else guilds = guilds.slice(0, limit);
         return json(
-          guilds.map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '68608', features: [] })),
+          guilds.map((g) => ({
+            id: g.id,
+            name: g.name,
+            icon: null,
+            banner: null,
+            owner: false,
+            permissions: '68608',
+            features: [],
+          })),
         );
       },
     ),
@@ -541,8 +594,9 @@ export function discordService(
   world: DiscordWorld,
   limits: DiscordLimits,
   tokens = DEFAULT_DISCORD_TOKENS,
+  faults?: DiscordFaults,
 ): StandinService {
-  return { name: 'discord', routes: discordRoutes(world, limits, tokens), dialect: discordDialect(tokens) };
+  return { name: 'discord', routes: discordRoutes(world, limits, tokens, faults), dialect: discordDialect(tokens) };
 }
 
 /** Starts the Discord stand-in on loopback. */
@@ -554,12 +608,17 @@ export async function startDiscordStandin(options: DiscordStandinOptions): Promi
     days: options.days,
   });
   const limits = new DiscordLimits(options.buckets, options.globalPerSecond);
-  // The base's own windows never refuse: Discord's limits are `limits`' (per route, major parameter, and global).
-  const standin = await startStandin(discordService(world, limits, options.tokens), {
-    ...options,
+  // The same seeded stream as the base's would be; `standin.faults` is this injector (tests script it).
+  const faults: DiscordFaults = { injector: new FaultInjector(options.seed, 'discord', options.faults) };
+  // The base's own windows never refuse, and it draws no faults: Discord's limits are `limits`' (per route, major
+  // parameter, and global), its faults the routes'.
+  const { faults: _rates, ...rest } = options;
+  const standin = await startStandin(discordService(world, limits, options.tokens, faults), {
+    ...rest,
     rateLimit: { limit: Number.MAX_SAFE_INTEGER, anonymousLimit: Number.MAX_SAFE_INTEGER, windowSeconds: 3600 },
   });
-  return Object.assign(standin, { world, limits });
+  faults.stats = standin.stats;
+  return Object.assign(standin, { world, limits, faults: faults.injector });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isoSeconds } from '../../../core/time.js';
-import { upperBound } from '../base/generate.js';
+import { stableId, upperBound } from '../base/generate.js';
 import type {
   BranchRecord,
   CollaboratorRecord,
@@ -15,7 +15,9 @@ import type {
 /**
  * GitHub REST API v3 (2022-11-28) wire shapes of the stand-in's world: the field names, nesting, nulls and URL
  * fields of api.github.com, with API URLs pointing at the stand-in (`api`) and web URLs at github.com. Fields the
- * world has no notion of (labels, milestones, reactions…) are present with GitHub's empty values.
+ * world has no notion of (labels, milestones, reactions…) are present with GitHub's empty values. Every object
+ * carries the fields GitHub's REST description (`@octokit/openapi`) requires and none it does not name
+ * (`conformance.test.ts`).
  */
 
 const WEB = 'https://github.com';
@@ -30,84 +32,203 @@ export function renderUser(
   api: string,
   actor: { readonly login: string; readonly id: number; readonly type: GithubActor['type'] | 'Organization' },
 ) {
+  const url = `${api}/users/${encodeURIComponent(actor.login)}`;
   return {
     login: actor.login,
     id: actor.id,
     node_id: nodeId(actor.type === 'Organization' ? 'Organization' : 'User', actor.id),
     avatar_url: `${AVATARS}/u/${actor.id}?v=4`,
     gravatar_id: '',
-    url: `${api}/users/${encodeURIComponent(actor.login)}`,
+    url,
     html_url: `${WEB}/${encodeURIComponent(actor.login)}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
     type: actor.type,
     user_view_type: 'public',
     site_admin: false,
   };
 }
 
-/** The repository object of listings (`minimal-repository`); `full` adds the fields only `GET /repos/…` has. */
-export function renderRepo(api: string, h: RepoHistory, full: boolean) {
-  const p = h.profile;
-  const repoUrl = `${api}/repos/${p.fullName}`;
-  const openIssues = h.issues.filter((i) => i.closedAtMs === null).length;
-  const lastActivity = Math.max(
-    h.pushedAtMs,
-    h.stars[h.stars.length - 1]?.atMs ?? 0,
-    h.forks[h.forks.length - 1]?.atMs ?? 0,
-    p.archivedAtMs !== null && h.archived ? p.archivedAtMs : 0,
-  );
-  const base = {
-    id: p.id,
-    node_id: nodeId('Repository', p.id),
-    name: p.name,
-    full_name: p.fullName,
+/** What a repository object shows, whether the world's own repository or a contributor's fork of it. */
+interface RepoFacts {
+  readonly id: number;
+  readonly owner: { readonly login: string; readonly id: number; readonly type: 'Organization' | 'User' };
+  readonly name: string;
+  readonly fullName: string;
+  readonly description: string;
+  readonly fork: boolean;
+  readonly createdAtMs: number;
+  readonly updatedAtMs: number;
+  readonly pushedAtMs: number;
+  readonly size: number;
+  readonly stars: number;
+  readonly forks: number;
+  readonly openIssues: number;
+  readonly language: string;
+  readonly hasPages: boolean;
+  readonly archived: boolean;
+  readonly defaultBranch: string;
+}
+
+/**
+ * GitHub's repository object (`repository`, and `minimal-repository` in listings: the same fields here), with
+ * every URL template api.github.com serves.
+ */
+function repoObject(api: string, r: RepoFacts) {
+  const repoUrl = `${api}/repos/${r.fullName}`;
+  return {
+    id: r.id,
+    node_id: nodeId('Repository', r.id),
+    name: r.name,
+    full_name: r.fullName,
     private: false,
-    owner: renderUser(api, { login: p.owner, id: p.ownerId, type: 'Organization' }),
-    html_url: `${WEB}/${p.fullName}`,
-    description: p.description,
-    fork: p.fork,
+    owner: renderUser(api, r.owner),
+    html_url: `${WEB}/${r.fullName}`,
+    description: r.description,
+    fork: r.fork,
     url: repoUrl,
-    commits_url: `${repoUrl}/commits{/sha}`,
-    contributors_url: `${repoUrl}/contributors`,
+    forks_url: `${repoUrl}/forks`,
+    keys_url: `${repoUrl}/keys{/key_id}`,
+    collaborators_url: `${repoUrl}/collaborators{/collaborator}`,
+    teams_url: `${repoUrl}/teams`,
+    hooks_url: `${repoUrl}/hooks`,
+    issue_events_url: `${repoUrl}/issues/events{/number}`,
     events_url: `${repoUrl}/events`,
+    assignees_url: `${repoUrl}/assignees{/user}`,
+    branches_url: `${repoUrl}/branches{/branch}`,
+    tags_url: `${repoUrl}/tags`,
+    blobs_url: `${repoUrl}/git/blobs{/sha}`,
+    git_tags_url: `${repoUrl}/git/tags{/sha}`,
+    git_refs_url: `${repoUrl}/git/refs{/sha}`,
+    trees_url: `${repoUrl}/git/trees{/sha}`,
+    statuses_url: `${repoUrl}/statuses/{sha}`,
+    languages_url: `${repoUrl}/languages`,
+    stargazers_url: `${repoUrl}/stargazers`,
+    contributors_url: `${repoUrl}/contributors`,
+    subscribers_url: `${repoUrl}/subscribers`,
+    subscription_url: `${repoUrl}/subscription`,
+    commits_url: `${repoUrl}/commits{/sha}`,
+    git_commits_url: `${repoUrl}/git/commits{/sha}`,
+    comments_url: `${repoUrl}/comments{/number}`,
+    issue_comment_url: `${repoUrl}/issues/comments{/number}`,
+    contents_url: `${repoUrl}/contents/{+path}`,
+    compare_url: `${repoUrl}/compare/{base}...{head}`,
+    merges_url: `${repoUrl}/merges`,
+    archive_url: `${repoUrl}/{archive_format}{/ref}`,
+    downloads_url: `${repoUrl}/downloads`,
     issues_url: `${repoUrl}/issues{/number}`,
     pulls_url: `${repoUrl}/pulls{/number}`,
-    branches_url: `${repoUrl}/branches{/branch}`,
-    collaborators_url: `${repoUrl}/collaborators{/collaborator}`,
-    stargazers_url: `${repoUrl}/stargazers`,
-    created_at: iso(p.createdAtMs),
-    updated_at: iso(lastActivity),
-    pushed_at: iso(h.pushedAtMs),
+    milestones_url: `${repoUrl}/milestones{/number}`,
+    notifications_url: `${repoUrl}/notifications{?since,all,participating}`,
+    labels_url: `${repoUrl}/labels{/name}`,
+    releases_url: `${repoUrl}/releases{/id}`,
+    deployments_url: `${repoUrl}/deployments`,
+    created_at: iso(r.createdAtMs),
+    updated_at: iso(r.updatedAtMs),
+    pushed_at: iso(r.pushedAtMs),
+    git_url: `git://github.com/${r.fullName}.git`,
+    ssh_url: `git@github.com:${r.fullName}.git`,
+    clone_url: `${WEB}/${r.fullName}.git`,
+    svn_url: `${WEB}/${r.fullName}`,
     homepage: null,
-    // Kilobytes: a rough function of history, as on GitHub.
-    size: 40 + h.commits.length * 3,
-    stargazers_count: h.stars.length,
+    size: r.size,
+    stargazers_count: r.stars,
     // GitHub's legacy name for stars; the number of people watching is `subscribers_count` (full object only).
-    watchers_count: h.stars.length,
-    language: p.language,
+    watchers_count: r.stars,
+    language: r.language,
     has_issues: true,
     has_projects: true,
     has_downloads: true,
     has_wiki: false,
-    has_pages: p.longLivedBranches.includes('gh-pages'),
+    has_pages: r.hasPages,
     has_discussions: false,
-    forks_count: h.forks.length,
+    forks_count: r.forks,
     mirror_url: null,
-    archived: h.archived,
+    archived: r.archived,
     disabled: false,
-    open_issues_count: openIssues,
+    open_issues_count: r.openIssues,
     license: null,
     allow_forking: true,
     is_template: false,
     web_commit_signoff_required: false,
     topics: [],
     visibility: 'public',
-    forks: h.forks.length,
-    open_issues: openIssues,
-    watchers: h.stars.length,
-    default_branch: p.defaultBranch,
+    forks: r.forks,
+    open_issues: r.openIssues,
+    watchers: r.stars,
+    default_branch: r.defaultBranch,
   };
+}
+
+/** The repository object of listings (`minimal-repository`); `full` adds the fields only `GET /repos/…` has. */
+export function renderRepo(api: string, h: RepoHistory, full: boolean) {
+  const p = h.profile;
+  const lastActivity = Math.max(
+    h.pushedAtMs,
+    h.stars[h.stars.length - 1]?.atMs ?? 0,
+    h.forks[h.forks.length - 1]?.atMs ?? 0,
+    p.archivedAtMs !== null && h.archived ? p.archivedAtMs : 0,
+  );
+  const base = repoObject(api, {
+    id: p.id,
+    owner: { login: p.owner, id: p.ownerId, type: 'Organization' },
+    name: p.name,
+    fullName: p.fullName,
+    description: p.description,
+    fork: p.fork,
+    createdAtMs: p.createdAtMs,
+    updatedAtMs: lastActivity,
+    pushedAtMs: h.pushedAtMs,
+    // Kilobytes: a rough function of history, as on GitHub.
+    size: repoSize(h),
+    stars: h.stars.length,
+    forks: h.forks.length,
+    openIssues: h.issues.filter((i) => i.closedAtMs === null).length,
+    language: p.language,
+    hasPages: p.longLivedBranches.includes('gh-pages'),
+    archived: h.archived,
+    defaultBranch: p.defaultBranch,
+  });
   if (!full) return base;
   return { ...base, network_count: h.forks.length, subscribers_count: h.subscribers };
+}
+
+const repoSize = (h: RepoHistory) => 40 + h.commits.length * 3;
+
+/**
+ * The fork a contributor's pull request comes from (its `head.repo`): the fork the world recorded for them, else
+ * one made when the pull request was opened. Forks are not tracked; their figures are a fresh fork's.
+ */
+function renderForkOf(api: string, h: RepoHistory, author: IssueRecord['author'], openedAtMs: number) {
+  const p = h.profile;
+  const recorded = h.forks.find((f) => f.owner.login === author.login && f.atMs <= openedAtMs);
+  const createdAtMs = recorded?.atMs ?? openedAtMs;
+  return repoObject(api, {
+    id: recorded?.id ?? stableId(`fork:${p.fullName}:${author.login}`),
+    owner: { login: author.login, id: author.id, type: 'User' },
+    name: p.name,
+    fullName: `${author.login}/${p.name}`,
+    description: p.description,
+    fork: true,
+    createdAtMs,
+    updatedAtMs: openedAtMs,
+    pushedAtMs: openedAtMs,
+    size: repoSize(h),
+    stars: 0,
+    forks: 0,
+    openIssues: 0,
+    language: p.language,
+    hasPages: false,
+    archived: false,
+    defaultBranch: p.defaultBranch,
+  });
 }
 
 export function renderCommit(api: string, p: RepoProfile, c: CommitRecord) {
@@ -207,23 +328,38 @@ export function renderIssue(api: string, p: RepoProfile, i: IssueRecord) {
 export function renderPull(api: string, h: RepoHistory, i: IssueRecord, repo = renderRepo(api, h, false)) {
   const p = h.profile;
   const repoUrl = `${api}/repos/${p.fullName}`;
+  const url = `${repoUrl}/pulls/${i.number}`;
+  const issueUrl = `${repoUrl}/issues/${i.number}`;
+  const htmlUrl = `${WEB}/${p.fullName}/pull/${i.number}`;
+  const commentsUrl = `${issueUrl}/comments`;
+  const reviewCommentsUrl = `${url}/comments`;
+  const commitsUrl = `${url}/commits`;
+  const statusesUrl = `${repoUrl}/statuses/${i.headSha}`;
   const id = issueId(p, i.number);
   const base = h.commits[Math.max(0, upperBound(h.commits, i.createdAtMs, (c) => c.committerDateMs) - 1)];
   const ownBranch = i.member || i.author.type === 'Bot';
   return {
-    url: `${repoUrl}/pulls/${i.number}`,
+    url,
     id,
     node_id: nodeId('PullRequest', id),
-    html_url: `${WEB}/${p.fullName}/pull/${i.number}`,
-    diff_url: `${WEB}/${p.fullName}/pull/${i.number}.diff`,
-    patch_url: `${WEB}/${p.fullName}/pull/${i.number}.patch`,
-    issue_url: `${repoUrl}/issues/${i.number}`,
+    html_url: htmlUrl,
+    diff_url: `${htmlUrl}.diff`,
+    patch_url: `${htmlUrl}.patch`,
+    issue_url: issueUrl,
+    commits_url: commitsUrl,
+    review_comments_url: reviewCommentsUrl,
+    review_comment_url: `${repoUrl}/pulls/comments{/number}`,
+    comments_url: commentsUrl,
+    statuses_url: statusesUrl,
     number: i.number,
     state: i.closedAtMs === null ? 'open' : 'closed',
     locked: false,
     title: i.title,
     user: renderUser(api, i.author),
     body: null,
+    labels: [],
+    milestone: null,
+    active_lock_reason: null,
     created_at: iso(i.createdAtMs),
     updated_at: iso(i.updatedAtMs),
     closed_at: isoOrNull(i.closedAtMs),
@@ -233,16 +369,13 @@ export function renderPull(api: string, h: RepoHistory, i: IssueRecord, repo = r
     assignees: [],
     requested_reviewers: [],
     requested_teams: [],
-    labels: [],
-    milestone: null,
-    draft: false,
     head: {
       label: `${ownBranch ? p.owner : i.author.login}:${i.headRef}`,
       ref: i.headRef,
       sha: i.headSha,
       user: renderUser(api, ownBranch ? { login: p.owner, id: p.ownerId, type: 'Organization' } : i.author),
-      // A fork's repository object; GitHub shows null once the fork is deleted, which is what the world assumes.
-      repo: ownBranch ? repo : null,
+      // A member's or a bot's branch lives in the repository; anyone else's in their fork.
+      repo: ownBranch ? repo : renderForkOf(api, h, i.author, i.createdAtMs),
     },
     base: {
       label: `${p.owner}:${p.defaultBranch}`,
@@ -251,9 +384,19 @@ export function renderPull(api: string, h: RepoHistory, i: IssueRecord, repo = r
       user: renderUser(api, { login: p.owner, id: p.ownerId, type: 'Organization' }),
       repo,
     },
+    _links: {
+      self: { href: url },
+      html: { href: htmlUrl },
+      issue: { href: issueUrl },
+      comments: { href: commentsUrl },
+      review_comments: { href: reviewCommentsUrl },
+      review_comment: { href: `${repoUrl}/pulls/comments{/number}` },
+      commits: { href: commitsUrl },
+      statuses: { href: statusesUrl },
+    },
     author_association: i.member ? 'MEMBER' : 'NONE',
     auto_merge: null,
-    active_lock_reason: null,
+    draft: false,
   };
 }
 
@@ -278,30 +421,31 @@ export function renderBranch(api: string, p: RepoProfile, b: BranchRecord) {
   };
 }
 
+/** A pull request as the events API shows it now: its id, number and the two ends' ref, sha and repository. */
+function renderPullMinimal(api: string, h: RepoHistory, i: IssueRecord, repo: ReturnType<typeof renderRepo>) {
+  const full = renderPull(api, h, i, repo);
+  const end = (side: typeof full.head | typeof full.base) => ({
+    ref: side.ref,
+    sha: side.sha,
+    repo: { id: side.repo.id, url: side.repo.url, name: side.repo.full_name },
+  });
+  return { id: full.id, number: full.number, url: full.url, head: end(full.head), base: end(full.base) };
+}
+
 export function renderEvent(api: string, h: RepoHistory, e: EventRecord, repo = renderRepo(api, h, false)) {
   const p = h.profile;
   const issue = e.issueNumber === undefined ? undefined : h.issues[e.issueNumber - 1];
   let payload: Record<string, unknown>;
   switch (e.type) {
     case 'PushEvent': {
+      // Trimmed since 2025 (GitHub's `push-event`): the pushed commits are read from the commits API.
       const c = e.commit!;
       payload = {
         repository_id: p.id,
         push_id: Number(e.id),
-        size: 1,
-        distinct_size: 1,
         ref: `refs/heads/${p.defaultBranch}`,
         head: c.sha,
         before: c.parentSha ?? '0000000000000000000000000000000000000000',
-        commits: [
-          {
-            sha: c.sha,
-            author: { email: c.authorEmail, name: c.authorName },
-            message: c.message,
-            distinct: true,
-            url: `${api}/repos/${p.fullName}/commits/${c.sha}`,
-          },
-        ],
       };
       break;
     }
@@ -309,10 +453,11 @@ export function renderEvent(api: string, h: RepoHistory, e: EventRecord, repo = 
       payload = { action: e.action, issue: issue ? renderIssue(api, p, issue) : null };
       break;
     case 'PullRequestEvent':
+      // Trimmed since 2025 (GitHub's `pull-request-minimal`): the pull request itself is read from the pulls API.
       payload = {
         action: e.action,
         number: e.issueNumber,
-        pull_request: issue ? renderPull(api, h, issue, repo) : null,
+        pull_request: issue ? renderPullMinimal(api, h, issue, repo) : null,
       };
       break;
     case 'IssueCommentEvent': {
@@ -324,6 +469,7 @@ export function renderEvent(api: string, h: RepoHistory, e: EventRecord, repo = 
           id: commentId,
           node_id: nodeId('IssueComment', commentId),
           url: `${api}/repos/${p.fullName}/issues/comments/${commentId}`,
+          issue_url: `${api}/repos/${p.fullName}/issues/${e.issueNumber}`,
           html_url: `${WEB}/${p.fullName}/issues/${e.issueNumber}#issuecomment-${commentId}`,
           user: renderUser(api, e.actor),
           created_at: iso(e.atMs),
@@ -339,6 +485,7 @@ export function renderEvent(api: string, h: RepoHistory, e: EventRecord, repo = 
       break;
     case 'ForkEvent':
       payload = {
+        action: 'forked',
         forkee: {
           id: e.forkId,
           name: p.name,

@@ -49,6 +49,17 @@ export const SANDBOX_GITHUB_FAULTS: FaultRates = {
   secondaryRetryAfterSeconds: 15,
 };
 
+/** GitHub's `x-ratelimit-*` headers of a window. */
+function limitHeaders(w: RateWindow): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(w.limit),
+    'x-ratelimit-remaining': String(w.remaining),
+    'x-ratelimit-reset': String(w.resetSeconds),
+    'x-ratelimit-used': String(w.used),
+    'x-ratelimit-resource': w.resource,
+  };
+}
+
 export function githubDialect(tokens: ReadonlySet<string> | undefined): StandinDialect {
   return {
     defaultResource: 'core',
@@ -72,13 +83,7 @@ export function githubDialect(tokens: ReadonlySet<string> | undefined): StandinD
       if (!m || (tokens && !tokens.has(m[1]!))) throw new HttpError(401, 'Bad credentials');
       return m[1]!;
     },
-    rateLimitHeaders: (w: RateWindow) => ({
-      'x-ratelimit-limit': String(w.limit),
-      'x-ratelimit-remaining': String(w.remaining),
-      'x-ratelimit-reset': String(w.resetSeconds),
-      'x-ratelimit-used': String(w.used),
-      'x-ratelimit-resource': w.resource,
-    }),
+    rateLimitHeaders: limitHeaders,
     primaryLimited: (w: RateWindow) => ({
       status: 403,
       body: {
@@ -88,13 +93,7 @@ export function githubDialect(tokens: ReadonlySet<string> | undefined): StandinD
         documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`,
         status: '403',
       },
-      headers: {
-        'x-ratelimit-limit': String(w.limit),
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': String(w.resetSeconds),
-        'x-ratelimit-used': String(w.used),
-        'x-ratelimit-resource': w.resource,
-      },
+      headers: { ...limitHeaders(w), 'x-ratelimit-remaining': '0' },
     }),
     secondaryLimited: (retryAfterSeconds: number, w: RateWindow | undefined) => ({
       status: 403,
@@ -107,15 +106,7 @@ export function githubDialect(tokens: ReadonlySet<string> | undefined): StandinD
       },
       headers: {
         'retry-after': String(retryAfterSeconds),
-        ...(w
-          ? {
-              'x-ratelimit-limit': String(w.limit),
-              'x-ratelimit-remaining': String(w.remaining),
-              'x-ratelimit-reset': String(w.resetSeconds),
-              'x-ratelimit-used': String(w.used),
-              'x-ratelimit-resource': w.resource,
-            }
-          : {}),
+        ...(w ? limitHeaders(w) : {}),
       },
     }),
   };
@@ -164,7 +155,11 @@ export function githubRoutes(world: GithubWorld): RouteDef[] {
           return { limit: w.limit, used: w.used, remaining: w.remaining, reset: w.resetSeconds };
         };
         const core = windowOf('core');
-        return json({ resources: { core, search: windowOf('search'), graphql: windowOf('graphql') }, rate: core });
+        // Uncounted, but with the core window's headers, as GitHub answers it.
+        return json(
+          { resources: { core, search: windowOf('search'), graphql: windowOf('graphql') }, rate: core },
+          limitHeaders(req.rateWindow('core')),
+        );
       },
     },
     {
