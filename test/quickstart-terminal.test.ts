@@ -36,9 +36,12 @@ function launch(env: Record<string, string>, terminal: boolean): Started {
   const [command, args] = terminal
     ? ['script', ['-q', '-f', '-e', '-c', `stty cols ${COLS} rows 24; ${start}`, '/dev/null']]
     : ['sh', ['-c', start]];
+  // The quickstart is the embedded default: CI's DATABASE_URL and REDIS_URL (a shared database other suites use)
+  // would make this a different start, on a database that may already hold a world.
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(command as string, args as string[], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group, so that stopping it reaches the service behind `script`.
     detached: true,
