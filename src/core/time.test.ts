@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isoSeconds, parseDuration, startOfUtcDay, utcDate } from './time.js';
+import {
+  dailyHistoryInstants,
+  inDayWindow,
+  isoSeconds,
+  parseDuration,
+  startOfUtcDay,
+  utcDate,
+  utcDayWindow,
+} from './time.js';
 
 describe('time', () => {
   it.each([
@@ -29,5 +37,23 @@ describe('time', () => {
     ['-1d', undefined],
   ])('parseDuration(%s) = %s', (text, seconds) => {
     expect(parseDuration(text)).toBe(seconds);
+  });
+});
+
+describe('utcDayWindow', () => {
+  it('[day start, next day start): the midnight second is the new day’s, the last second the old one’s', () => {
+    const midnight = Date.UTC(2026, 10, 20) / 1000;
+    const yesterday = utcDayWindow(midnight - 1);
+    const today = utcDayWindow(midnight + 3600);
+    expect(yesterday).toEqual({ from: midnight - 86_400, to: midnight - 1 });
+    expect(inDayWindow(midnight, yesterday)).toBe(false);
+    expect(inDayWindow(midnight, today)).toBe(true);
+    expect(inDayWindow(midnight - 1, yesterday)).toBe(true);
+    expect(inDayWindow(midnight + 3601, today)).toBe(false);
+    // Every instant of a 7-day history falls in exactly one record's window.
+    const windows = dailyHistoryInstants(midnight + 3600).map(utcDayWindow);
+    for (let t = midnight - 6 * 86_400; t <= midnight + 3600; t += 1800) {
+      expect(windows.filter((w) => inDayWindow(t, w))).toHaveLength(1);
+    }
   });
 });

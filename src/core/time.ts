@@ -28,6 +28,28 @@ export function dailyHistoryInstants(asOf: number, days = 7): number[] {
   return Array.from({ length: days }, (_, d) => (d === 0 ? asOf : today - (d - 1) * DAY - 1));
 }
 
+/**
+ * The window of a daily record ending at `end` (one of `dailyHistoryInstants`): from the start of its UTC day to
+ * `end`, both included. With whole-second timestamps this is `[day start, next day start)` for a past day, so a block
+ * stamped exactly 00:00:00 belongs to the day it starts and to no other. Every area's daily figures count events by
+ * block timestamp through this one window (API.md "Time windows").
+ */
+export interface DayWindow {
+  /** The UTC day's first second. */
+  readonly from: number;
+  /** The record's instant: the day's last second, or `as_of` for the running day. */
+  readonly to: number;
+}
+
+export function utcDayWindow(end: number): DayWindow {
+  return { from: startOfUtcDay(end), to: end };
+}
+
+/** Whether the instant (Unix seconds) falls in the window. */
+export function inDayWindow(t: number, w: DayWindow): boolean {
+  return t >= w.from && t <= w.to;
+}
+
 /** A clock is passed in wherever time matters, so that pure code and tests control it. */
 export interface Clock {
   /** Unix milliseconds. */

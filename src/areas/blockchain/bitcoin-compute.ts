@@ -1,7 +1,7 @@
 import type { GapReason } from '../../core/gaps.js';
 import { roundTo } from '../../core/score.js';
 import { meanMedianP95 } from '../../core/stats.js';
-import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, inDayWindow, utcDate, utcDayWindow } from '../../core/time.js';
 import {
   type BitcoinBlockFact,
   type BitcoinDayRecord,
@@ -106,15 +106,16 @@ function nullRecord(date: string, partial: boolean, reason: GapReason, finalConf
 export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
   const byHeight = new Map(input.blocks.map((b) => [b.height, b]));
   const days: BitcoinDayRecord[] = dailyHistoryInstants(input.asOf).map((end, i) => {
-    const start = startOfUtcDay(end);
+    const window = utcDayWindow(end);
+    const start = window.from;
     const date = utcDate(start);
     const partial = i === 0;
     const known = Math.min(end, input.knownUntil);
     if (input.sourceError && start > input.knownUntil) {
       return nullRecord(date, partial, 'source_error', input.finalConfirmations);
     }
-    const blocks = input.blocks.filter((b) => b.time >= start && b.time <= end);
-    const missing = input.missing.some((m) => m.time >= start && m.time <= end);
+    const blocks = input.blocks.filter((b) => inDayWindow(b.time, window));
+    const missing = input.missing.some((m) => inDayWindow(m.time, window));
     if (!blocks.length) {
       return nullRecord(date, partial, missing ? 'source_error' : 'no_data', input.finalConfirmations);
     }

@@ -4,7 +4,7 @@
  * docs/methodology/community-social.md defines every figure.
  */
 import { roundTo } from '../../core/score.js';
-import { DAY, isoSeconds } from '../../core/time.js';
+import { DAY, type DayWindow, dailyHistoryInstants, inDayWindow, isoSeconds, utcDayWindow } from '../../core/time.js';
 import {
   type CommunityChannel,
   type Exclusion,
@@ -101,11 +101,11 @@ const EXCLUDED_KEYS: Record<Exclusion, keyof SocialDayRecord['inputs']['excluded
 function dayRecord(
   s: SocialSubjectFacts,
   all: readonly Classified[],
-  dayStart: number,
-  at: number,
+  window: DayWindow,
   partial: boolean,
 ): SocialDayRecord {
-  const seen = s.messages.filter((m) => m.at >= dayStart && m.at <= at);
+  const { from: dayStart, to: at } = window;
+  const seen = s.messages.filter((m) => inDayWindow(m.at, window));
   const excluded = { bots: 0, system: 0, webhooks: 0, automoderator: 0, deleted: 0, removed: 0 };
   let official = 0;
   for (const m of seen) {
@@ -115,7 +115,7 @@ function dayRecord(
     }
     excluded[EXCLUDED_KEYS[m.excluded]]++;
   }
-  const counted = all.filter((c) => c.fact.at >= dayStart && c.fact.at <= at);
+  const counted = all.filter((c) => inDayWindow(c.fact.at, window));
   const spam = { total: 0, invite_links: 0, dm_offers: 0, mass_mentions: 0, duplicates: 0 };
   const users = new Set<string>();
   let nonEnglish = 0;
@@ -209,14 +209,7 @@ function dayRecord(
 /** The 7 records of one protocol's channel at `asOf`, newest first. */
 export function socialHistory(s: SocialSubjectFacts, asOf: number): SocialDayRecord[] {
   const all = classify(s.messages);
-  const today = Math.floor(asOf / DAY) * DAY;
-  const out: SocialDayRecord[] = [];
-  for (let k = 0; k < HISTORY_DAYS; k++) {
-    const dayStart = today - k * DAY;
-    const at = k === 0 ? asOf : dayStart + DAY - 1;
-    out.push(dayRecord(s, all, dayStart, at, k === 0));
-  }
-  return out;
+  return dailyHistoryInstants(asOf, HISTORY_DAYS).map((end, k) => dayRecord(s, all, utcDayWindow(end), k === 0));
 }
 
 export function listingEntry(s: SocialSubjectFacts): ChannelListingEntry {

@@ -13,7 +13,7 @@ import { absBig, formatUnits, reservesToPrice, sqrtPriceX96ToPrice, toFloat } fr
 import { poolDepthState, sellDepth } from '../../core/depth.js';
 import { roundTo } from '../../core/score.js';
 import { mean, median } from '../../core/stats.js';
-import { DAY, HOUR, isoSeconds } from '../../core/time.js';
+import { DAY, HOUR, inDayWindow, isoSeconds, utcDayWindow } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from './facts.js';
 import type {
   AvailableDexEntry,
@@ -519,8 +519,8 @@ export function computeDex(input: DexInput): DexOutput {
     const poolSyncs = syncsByPool.get(`${pool.chain}/${pool.address}`) ?? [];
     const days = historyInstants(asOf).map((t): DailyFigures => {
       // The record's UTC day up to its instant: facts up to t only (no record uses later data).
-      const dayStart = Math.floor(t / DAY) * DAY;
-      const ofDay = swaps.filter((x) => x.timestamp >= dayStart && x.timestamp <= t);
+      const window = utcDayWindow(t);
+      const ofDay = swaps.filter((x) => inDayWindow(x.timestamp, window));
       // Reserves at t: V2 from the newest Sync at or before t; a pool's snapshot when it is at or before t and
       // newer (V3 has no other state: a past day's V3 TVL is unknown, the area keeps no past balances).
       let reserves: { r0: bigint; r1: bigint; block: number } | null = null;

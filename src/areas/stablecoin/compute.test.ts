@@ -457,6 +457,43 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(eth).toMatchObject({ positions: null, distribution: [], liquidatable: [] });
     expect(eth.gap_reasons).toMatchObject({ distribution: 'no_data', liquidatable: 'no_data' });
   });
+
+  it('a block stamped exactly 00:00:00 counts in the day it starts, once: [day start, next day start)', () => {
+    const base = makerInput();
+    const midnight = TODAY - 2 * DAY;
+    const input: StablecoinProtocolInput = {
+      ...base,
+      transfers: [
+        ...base.transfers,
+        transfer(midnight, 880, ZERO, HOLDER_A, 1_000n * E18),
+        transfer(TODAY, 950, HOLDER_A, ZERO, 200n * E18),
+      ],
+      events: [
+        ...base.events,
+        event(midnight, 880, {
+          source: 'event',
+          kind: 'bark',
+          ilk: 'ETH-A',
+          urn: HOLDER_A,
+          ink: E18,
+          art: 10n * E18,
+          due: 10n * 10n ** 45n,
+          clip: '0x00000000000000000000000000000000000000c1',
+          id: 2n,
+        }),
+      ],
+    };
+    const days = run([input]).weekly.get('makerdao')!.data;
+    const before = out.weekly.get('makerdao')!.data;
+    // Day −2 starts at that block; day −3 (which ends the second before) does not see it.
+    expect(days[2]!.minted).toBe(before[2]!.minted! + 1000);
+    expect(days[3]!.minted).toBe(before[3]!.minted);
+    expect(days[2]!.liquidations).toBe(before[2]!.liquidations! + 1);
+    expect(days[3]!.liquidations).toBe(before[3]!.liquidations);
+    // Today's first second is today's, not yesterday's.
+    expect(days[0]!.burned).toBe(before[0]!.burned! + 200);
+    expect(days[1]!.burned).toBe(before[1]!.burned);
+  });
 });
 
 describe('computeStablecoin: Liquity', () => {
@@ -580,7 +617,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.0.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.1.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

@@ -9,7 +9,7 @@ import type { GapReason } from '../../core/gaps.js';
 import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
 import { roundTo, type ScoreRecord, scoreGapReason } from '../../core/score.js';
 import { hhi } from '../../core/stats.js';
-import { DAY, dailyHistoryInstants, HOUR, isoSeconds, startOfUtcDay, utcDate } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, HOUR, inDayWindow, isoSeconds, utcDate, utcDayWindow } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
 import { poolStateAt } from '../dex/public.js';
 import type {
@@ -773,9 +773,9 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
   const reader = readerOf(newest);
   const instants = dailyHistoryInstants(asOf);
   const daySnapshots = instants.map((t) => {
-    const from = startOfUtcDay(t);
+    const window = utcDayWindow(t);
     let best: StableSnapshot | undefined;
-    for (const s of p.snapshots) if (s.timestamp >= from && s.timestamp <= t) best = s;
+    for (const s of p.snapshots) if (inDayWindow(s.timestamp, window)) best = s;
     return best;
   });
   const holders = replayHolders(
@@ -787,7 +787,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     const partial = i === 0;
     if (!snap) return { record: emptyRecord(ref, token, reader, t, partial), score: null };
     const at = snap.timestamp;
-    const dayStart = startOfUtcDay(t);
+    const window = utcDayWindow(t);
     const usd = stableUsd(view, prices, ref, token, at);
     const absorbQuotes = [...ref.quotes.map((q) => q.address), token];
     const f =
@@ -795,19 +795,19 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
         ? makerFigures(snap, p.events, prices, view, usd, absorbQuotes)
         : liquityFigures(snap, p.events, prices, usd);
     const hourly: (number | null)[] = [];
-    for (let h = dayStart; h <= t; h += HOUR)
+    for (let h = window.from; h <= t; h += HOUR)
       hourly.push(stableUsd(view, prices, ref, token, Math.min(h + HOUR - 1, t)));
     const peg = pegOfDay(hourly);
     const depth = depthRows(view, ref, token, at, usd);
     const liquidity = dexLiquidityUsd(view, prices, ref, token, at, usd);
     const replay = holders.get(snap.blockNumber);
     const holdersKnown = replay !== undefined && replay.supply === snap.totalSupply;
-    const dayEvents = p.events.filter((e) => e.timestamp > dayStart && e.timestamp <= t);
+    // One day window for every daily figure: [day start, next day start) by block timestamp (core/time.ts).
+    const dayEvents = p.events.filter((e) => inDayWindow(e.timestamp, window));
     let minted = 0n;
     let burned = 0n;
     for (const e of p.transfers) {
-      if (e.timestamp <= dayStart || e.timestamp > t || e.event.source !== 'event' || e.event.kind !== 'transfer')
-        continue;
+      if (!inDayWindow(e.timestamp, window) || e.event.source !== 'event' || e.event.kind !== 'transfer') continue;
       if (e.event.from === ZERO_ADDRESS) minted += e.event.value;
       if (e.event.to === ZERO_ADDRESS) burned += e.event.value;
     }
