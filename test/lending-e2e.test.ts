@@ -44,7 +44,12 @@ interface Market extends Row {
   block_number: number;
   assets: Asset[];
   health_factor_distribution: { band: string; debt_usd: number; positions: number }[];
-  liquidations: { count: number; recent: { tx_hash: string; borrower: string }[] };
+  liquidations: {
+    count: number;
+    count_7d: number;
+    by_day: { date: string; count: number }[];
+    recent: { tx_hash: string; borrower: string }[];
+  };
 }
 interface Score extends Row {
   score: number | null;
@@ -319,12 +324,21 @@ describe('lending markets end to end on the sandbox', () => {
         fromBlock: BigInt(m.startBlock),
         toBlock: BigInt(market.data.block_number),
       });
+      // The object's window: the 7 UTC days of its rows, [first day's start, as_of]; count_7d the rolling 604,800 s.
+      const firstDay = Math.floor(asOf / 86_400) * 86_400 - 6 * 86_400;
       const inWeek = [];
+      let rolling = 0;
       for (const l of logs) {
-        const block = await c.getBlock({ blockNumber: l.blockNumber });
-        if (Number(block.timestamp) > asOf - 7 * 86_400) inWeek.push(l);
+        const at = Number((await c.getBlock({ blockNumber: l.blockNumber })).timestamp);
+        if (at >= firstDay && at <= asOf) inWeek.push(l);
+        if (at > asOf - 7 * 86_400 && at <= asOf) rolling++;
       }
       expect(market.data.liquidations.count, m.protocol).toBe(inWeek.length);
+      expect(
+        market.data.liquidations.by_day.reduce((s, d) => s + d.count, 0),
+        m.protocol,
+      ).toBe(inWeek.length);
+      expect(market.data.liquidations.count_7d, m.protocol).toBe(rolling);
       const recent = new Set(market.data.liquidations.recent.map((r) => r.tx_hash));
       for (const l of inWeek.slice(-20)) expect(recent.has(l.transactionHash)).toBe(true);
       total += inWeek.length;

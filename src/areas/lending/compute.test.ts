@@ -163,6 +163,22 @@ describe('computeLending', () => {
     expect(errors(MarketAnalytics, m)).toEqual([]);
   });
 
+  it('one window for the liquidations object: its totals are its 7 UTC days’ rows; the rolling 7 d count apart', () => {
+    // AS_OF is 12:00; the oldest UTC day starts 6.5 days before it. One liquidation 6.75 days back is inside the
+    // rolling 604,800 s but before the rows' first day; one at that day's first second is in both.
+    const oldestDayStart = AS_OF - 12 * 3600 - 6 * DAY;
+    const before = { ...liquidation, logIndex: 2, txHash: '0xdef', timestamp: AS_OF - 6.75 * DAY };
+    const atStart = { ...liquidation, logIndex: 3, txHash: '0x123', timestamp: oldestDayStart };
+    const out = computeLending({ asOf: AS_OF, markets: [input({ liquidations: [before, atStart, liquidation] })] });
+    const l = out.markets[0]!.data.liquidations;
+    expect(l.by_day.map((d) => d.count)).toEqual([0, 1, 0, 0, 0, 0, 1]);
+    expect(l.count).toBe(l.by_day.reduce((s, d) => s + d.count, 0));
+    expect(l.debt_repaid_usd).toBe(l.by_day.reduce((s, d) => s + d.debt_repaid_usd!, 0));
+    expect(l.count_7d).toBe(3);
+    expect(l.recent.map((r) => r.tx_hash)).not.toContain('0xdef');
+    expect(out.overviews[0]!.data.markets[0]!.liquidations_7d).toBe(3);
+  });
+
   it('gives 7 daily scores, a gap where no snapshot stands for the day, and aggregates per protocol', () => {
     const out = computeLending({ asOf: AS_OF, markets: [input()] });
     const history = out.scores[0]!.data;

@@ -6,7 +6,7 @@
 import type { GapReason } from '../../core/gaps.js';
 import type { PolicyPrice } from '../../core/price-policy.js';
 import { type ComponentInput, combineScore, roundShares, roundTo, scoreGapReason } from '../../core/score.js';
-import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, isoSeconds, utcDate, utcDayWindow } from '../../core/time.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
 import { type ChainDexFacts, depthUsdIn, poolStatesAt, snapshotPrices } from './prices.js';
 import type {
@@ -269,14 +269,20 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
     snapshot.reserves.find((r) => r.asset === token)?.decimals ??
     m.source.assets.find((a) => a.address === token)?.decimals ??
     18;
-  const days = dailyHistoryInstants(asOf).map((t) => utcDate(t));
+  const instants = dailyHistoryInstants(asOf);
+  const days = instants.map((t) => utcDate(t));
+  // One object, one window: the totals are the sums of the 7 UTC days of its rows, [oldest day's start, as_of]
+  // (core/time.ts). The rolling 604,800 s count (`*_7d` in the vocabulary) is served apart, named as one.
+  const windowFrom = utcDayWindow(instants.at(-1)!).from;
+  const inWindow = m.liquidations.filter((l) => l.timestamp >= windowFrom && l.timestamp <= asOf);
+  const rolling7d = m.liquidations.filter((l) => l.timestamp > asOf - 7 * DAY && l.timestamp <= asOf).length;
   const byDay = new Map<string, LiquidationDayEntry>(
     days.map((date, i) => [
       date,
       { date, partial: i === 0, count: 0, debt_repaid_usd: 0, collateral_seized_usd: 0, gap_reasons: {} },
     ]),
   );
-  const rows = m.liquidations.map((l) => {
+  const rows = inWindow.map((l) => {
     const debt = toUnits(l.amount, decimalsOf(l.asset));
     const collateral = toUnits(l.collateralAmount, decimalsOf(l.collateralAsset));
     const debtPrice = m.priceAt(l.asset, l.timestamp);
@@ -304,6 +310,7 @@ function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: numb
   return {
     window_days: 7,
     count: rows.length,
+    count_7d: rolling7d,
     debt_repaid_usd: debtRepaid,
     collateral_seized_usd: collateralSeized,
     gap_reasons: {
@@ -683,7 +690,7 @@ export function computeLending(input: LendingInput): LendingOutput {
           total_borrow_usd: a.total_borrow_usd,
           utilisation: a.utilisation,
           borrowers: a.num_unique_wallets_borrow,
-          liquidations_7d: a.liquidations.count,
+          liquidations_7d: a.liquidations.count_7d,
           score: e.history[0]!.score,
           grade: e.history[0]!.grade,
           gap_reasons: a.gap_reasons,

@@ -256,8 +256,11 @@ export const MarketAnalytics = Type.Object({
   morpho_markets: Type.Array(MorphoMarketRow, { description: 'Morpho: the isolated markets of the view' }),
   gap_reasons: GapReasons,
   liquidations: Type.Object({
-    window_days: Count(),
-    count: Count(),
+    window_days: Count(
+      'The UTC days of `by_day` (the running day and the six before it): the window of every total here',
+    ),
+    count: Count('Liquidations in the window: the sum of the `by_day` counts'),
+    count_7d: Count('Liquidations in the rolling 604,800 s ending at as_of (the `*_7d` window of the vocabulary)'),
     debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
     collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
     gap_reasons: LiquidationGaps,
@@ -277,7 +280,7 @@ export const MarketOverviewEntry = Type.Object({
   total_borrow_usd: Nullable(Type.Number({ minimum: 0 })),
   utilisation: Fraction('Borrowed / supplied in USD'),
   borrowers: Count(),
-  liquidations_7d: Count(),
+  liquidations_7d: Count('Liquidations in the rolling 604,800 s ending at the timestamp (as `liquidations.count_7d`)'),
   score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   grade: Nullable(Grade),
   gap_reasons: GapReasons,
