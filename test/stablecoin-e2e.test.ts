@@ -46,6 +46,7 @@ interface Weekly extends Row {
   holders: number | null;
   number_unique_wallets: number | null;
   tcr: number | null;
+  redeemable_within_exit?: number | null;
   peg_mean_price: number | null;
   peg_max_deviation: number | null;
   dex_liquidity_usd: number | null;
@@ -71,7 +72,11 @@ const TROVE_MANAGER = parseAbi([
   'function getEntireSystemDebt() view returns (uint256)',
   'function getEntireSystemColl() view returns (uint256)',
   'function getTCR(uint256 price) view returns (uint256)',
+  'function getRedemptionRateWithDecay() view returns (uint256)',
+  'function BETA() view returns (uint256)',
+  'function MCR() view returns (uint256)',
 ]);
+const BALANCE = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const POOL = parseAbi(['function getLUSDDebt() view returns (uint256)', 'function getETH() view returns (uint256)']);
 const PRICE_FEED = parseAbi(['function lastGoodPrice() view returns (uint256)']);
 const TROVE_UPDATED = parseAbiItem(
@@ -287,6 +292,44 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
       const empty = doc.data.find((r) => r.snapshot_block === null);
       if (empty) expect(empty.gap_reasons.total_debt).toBe('no_data');
     }
+  });
+
+  it('Liquity: the redemption backstop is what one redemption can take within 2 %, by the fee formula read on chain', async () => {
+    const doc = await get<Weekly[]>('/data/stablecoin/liquity');
+    const today = doc.data[0]!;
+    const c = client();
+    const at = { blockNumber: BigInt(today.snapshot_block!) } as const;
+    const tm = liquity.troveManager;
+    const [rate, beta, mcr, debt, price, supply, gas] = await Promise.all([
+      c.readContract({ address: tm, abi: TROVE_MANAGER, functionName: 'getRedemptionRateWithDecay', ...at }),
+      c.readContract({ address: tm, abi: TROVE_MANAGER, functionName: 'BETA', ...at }),
+      c.readContract({ address: tm, abi: TROVE_MANAGER, functionName: 'MCR', ...at }),
+      c.readContract({ address: tm, abi: TROVE_MANAGER, functionName: 'getEntireSystemDebt', ...at }),
+      c.readContract({ address: liquity.priceFeed, abi: PRICE_FEED, functionName: 'lastGoodPrice', ...at }),
+      c.readContract({ address: liquity.lusd, abi: ERC20, functionName: 'totalSupply', ...at }),
+      c.readContract({
+        address: liquity.lusd,
+        abi: BALANCE,
+        functionName: 'balanceOf',
+        args: [liquity.gasPool],
+        ...at,
+      }),
+    ]);
+    const tcr = await c.readContract({ address: tm, abi: TROVE_MANAGER, functionName: 'getTCR', args: [price], ...at });
+    // A redemption of x first adds x / (debt × BETA) to the decayed base rate, then charges floor + base on all of x:
+    // the fee stays within 2 % while x ≤ (2 % − rate now) × BETA × debt; redemptions are closed below MCR.
+    const headroom = 0.02 - units(rate, WAD);
+    const expected =
+      tcr < mcr || headroom <= 0 ? 0 : Math.min(headroom * Number(beta) * units(debt, WAD), units(supply - gas, WAD));
+    expect(today.redeemable_within_exit).toBeCloseTo(expected, 4);
+    // Far from the whole debt, as on mainnet: the formula bounds the backstop.
+    expect(expected).toBeLessThan(0.1 * units(debt, WAD));
+    const score = await get<{ components: { name: string; inputs: Record<string, number> }[] }[]>(
+      '/scores/liquidity-stablecoin/ethereum/liquity',
+    );
+    const exit = score.data[0]!.components.find((x) => x.name === 'exit_liquidity')!;
+    expect(exit.inputs.backstop_usd!).toBeLessThanOrEqual(expected * 1.05 + 1e-6);
+    expect(exit.inputs.backstop_usd!).toBeGreaterThanOrEqual(expected * 0.95 - 1e-6);
   });
 
   it('scores every (chain, protocol) with its components, and lists them all', async () => {

@@ -5,6 +5,7 @@ import type { PoolFact, PoolSnapshotFact, SyncFact, TokenFact, TokenPriceFact } 
 import {
   classifyIlk,
   computeStablecoin,
+  liquityRedeemableWithin,
   pegOfDay,
   replayHolders,
   type StablecoinInput,
@@ -258,7 +259,11 @@ function liquitySnapshot(over: Partial<LiquitySnapshot> = {}): LiquitySnapshot {
     recoveryMode: true,
     spDeposits: 50_000n * E18,
     borrowingRate: 5n * 10n ** 15n,
-    redemptionRate: 5n * 10n ** 15n,
+    redemptionRate: 8n * 10n ** 15n,
+    // Floor 0.5 % + a base rate decayed to 0.3 %; BETA 2 (Liquity v1's constants, read on chain).
+    redemptionRateWithDecay: 8n * 10n ** 15n,
+    redemptionBeta: 2n,
+    redemptionFeeFloor: 5n * 10n ** 15n,
     mcr: 1_100000000000000000n,
     ccr: 1_500000000000000000n,
     collateralToken: WETH,
@@ -542,7 +547,30 @@ describe('computeStablecoin: Liquity', () => {
     const buffer = score.components.find((c) => c.name === 'collateral_buffer')!;
     expect(buffer.value).toBeCloseTo(2 / 1.5 - 1, 4);
     const exit = score.components.find((c) => c.name === 'exit_liquidity')!;
-    expect(exit.inputs.backstop_usd).toBeCloseTo(150_000, 2);
+    // Not the whole debt: one redemption of x LUSD pays 0.8 % + x / (150,000 × 2); within 2 % x ≤ 3,600.
+    const record = out.weekly.get('liquity')!.data[0]!;
+    expect(record.redeemable_within_exit).toBeCloseTo(3_600, 6);
+    const lusdUsd = record.total_debt_usd! / record.total_debt!;
+    expect(exit.inputs.backstop_usd).toBeCloseTo(3_600 * lusdUsd, 2);
+  });
+
+  it('the redemption backstop follows the fee formula: closed below MCR, nothing above the cost, unknown without it', () => {
+    const at = (over: Partial<LiquitySnapshot>) => liquityRedeemableWithin(liquitySnapshot(over), 0.02);
+    expect(at({ tcr: 2n * E18 })).toBeCloseTo(0.012 * 2 * 150_000, 6);
+    // A fee already at the cost leaves nothing; a closed redemption (TCR < MCR) neither.
+    expect(at({ tcr: 2n * E18, redemptionRateWithDecay: 2n * 10n ** 16n })).toBe(0);
+    expect(at({ tcr: 1_05n * 10n ** 16n })).toBe(0);
+    // At most the circulating LUSD (a zero base rate and a large BETA cannot redeem more than is held).
+    expect(at({ tcr: 2n * E18, redemptionBeta: 1000n })).toBeCloseTo(150_000 - 400, 6);
+    // A snapshot taken before the formula was read: unknown, and the exit component says so.
+    const old = liquitySnapshot({ tcr: 2n * E18 });
+    const { redemptionRateWithDecay: _r, redemptionBeta: _b, redemptionFeeFloor: _f, ...before } = old;
+    expect(liquityRedeemableWithin(before, 0.02)).toBeNull();
+    const out = run([{ ...liquityInput(), snapshots: [before] }]);
+    const exit = out.scores.get('ethereum/liquity')!.data[0]!.components.find((c) => c.name === 'exit_liquidity')!;
+    expect(exit.value).toBeNull();
+    expect(exit.gap_reason).toBe('no_data');
+    expect(out.weekly.get('liquity')!.data[0]!.gap_reasons.redeemable_within_exit).toBe('no_data');
   });
 });
 
@@ -617,7 +645,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.1.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.2.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

@@ -351,6 +351,10 @@ interface StateFigures {
   readonly stress: { liquidatable: number; absorbableUsd: number } | null;
   readonly stressGap: GapReason | null;
   readonly backstopUsd: number | null;
+  /** Why the backstop is unknown. */
+  readonly backstopGap: GapReason | null;
+  /** Liquity: LUSD redeemable at once within the exit move's fee (null: the snapshot lacks the fee formula). */
+  readonly redeemableWithinExit: number | null;
   readonly liquity: LiquitySnapshot | null;
   readonly exclude: ReadonlySet<string>;
 }
@@ -539,6 +543,8 @@ function makerFigures(
     stress: stressGap ? null : { liquidatable: stressLiquidatable, absorbableUsd: stressAbsorbable },
     stressGap,
     backstopUsd,
+    backstopGap: backstopUsd === null ? 'no_price' : null,
+    redeemableWithinExit: null,
     liquity: null,
     exclude: new Set(Object.values(s.addresses)),
   };
@@ -630,10 +636,9 @@ function liquityFigures(
   };
   if (debt <= 0) collateral.gap_reasons.collateralization = 'no_positions';
   const circulatingRaw = s.totalSupply - s.protocolHeld;
-  const redemptionRate = toFloat(s.redemptionRate, 18);
-  // Redemptions give $1 of ETH per LUSD minus the fee: a backstop within the exit move while the fee is below it
-  // and redemptions are open (Liquity v1 blocks them below a TCR of 110 %).
-  const redeemable = redemptionRate <= EXIT_MOVE && s.tcr >= s.mcr;
+  // Redemptions give $1 of ETH per LUSD minus a fee that grows with the amount: the backstop is what can be
+  // redeemed within the exit move's cost by the protocol's own formula at this block, not the whole debt.
+  const redeemable = liquityRedeemableWithin(s, EXIT_MOVE);
   return {
     collaterals: [collateral],
     kindShares: kindShares([{ kind: 'crypto', debt, usd }], debt),
@@ -650,10 +655,29 @@ function liquityFigures(
     psmFees: [],
     stress,
     stressGap,
-    backstopUsd: redeemable ? debt * (stableUsdPrice ?? 1) : 0,
+    backstopUsd: redeemable === null ? null : redeemable * (stableUsdPrice ?? 1),
+    backstopGap: redeemable === null ? 'no_data' : null,
+    redeemableWithinExit: redeemable,
     liquity: s,
     exclude: new Set(Object.values(s.addresses)),
   };
+}
+
+/**
+ * Liquity v1's redemption backstop: the LUSD one redemption can take at a fee of at most `cost`. A redemption of x
+ * LUSD first raises the base rate by x / (system debt × BETA) and then charges floor + base rate on all of it
+ * (TroveManager `_updateBaseRateFromRedemption`, then `_calcRedemptionFee`), so the fee stays within `cost` while
+ * x ≤ (cost − rate now) × BETA × system debt, where the rate now is `getRedemptionRateWithDecay`. At most the
+ * circulating LUSD; 0 while redemptions are closed (TCR below MCR). Null when the snapshot predates the formula's
+ * fields.
+ */
+export function liquityRedeemableWithin(s: LiquitySnapshot, cost: number): number | null {
+  if (s.redemptionRateWithDecay === undefined || s.redemptionBeta === undefined) return null;
+  if (s.tcr < s.mcr) return 0;
+  const headroom = cost - toFloat(s.redemptionRateWithDecay, 18);
+  if (headroom <= 0) return 0;
+  const circulating = toFloat(s.totalSupply - s.protocolHeld, 18);
+  return Math.min(headroom * Number(s.redemptionBeta) * toFloat(s.systemDebt, 18), circulating);
 }
 
 // ---- Records ----
@@ -705,6 +729,7 @@ const LIQUITY_FIELDS = [
   'redemptions',
   'redeemed',
   'redemption_rate',
+  'redeemable_within_exit',
   'tcr',
   'tcr_above_critical',
   'recovery_mode',
@@ -876,6 +901,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       redemptions: L ? redemptions : null,
       redeemed: L ? r(toFloat(redeemed, 18)) : null,
       redemption_rate: L ? r(toFloat(L.redemptionRate, 18)) : null,
+      redeemable_within_exit: rn(f.redeemableWithinExit),
       // The chain's own WAD to 10 decimals (the vocabulary's most): checkable against getTCR within 1e-9 relative.
       tcr: L ? r(toFloat(L.tcr, 18), 10) : null,
       tcr_above_critical: L ? L.tcr >= L.ccr : null,
@@ -906,6 +932,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       gaps.psm_holdings_usd = 'not_applicable';
       for (const k of MAKER_FIELDS) gaps[k] = 'not_applicable';
       if (record.stability_pool_coverage === null) gaps.stability_pool_coverage = 'no_positions';
+      if (record.redeemable_within_exit === null) gaps.redeemable_within_exit = 'no_data';
     }
     const depth2 = depth.find((d) => d.price_move === EXIT_MOVE)?.sell_usd ?? null;
     const circulatingUsd = usd === null ? null : f.circulating * usd;
@@ -913,7 +940,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       peg: peg ? { value: peg } : { value: null, gap: 'no_price' },
       exit:
         depth2 === null || circulatingUsd === null || f.backstopUsd === null
-          ? { value: null, gap: 'no_price' }
+          ? { value: null, gap: f.backstopUsd === null && f.backstopGap ? f.backstopGap : 'no_price' }
           : { value: { depthUsd: depth2, backstopUsd: f.backstopUsd, circulatingUsd } },
       buffer:
         f.collateralRatio === null || f.liquidationRatio === null

@@ -79,6 +79,9 @@ export const TROVE_MANAGER_ABI = parseAbi([
   'function getEntireDebtAndColl(address _borrower) view returns (uint256 debt, uint256 coll, uint256 pendingLUSDDebtReward, uint256 pendingETHReward)',
   'function getBorrowingRate() view returns (uint256)',
   'function getRedemptionRate() view returns (uint256)',
+  'function getRedemptionRateWithDecay() view returns (uint256)',
+  'function BETA() view returns (uint256)',
+  'function REDEMPTION_FEE_FLOOR() view returns (uint256)',
   'function MCR() view returns (uint256)',
   'function CCR() view returns (uint256)',
 ]);

@@ -170,6 +170,15 @@ export interface LiquitySnapshot {
   readonly spDeposits: bigint;
   readonly borrowingRate: bigint;
   readonly redemptionRate: bigint;
+  /**
+   * The fee formula of a redemption at this block (TroveManager, 1e18): the rate now with the base rate decayed
+   * (`getRedemptionRateWithDecay`, floor + decayed base rate), `BETA` (redeeming a fraction f of the system debt adds
+   * f / BETA to the base rate before the fee is charged) and the floor. Absent in snapshots taken before
+   * stablecoin.liquidity@1.2.0 (the backstop is then unknown, `no_data`).
+   */
+  readonly redemptionRateWithDecay?: bigint;
+  readonly redemptionBeta?: bigint;
+  readonly redemptionFeeFloor?: bigint;
   readonly mcr: bigint;
   readonly ccr: bigint;
   /** The native collateral's wrapped token (WETH), whose market price the price policy gives. */

@@ -361,6 +361,9 @@ export async function readLiquitySnapshot(
       { address: c.stabilityPool, abi: STABILITY_POOL_ABI, functionName: 'getTotalLUSDDeposits' },
       tm('getBorrowingRate'),
       tm('getRedemptionRate'),
+      tm('getRedemptionRateWithDecay'),
+      tm('BETA'),
+      tm('REDEMPTION_FEE_FLOOR'),
       tm('MCR'),
       tm('CCR'),
       { address: c.lusdToken, abi: TOKEN_ABI, functionName: 'totalSupply' },
@@ -378,6 +381,9 @@ export async function readLiquitySnapshot(
   const spDeposits = required<bigint>(next(), 'StabilityPool.getTotalLUSDDeposits()');
   const borrowingRate = required<bigint>(next(), 'getBorrowingRate()');
   const redemptionRate = required<bigint>(next(), 'getRedemptionRate()');
+  const redemptionRateWithDecay = required<bigint>(next(), 'getRedemptionRateWithDecay()');
+  const redemptionBeta = required<bigint>(next(), 'BETA()');
+  const redemptionFeeFloor = required<bigint>(next(), 'REDEMPTION_FEE_FLOOR()');
   const mcr = required<bigint>(next(), 'MCR()');
   const ccr = required<bigint>(next(), 'CCR()');
   const totalSupply = required<bigint>(next(), 'LUSD.totalSupply()');
@@ -406,6 +412,9 @@ export async function readLiquitySnapshot(
     spDeposits,
     borrowingRate,
     redemptionRate,
+    redemptionRateWithDecay,
+    redemptionBeta,
+    redemptionFeeFloor,
     mcr,
     ccr,
     collateralToken: target.wrappedNative ?? '',

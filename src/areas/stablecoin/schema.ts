@@ -79,6 +79,9 @@ export const WeeklyRecord = Type.Object({
   redemptions: Nullable(Count('Liquity: redemptions during the day')),
   redeemed: Amount('Liquity: LUSD redeemed during the day'),
   redemption_rate: Fraction('Liquity: redemption fee rate at the snapshot'),
+  redeemable_within_exit: Amount(
+    'Liquity: LUSD one redemption can take at a fee of at most the exit move (2 %), by the fee formula at the snapshot block (floor + decayed base rate + redeemed / (system debt × BETA))',
+  ),
   tcr: Fraction('Liquity: total collateral ratio at the system’s price (getTCR)'),
   tcr_above_critical: Nullable(Type.Boolean({ description: 'Liquity: TCR ≥ 150 %' })),
   recovery_mode: Nullable(Type.Boolean({ description: 'Liquity: checkRecoveryMode' })),
