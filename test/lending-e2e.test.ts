@@ -485,6 +485,23 @@ describe('lending markets end to end on the sandbox', () => {
       }
       // Every market of the sandbox is priced: totals known, borrowers in the health bands, a score.
       expect(analytics.data.total_supply_usd, path).not.toBeNull();
+      // Supply is lendable supply (the borrowable assets' rows); deposits that cannot be lent out are apart, and the
+      // market's utilisation is exactly borrowed over supplied (one utilisation per market).
+      const rows = analytics.data.assets as unknown as {
+        borrowing_enabled: boolean;
+        total_supply_usd: number;
+      }[];
+      const sum = (xs: typeof rows) => xs.reduce((t, x) => t + x.total_supply_usd, 0);
+      const served = analytics.data as unknown as { total_collateral_only_usd: number; utilisation: number };
+      expect(analytics.data.total_supply_usd!, path).toBeCloseTo(sum(rows.filter((x) => x.borrowing_enabled)), 0);
+      expect(served.total_collateral_only_usd, path).toBeCloseTo(sum(rows.filter((x) => !x.borrowing_enabled)), 0);
+      if (analytics.data.total_supply_usd! > 0) {
+        expect(served.utilisation, path).toBeCloseTo(
+          analytics.data.total_borrow_usd! / analytics.data.total_supply_usd!,
+          5,
+        );
+      }
+      if (m.protocol === 'morpho') expect(served.total_collateral_only_usd, path).toBeGreaterThan(0);
       expect(analytics.data.total_borrow_usd, path).not.toBeNull();
       if (analytics.data.assets.some((a) => BigInt(a.total_borrow_raw) > 0n)) {
         expect(

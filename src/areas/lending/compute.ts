@@ -611,10 +611,16 @@ export function computeLending(input: LendingInput): LendingOutput {
       for (const a of assetRows) out.assets.push({ key, token: a.token_address, data: a });
       const sumOf = (rows: AssetAnalyticsPayload[], f: (a: AssetAnalyticsPayload) => number | null) =>
         rows.some((a) => f(a) === null) ? null : rows.reduce((t, a) => t + f(a)!, 0);
-      const supplyUsd = sumOf(assetRows, (a) => a.total_supply_usd);
-      // Morpho's collateral is not lent out: utilisation compares borrows with the lendable (loan token) supply.
+      // Supply is lendable supply: what borrowers can take (Morpho's loan token, Aave's borrowable reserves). Deposits
+      // that cannot be lent out (Morpho's collateral, reserves with borrowing disabled) are served apart, so that
+      // total_borrow_usd / total_supply_usd is the market's utilisation and no single-market protocol shows two.
       const lendableUsd = sumOf(
         assetRows.filter((a) => a.borrowing_enabled),
+        (a) => a.total_supply_usd,
+      );
+      const supplyUsd = lendableUsd;
+      const collateralOnlyUsd = sumOf(
+        assetRows.filter((a) => !a.borrowing_enabled),
         (a) => a.total_supply_usd,
       );
       const borrowUsd = sumOf(assetRows, (a) => a.total_borrow_usd);
@@ -633,6 +639,7 @@ export function computeLending(input: LendingInput): LendingOutput {
         gaps.top_borrowers = 'no_price';
       }
       if (supplyUsd === null) gaps.total_supply_usd = 'no_price';
+      if (collateralOnlyUsd === null) gaps.total_collateral_only_usd = 'no_price';
       if (borrowUsd === null) gaps.total_borrow_usd = 'no_price';
       if (lendableUsd === null || borrowUsd === null) gaps.utilisation = 'no_price';
       if (unpriced) gaps.health_factor_distribution = 'no_price';
@@ -646,6 +653,7 @@ export function computeLending(input: LendingInput): LendingOutput {
         block_number: snapshot.blockNumber,
         timestamp: isoSeconds(snapshot.timestamp),
         total_supply_usd: supplyUsd === null ? null : usd(supplyUsd),
+        total_collateral_only_usd: collateralOnlyUsd === null ? null : usd(collateralOnlyUsd),
         total_borrow_usd: borrowUsd === null ? null : usd(borrowUsd),
         utilisation:
           lendableUsd !== null && borrowUsd !== null && lendableUsd > 0 ? roundTo(borrowUsd / lendableUsd, 6) : null,

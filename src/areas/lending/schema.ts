@@ -216,9 +216,22 @@ export const MarketAnalytics = Type.Object({
   pool_address: Type.String(),
   block_number: Count(),
   timestamp: Iso('The block the state was read at'),
-  total_supply_usd: Nullable(Type.Number({ minimum: 0, description: 'Null when an asset is unpriced' })),
+  total_supply_usd: Nullable(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Lendable supply: the supply of the assets borrowers can take (Morpho: the loan token). Null when one is unpriced',
+    }),
+  ),
+  total_collateral_only_usd: Nullable(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Deposits that cannot be lent out: Morpho’s collateral, reserves with borrowing disabled. Null when one is unpriced',
+    }),
+  ),
   total_borrow_usd: Nullable(Type.Number({ minimum: 0, description: 'Null when an asset is unpriced' })),
-  utilisation: Fraction('Borrowed / lendable supply in USD'),
+  utilisation: Fraction('total_borrow_usd / total_supply_usd (borrowed over lendable supply)'),
   num_unique_wallets_supply: Count(),
   num_unique_wallets_borrow: Count(),
   assets: Type.Array(AssetAnalytics),

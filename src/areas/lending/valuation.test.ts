@@ -248,8 +248,11 @@ describe('Morpho is priced from the other markets’ prices and its own oracles 
     expect(wsteth).toMatchObject({ price_usd: 2400, price_source: 'market_oracle', total_supply_usd: 2400 });
     const weth = morpho.assets.find((a) => a.token_address === WETH)!;
     expect(weth).toMatchObject({ price_usd: 2000, price_source: 'oracle' });
-    expect(morpho.total_supply_usd).toBe(32_000 + 2000 + 2400);
+    // Supply is the lendable loan token only; the markets' collateral (WETH, wstETH) is served apart.
+    expect(morpho.total_supply_usd).toBe(32_000);
+    expect(morpho.total_collateral_only_usd).toBe(2000 + 2400);
     expect(morpho.total_borrow_usd).toBe(2800);
+    expect(morpho.utilisation).toBeCloseTo(morpho.total_borrow_usd! / morpho.total_supply_usd!, 6);
     expect(morpho.health_factor_distribution.reduce((s, b) => s + b.positions, 0)).toBe(2);
     expect(morpho.health_factor_distribution.reduce((s, b) => s + b.debt_usd, 0)).toBe(2800);
     const score = out.scores.find((s) => s.key.protocol === 'morpho')!.data[0]!;
