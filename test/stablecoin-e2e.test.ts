@@ -47,6 +47,10 @@ interface Weekly extends Row {
   number_unique_wallets: number | null;
   tcr: number | null;
   redeemable_within_exit?: number | null;
+  backed_debt?: number | null;
+  system_debt?: number | null;
+  surplus_buffer?: number | null;
+  kind_shares: { kind: string; debt_share: number | null }[];
   peg_mean_price: number | null;
   peg_max_deviation: number | null;
   dex_liquidity_usd: number | null;
@@ -65,6 +69,9 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 const VAT = parseAbi([
   'function ilks(bytes32) view returns (uint256 Art, uint256 rate, uint256 spot, uint256 line, uint256 dust)',
   'function debt() view returns (uint256)',
+  'function vice() view returns (uint256)',
+  'function dai(address) view returns (uint256)',
+  'function sin(address) view returns (uint256)',
 ]);
 const ERC20 = parseAbi(['function totalSupply() view returns (uint256)']);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -201,6 +208,20 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
     const c = client();
     const debt = await c.readContract({ address: maker.vat, abi: VAT, functionName: 'debt', blockNumber: block });
     expect(rel(today.total_debt!, units(debt, RAD))).toBeLessThan(1e-9);
+    // Backed (Σ Art × rate over the collateral types) plus system debt (vice) is Vat.debt; the buffer is the Vow's.
+    const at = { blockNumber: block } as const;
+    const [vice, vowDai, vowSin] = await Promise.all([
+      c.readContract({ address: maker.vat, abi: VAT, functionName: 'vice', ...at }),
+      c.readContract({ address: maker.vat, abi: VAT, functionName: 'dai', args: [maker.vow], ...at }),
+      c.readContract({ address: maker.vat, abi: VAT, functionName: 'sin', args: [maker.vow], ...at }),
+    ]);
+    expect(rel(today.system_debt!, units(vice, RAD)) < 1e-9 || today.system_debt === units(vice, RAD)).toBe(true);
+    expect(rel(today.backed_debt! + today.system_debt!, units(debt, RAD))).toBeLessThan(1e-9);
+    const buffer = vowDai - vowSin;
+    const bufferUnits = buffer < 0n ? -units(-buffer, RAD) : units(buffer, RAD);
+    expect(Math.abs(today.surplus_buffer! - bufferUnits)).toBeLessThanOrEqual(Math.abs(bufferUnits) * 1e-9 + 1e-9);
+    const shares = today.kind_shares.reduce((s, k) => s + k.debt_share!, 0);
+    expect(shares).toBeCloseTo(1, 5);
 
     const supply = await c.readContract({
       address: maker.dai,

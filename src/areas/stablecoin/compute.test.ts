@@ -463,6 +463,36 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(eth.gap_reasons).toMatchObject({ distribution: 'no_data', liquidatable: 'no_data' });
   });
 
+  it('backed debt, system debt (vice) and the surplus buffer apart; the kind shares with system sum to one', () => {
+    // 2,000 DAI of bad debt on top of the 88,400 the collateral types owe; the Vow holds 5,000 DAI and 1,000 sin.
+    const out2 = run([
+      makerInput((s) => ({
+        ...s,
+        debt: 90_400n * 10n ** 45n,
+        vice: 2_000n * 10n ** 45n,
+        vowDai: 5_000n * 10n ** 45n,
+        vowSin: 1_000n * 10n ** 45n,
+      })),
+    ]);
+    const today = out2.weekly.get('makerdao')!.data[0]!;
+    expect(today).toMatchObject({ total_debt: 90_400, backed_debt: 88_400, system_debt: 2_000, surplus_buffer: 4_000 });
+    const c = out2.collaterals.get('makerdao')!.data;
+    expect(c.backed_debt).toBe(c.collateral_assets.reduce((s, x) => s + x.debt, 0));
+    expect(c.backed_debt + c.system_debt!).toBe(c.total_debt);
+    const system = c.kind_shares.find((k) => k.kind === 'system')!;
+    expect(system).toMatchObject({ debt: 2_000, collateral_usd: 0 });
+    expect(c.kind_shares.reduce((s, k) => s + k.debt_share!, 0)).toBeCloseTo(1, 5);
+    // A snapshot stored before the Vow was read: vice from the Vat's identity, the buffer unknown with a reason.
+    const old = run([makerInput((s) => ({ ...s, debt: 90_400n * 10n ** 45n }))]).weekly.get('makerdao')!.data[0]!;
+    expect(old).toMatchObject({ backed_debt: 88_400, system_debt: 2_000, surplus_buffer: null });
+    expect(old.gap_reasons.surplus_buffer).toBe('no_data');
+    // Liquity has no unbacked debt of its own: not applicable.
+    const lq = run([liquityInput()]).weekly.get('liquity')!.data[0]!;
+    expect(lq.backed_debt).toBe(lq.total_debt);
+    expect(lq).toMatchObject({ system_debt: null, surplus_buffer: null });
+    expect(lq.gap_reasons).toMatchObject({ system_debt: 'not_applicable', surplus_buffer: 'not_applicable' });
+  });
+
   it('a block stamped exactly 00:00:00 counts in the day it starts, once: [day start, next day start)', () => {
     const base = makerInput();
     const midnight = TODAY - 2 * DAY;
@@ -645,7 +675,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.2.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.3.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

@@ -340,6 +340,12 @@ interface StateFigures {
   readonly circulating: number;
   readonly circulatingRaw: bigint;
   readonly totalDebt: number;
+  /** Debt positions owe against collateral (Maker: Σ Art × rate; Liquity: the system debt). */
+  readonly backedDebt: number;
+  /** Maker: debt no collateral backs (Vat.vice); Liquity: null (not applicable). */
+  readonly systemDebt: number | null;
+  /** Maker: the Vow's DAI less its sin (null: not read); Liquity: null (not applicable). */
+  readonly surplusBuffer: number | null;
   readonly totalCollateralUsd: number | null;
   readonly collateralRatio: number | null;
   readonly collateralRatioGap: GapReason | null;
@@ -370,9 +376,17 @@ function latestEvent<T extends StableEventFact>(
   return out;
 }
 
-function kindShares(rows: readonly { kind: CollateralKind; debt: number; usd: number | null }[], total: number) {
+/**
+ * Debt by collateral kind, with shares of the total. Maker adds a `system` row, the debt no collateral backs
+ * (Vat.vice), so that the shares sum to one (Liquity has none: `system` undefined).
+ */
+function kindShares(
+  rows: readonly { kind: CollateralKind; debt: number; usd: number | null }[],
+  total: number,
+  system?: number,
+): KindShareEntry[] {
   const kinds: CollateralKind[] = ['crypto', 'psm', 'rwa', 'credit-line'];
-  return kinds
+  const backed = kinds
     .map((kind) => {
       const mine = rows.filter((x) => x.kind === kind);
       const debt = mine.reduce((s, x) => s + x.debt, 0);
@@ -380,6 +394,11 @@ function kindShares(rows: readonly { kind: CollateralKind; debt: number; usd: nu
       return { kind, debt: r(debt), debt_share: total > 0 ? r(debt / total, 6) : null, collateral_usd: rn(usd, 2) };
     })
     .filter((k, i) => i === 0 || k.debt > 0 || rows.some((x) => x.kind === k.kind));
+  if (system === undefined) return backed;
+  return [
+    ...backed,
+    { kind: 'system', debt: r(system), debt_share: total > 0 ? r(system / total, 6) : null, collateral_usd: 0 },
+  ];
 }
 
 function makerFigures(
@@ -506,6 +525,11 @@ function makerFigures(
     };
   });
   const totalDebt = toFloat(s.debt, 45);
+  // Vat.debt = Σ Art × rate (backed by collateral) + vice (no collateral backs it): served apart, so that the
+  // collateral breakdown, which covers the backed part, and the system's own debt add up to the total.
+  const backedRad = s.ilks.reduce((a, x) => a + x.Art * x.rate, 0n);
+  const viceRad = s.vice ?? s.debt - backedRad;
+  const surplusRad = s.vowDai == null || s.vowSin == null ? null : s.vowDai - s.vowSin;
   const crypto = rows.filter((x) => x.kind === 'crypto' && (x.debt > 0 || x.usd !== 0));
   const cryptoDebt = crypto.reduce((a, x) => a + x.debt, 0);
   const cryptoUnpriced = crypto.some((x) => x.usd === null);
@@ -524,11 +548,14 @@ function makerFigures(
   const owners = new Set(s.urns.filter((u) => u.art > 0n).map((u) => u.urn));
   return {
     collaterals,
-    kindShares: kindShares(rows, totalDebt),
+    kindShares: kindShares(rows, totalDebt, toFloat(viceRad, 45)),
     totalSupply: toFloat(s.totalSupply, 18),
     circulating: toFloat(circulatingRaw, 18),
     circulatingRaw,
     totalDebt,
+    backedDebt: toFloat(backedRad, 45),
+    systemDebt: toFloat(viceRad, 45),
+    surplusBuffer: surplusRad === null ? null : toFloat(surplusRad, 45),
     totalCollateralUsd: rows.some((x) => x.usd === null) ? null : rows.reduce((a, x) => a + (x.usd ?? 0), 0),
     collateralRatio,
     collateralRatioGap: collateralRatio !== null ? null : cryptoDebt <= 0 ? 'no_positions' : 'no_price',
@@ -646,6 +673,9 @@ function liquityFigures(
     circulating: toFloat(circulatingRaw, 18),
     circulatingRaw,
     totalDebt: debt,
+    backedDebt: debt,
+    systemDebt: null,
+    surplusBuffer: null,
     totalCollateralUsd: usd,
     collateralRatio: usd === null || debt <= 0 ? null : usd / debt,
     collateralRatioGap: usd === null ? 'no_price' : debt <= 0 ? 'no_positions' : null,
@@ -721,7 +751,14 @@ function dexLiquidityUsd(
 
 /** The weekly record's Liquity-only figures (not applicable to MakerDAO). */
 /** The weekly record's Maker-only flows (not applicable to Liquity). */
-const MAKER_FIELDS = ['auctions_started', 'auctions_reset', 'auction_takes', 'auction_dai_recovered'] as const;
+const MAKER_FIELDS = [
+  'system_debt',
+  'surplus_buffer',
+  'auctions_started',
+  'auctions_reset',
+  'auction_takes',
+  'auction_dai_recovered',
+] as const;
 
 const LIQUITY_FIELDS = [
   'stability_pool_deposits',
@@ -742,6 +779,7 @@ function emptyRecord(ref: StablecoinRef, token: string, reader: Record<string, s
     'circulating_supply',
     'total_debt',
     'total_debt_base',
+    'backed_debt',
     'total_debt_usd',
     'total_collateral_usd',
     'collateral_ratio',
@@ -880,6 +918,9 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       circulating_supply: r(f.circulating),
       total_debt: r(f.totalDebt),
       total_debt_base: r(f.totalDebt),
+      backed_debt: r(f.backedDebt),
+      system_debt: rn(f.systemDebt),
+      surplus_buffer: rn(f.surplusBuffer),
       total_debt_usd: usd === null ? null : r(f.totalDebt * usd, 2),
       total_collateral_usd: rn(f.totalCollateralUsd, 2),
       collateral_ratio: rn(f.collateralRatio),
@@ -928,6 +969,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     if (na) {
       for (const k of LIQUITY_FIELDS) gaps[k] = 'not_applicable';
       if (record.psm_holdings_usd === null) gaps.psm_holdings_usd = 'no_price';
+      if (record.surplus_buffer === null) gaps.surplus_buffer = 'no_data';
     } else {
       gaps.psm_holdings_usd = 'not_applicable';
       for (const k of MAKER_FIELDS) gaps[k] = 'not_applicable';
@@ -978,6 +1020,9 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
             total_supply: r(f.totalSupply),
             total_debt: r(f.totalDebt),
             total_debt_base: r(f.totalDebt),
+            backed_debt: record.backed_debt!,
+            system_debt: record.system_debt!,
+            surplus_buffer: record.surplus_buffer,
             total_debt_usd: record.total_debt_usd,
             total_collateral_usd: record.total_collateral_usd,
             collateral_ratio: record.collateral_ratio,
@@ -987,6 +1032,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
               ...(record.total_debt_usd === null ? { total_debt_usd: 'no_price' } : {}),
               ...(record.total_collateral_usd === null ? { total_collateral_usd: 'no_price' } : {}),
               ...(record.collateral_ratio === null ? { collateral_ratio: gaps.collateral_ratio! } : {}),
+              ...(record.surplus_buffer === null ? { surplus_buffer: gaps.surplus_buffer! } : {}),
             },
           } satisfies CollateralsPayloadEntry)
         : undefined;

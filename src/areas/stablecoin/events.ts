@@ -19,6 +19,8 @@ export const VAT_ABI = parseAbi([
   'function urns(bytes32, address) view returns (uint256 ink, uint256 art)',
   'function debt() view returns (uint256)',
   'function vice() view returns (uint256)',
+  'function dai(address) view returns (uint256)',
+  'function sin(address) view returns (uint256)',
   'function Line() view returns (uint256)',
 ]);
 export const SPOT_ABI = parseAbi([

@@ -133,6 +133,15 @@ export interface MakerSnapshot {
   readonly protocolHeld: bigint;
   /** Vat.debt (rad), Vat.Line (rad), Jug.base (ray), Spot.par (ray: the DAI target price in USD). */
   readonly debt: bigint;
+  /**
+   * Vat.vice (rad): debt no collateral backs (the system's bad debt, `suck`ed by the Vow and its modules); Vat.debt =
+   * Σ Art × rate + vice. The Vow's internal DAI and sin (Vat.dai(MCD_VOW), Vat.sin(MCD_VOW), rad): the surplus buffer
+   * is their difference. Absent in snapshots taken before stablecoin.liquidity@1.3.0 (vice is then Vat.debt less the
+   * backed debt, by the Vat's identity; the buffer unknown); the Vow's null where the Chainlog names no MCD_VOW.
+   */
+  readonly vice?: bigint;
+  readonly vowDai?: bigint | null;
+  readonly vowSin?: bigint | null;
   readonly par: bigint;
   readonly Line: bigint;
   readonly base: bigint;

@@ -31,6 +31,7 @@ const DOG: Hex = '0x00000000000000000000000000000000000000a5';
 const REG: Hex = '0x00000000000000000000000000000000000000a6';
 const JOIN_DAI: Hex = '0x00000000000000000000000000000000000000a7';
 const PSM: Hex = '0x00000000000000000000000000000000000000a8';
+const VOW: Hex = '0x00000000000000000000000000000000000000a9';
 const WETH: Hex = '0x00000000000000000000000000000000000000b1';
 const ETH_JOIN: Hex = '0x00000000000000000000000000000000000000b2';
 const CLIP: Hex = '0x00000000000000000000000000000000000000b3';
@@ -251,6 +252,7 @@ describe('readMakerSnapshot (recorded answers)', () => {
     ILK_REGISTRY: REG,
     MCD_JOIN_DAI: JOIN_DAI,
     MCD_PSM_USDC_A: PSM,
+    MCD_VOW: VOW,
   };
   const answers: Record<string, Answer> = {
     [`${CHAINLOG}.list`]: Object.keys(chainlog).map(key),
@@ -260,6 +262,9 @@ describe('readMakerSnapshot (recorded answers)', () => {
     [`${REG}.info`]: ['Ether', 'WETH', 1n, 18n, WETH, '0x00000000000000000000000000000000000000f1', ETH_JOIN, CLIP],
     [`${VAT}.ilks`]: [100n * E18, (11n * RAY) / 10n, RAY, 10n ** 51n, 0n],
     [`${VAT}.debt`]: 110n * 10n ** 45n,
+    [`${VAT}.vice`]: 0n,
+    [`${VAT}.dai`]: ([a]: readonly unknown[]) => (a === VOW ? 7n * 10n ** 45n : 0n),
+    [`${VAT}.sin`]: ([a]: readonly unknown[]) => (a === VOW ? 2n * 10n ** 45n : 0n),
     [`${VAT}.Line`]: 10n ** 52n,
     [`${VAT}.urns`]: ([, u]: readonly unknown[]) => (u === URN ? [5n * E18, 100n * E18] : [0n, 0n]),
     [`${SPOT}.ilks`]: ['0x00000000000000000000000000000000000000f1', (3n * RAY) / 2n],
@@ -286,6 +291,9 @@ describe('readMakerSnapshot (recorded answers)', () => {
       totalSupply: 110n * E18,
       protocolHeld: 10n * E18,
       debt: 110n * 10n ** 45n,
+      vice: 0n,
+      vowDai: 7n * 10n ** 45n,
+      vowSin: 2n * 10n ** 45n,
       par: RAY,
       psms: [{ key: 'MCD_PSM_USDC_A', address: PSM, ilk: 'PSM-USDC-A', tin: 0n, tout: 10n ** 15n }],
       urns: [{ ilk: 'ETH-A', urn: URN, ink: 5n * E18, art: 100n * E18 }],

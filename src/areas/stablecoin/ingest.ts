@@ -168,8 +168,16 @@ export async function readMakerSnapshot(
   ]);
   const psmKeys = Object.keys(c.chainlog).filter((k) => k.startsWith('MCD_PSM_'));
   const held = Object.entries(c.chainlog).filter(([, a]) => a !== ZERO);
+  const vow = c.chainlog.MCD_VOW;
   const calls: Call[] = [
     { address: c.vat, abi: VAT_ABI, functionName: 'debt' },
+    { address: c.vat, abi: VAT_ABI, functionName: 'vice' },
+    ...(vow
+      ? [
+          { address: c.vat, abi: VAT_ABI, functionName: 'dai', args: [vow] } as Call,
+          { address: c.vat, abi: VAT_ABI, functionName: 'sin', args: [vow] } as Call,
+        ]
+      : []),
     { address: c.vat, abi: VAT_ABI, functionName: 'Line' },
     { address: c.jug, abi: JUG_ABI, functionName: 'base' },
     { address: c.spot, abi: SPOT_ABI, functionName: 'par' },
@@ -194,6 +202,9 @@ export async function readMakerSnapshot(
   let i = 0;
   const next = () => r[i++];
   const debt = required<bigint>(next(), 'Vat.debt()');
+  const vice = required<bigint>(next(), 'Vat.vice()');
+  const vowDai = vow ? required<bigint>(next(), 'Vat.dai(MCD_VOW)') : null;
+  const vowSin = vow ? required<bigint>(next(), 'Vat.sin(MCD_VOW)') : null;
   const Line = required<bigint>(next(), 'Vat.Line()');
   const base = required<bigint>(next(), 'Jug.base()');
   const par = required<bigint>(next(), 'Spot.par()');
@@ -266,6 +277,9 @@ export async function readMakerSnapshot(
     totalSupply,
     protocolHeld,
     debt,
+    vice,
+    vowDai,
+    vowSin,
     par,
     Line,
     base,

@@ -32,7 +32,9 @@ export const DepthEntry = Type.Object({
 });
 
 export const KindShare = Type.Object({
-  kind: Type.String({ description: 'crypto, psm, rwa or credit-line' }),
+  kind: Type.String({
+    description: 'crypto, psm, rwa, credit-line; Maker also system: the debt no collateral backs (Vat.vice)',
+  }),
   debt: Type.Number({ description: 'Stablecoin debt against collateral of this kind' }),
   debt_share: Fraction('debt / total debt'),
   collateral_usd: UsdOrNull('Collateral of this kind at market prices'),
@@ -54,6 +56,11 @@ export const WeeklyRecord = Type.Object({
     'Debt the protocol’s positions owe, in stablecoin units (Maker: Vat.debt; Liquity: getEntireSystemDebt)',
   ),
   total_debt_base: Amount('Legacy name of total_debt'),
+  backed_debt: Amount(
+    'Debt owed against collateral (Maker: Σ over collateral types of Art × rate; Liquity: total_debt)',
+  ),
+  system_debt: Amount('Maker: debt no collateral backs, the Vat’s vice; total_debt = backed_debt + system_debt'),
+  surplus_buffer: Amount('Maker: the Vow’s DAI less its sin in the Vat (negative when the system is in deficit)'),
   total_debt_usd: UsdOrNull('total_debt × the stablecoin’s USD price'),
   total_collateral_usd: UsdOrNull('All collateral at market prices (null when any is unpriced)'),
   collateral_ratio: Fraction(
@@ -140,6 +147,9 @@ export const CollateralsPayload = Type.Object({
   total_supply: Type.Number(),
   total_debt: Type.Number(),
   total_debt_base: Type.Number(),
+  backed_debt: Type.Number({ description: 'Σ of collateral_assets’ debt (Maker: Art × rate)' }),
+  system_debt: Nullable(Type.Number({ description: 'Maker: Vat.vice, the debt no collateral backs' })),
+  surplus_buffer: Nullable(Type.Number({ description: 'Maker: the Vow’s DAI less its sin' })),
   total_debt_usd: UsdOrNull('total_debt × the stablecoin’s USD price'),
   total_collateral_usd: UsdOrNull('All collateral at market prices'),
   collateral_ratio: Fraction('Over crypto collateral only'),
