@@ -5,6 +5,7 @@ import type { PoolFact, PoolSnapshotFact, SyncFact, TokenFact, TokenPriceFact } 
 import {
   classifyIlk,
   computeStablecoin,
+  holderConcentration,
   liquityRedeemableWithin,
   pegOfDay,
   replayHolders,
@@ -605,6 +606,24 @@ describe('computeStablecoin: Liquity', () => {
 });
 
 describe('pure helpers', () => {
+  it('holder concentration leaves out pools and the protocol’s contracts, and keeps the raw figure beside it', () => {
+    const POOL = '0x00000000000000000000000000000000000000f0';
+    const holders = new Map<string, bigint>(
+      Array.from({ length: 20 }, (_, i) => [`0x${(i + 1).toString(16).padStart(40, '0')}`, BigInt(i + 1) * E18]),
+    );
+    const without = holderConcentration(holders, new Set())!;
+    // 20 holders of 1…20: the 10 largest hold 155 of 210.
+    expect(without.share).toBeCloseTo(155 / 210, 6);
+    // Exit liquidity grows: a pool holding 4 times the holders' supply. Among holders nothing changes; raw, the pool
+    // is the largest holder.
+    const withPool = new Map([...holders, [POOL, 840n * E18]]);
+    const c = holderConcentration(withPool, new Set([POOL, PSM]))!;
+    expect(c.share).toBeCloseTo(without.share, 6);
+    expect(c.excluded).toBe(1);
+    expect(c.rawShare).toBeCloseTo((840 + 20 + 19 + 18 + 17 + 16 + 15 + 14 + 13 + 12) / 1050, 5);
+    expect(holderConcentration(new Map([[POOL, E18]]), new Set([POOL]))).toBeNull();
+  });
+
   it.each([
     ['ETH-A', 1, 'crypto'],
     ['PSM-USDC-A', 1, 'psm'],
@@ -675,7 +694,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.3.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.4.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

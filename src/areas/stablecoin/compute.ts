@@ -260,16 +260,40 @@ export function replayHolders(
   return out;
 }
 
-/** The share of `circulating` the `TOP_HOLDERS` largest non-protocol holders hold. */
-function topHolderShare(balances: ReadonlyMap<string, bigint>, exclude: ReadonlySet<string>, circulating: bigint) {
-  if (circulating <= 0n) return null;
-  const top = [...balances.entries()]
-    .filter(([a, v]) => v > 0n && a !== ZERO_ADDRESS && !exclude.has(a))
-    .map(([, v]) => v)
-    .sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))
-    .slice(0, TOP_HOLDERS)
-    .reduce((s, v) => s + v, 0n);
-  return Math.min(1, Number((top * 1_000_000n) / circulating) / 1e6);
+/** Holder concentration: the `TOP_HOLDERS` largest holders' share, among holders and raw. */
+export interface HolderConcentration {
+  /**
+   * Among holders: the share of the supply that holders hold (the supply less what the excluded addresses hold)
+   * that the `TOP_HOLDERS` largest of them hold. Excluded: the protocol's own contracts and escrows, and the DEX pools
+   * that hold the token: exit liquidity is not a whale, and more of it must not make the holders look more spread.
+   */
+  readonly share: number;
+  /** The same over every address and the whole supply, nothing excluded. */
+  readonly rawShare: number;
+  /** Addresses excluded that hold a balance. */
+  readonly excluded: number;
+}
+
+export function holderConcentration(
+  balances: ReadonlyMap<string, bigint>,
+  exclude: ReadonlySet<string>,
+): HolderConcentration | null {
+  const top = (xs: bigint[]) =>
+    xs
+      .sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))
+      .slice(0, TOP_HOLDERS)
+      .reduce((s, v) => s + v, 0n);
+  const share = (part: bigint, whole: bigint) => Math.min(1, Number((part * 1_000_000n) / whole) / 1e6);
+  const all = [...balances.entries()].filter(([a, v]) => v > 0n && a !== ZERO_ADDRESS);
+  const held = all.filter(([a]) => !exclude.has(a));
+  const total = all.reduce((s, [, v]) => s + v, 0n);
+  const heldTotal = held.reduce((s, [, v]) => s + v, 0n);
+  if (total <= 0n || heldTotal <= 0n) return null;
+  return {
+    share: share(top(held.map(([, v]) => v)), heldTotal),
+    rawShare: share(top(all.map(([, v]) => v)), total),
+    excluded: all.length - held.length,
+  };
 }
 
 // ---- Collateral ----
@@ -899,7 +923,11 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     }
     const L = f.liquity;
     const na = snap.design === 'maker-mcd';
-    const topShare = holdersKnown ? topHolderShare(replay.balances, f.exclude, f.circulatingRaw) : null;
+    const stablePools = view.pools.filter((x) => x.token0 === token || x.token1 === token).map((x) => x.address);
+    const concentration = holdersKnown
+      ? holderConcentration(replay.balances, new Set([...f.exclude, ...stablePools]))
+      : null;
+    const topShare = concentration?.share ?? null;
     const collateralUsd = f.collaterals.map((c) => c.collateral_usd);
     const collateralHhi = collateralUsd.some((x) => x === null) ? null : hhi(collateralUsd as number[]);
     const record = {
@@ -1005,7 +1033,14 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       concentration:
         collateralHhi === null && topShare === null
           ? { value: null, gap: 'no_data' }
-          : { value: { collateralHhi, topHolderShare: topShare } },
+          : {
+              value: {
+                collateralHhi,
+                topHolderShare: topShare,
+                topHolderShareRaw: concentration?.rawShare ?? null,
+                excludedHolders: concentration?.excluded ?? null,
+              },
+            },
     };
     const collaterals =
       i === 0

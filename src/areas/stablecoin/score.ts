@@ -14,7 +14,7 @@ import {
   saturating,
 } from '../../core/score.js';
 
-export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.3.0');
+export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.4.0');
 
 /** The peg band of the issue and of common depeg monitors: ±0.5 % around $1. */
 export const PEG_BAND = 0.005;
@@ -36,7 +36,7 @@ export const BUFFER_FULL = 1;
 export const STRESS_DROP = 0.35;
 /** The price drops of the liquidation tables (the issue's 10/20/35/50 %). */
 export const DROPS = [0.1, 0.2, 0.35, 0.5] as const;
-/** Holders' concentration: the share of the circulating supply held by the 10 largest holders. */
+/** Holders' concentration: the share of the holders' supply (pools and protocol contracts excluded) the 10 largest hold. */
 export const TOP_HOLDERS = 10;
 
 /** Nominal weights (they sum to 1): the two ways out of the coin first, then the collateral's safety. */
@@ -60,7 +60,14 @@ export interface LiquidityScoreInputs {
   /** Debt liquidatable under `STRESS_DROP` and what absorbs it (DEX depth within the penalty, the Stability Pool). */
   readonly absorption: Gap<{ liquidatableUsd: number; absorbableUsd: number }>;
   /** HHI of collateral value by type, and the top holders' share of the circulating supply. */
-  readonly concentration: Gap<{ collateralHhi: number | null; topHolderShare: number | null }>;
+  readonly concentration: Gap<{
+    collateralHhi: number | null;
+    /** Among holders: pools and the protocol's own contracts excluded (what the score reads). */
+    topHolderShare: number | null;
+    /** Nothing excluded, over the whole supply (served beside it, not scored). */
+    topHolderShareRaw?: number | null;
+    excludedHolders?: number | null;
+  }>;
 }
 
 const r4 = (x: number) => roundTo(x, 4);
@@ -140,6 +147,8 @@ export function liquidityComponents(x: LiquidityScoreInputs): ComponentInput[] {
         inputs: {
           collateral_hhi: c.collateralHhi === null ? null : r4(c.collateralHhi),
           top_holder_share: c.topHolderShare === null ? null : r4(c.topHolderShare),
+          top_holder_share_raw: c.topHolderShareRaw == null ? null : r4(c.topHolderShareRaw),
+          excluded_holders: c.excludedHolders ?? null,
           top_holders: TOP_HOLDERS,
         },
       };
