@@ -494,6 +494,36 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(lq.gap_reasons).toMatchObject({ system_debt: 'not_applicable', surplus_buffer: 'not_applicable' });
   });
 
+  it('no PSM: holdings null with no_members, never 0; concentration by collateral asset, not by collateral type', () => {
+    const noPsm = run([makerInput((s) => ({ ...s, psms: [] }))]).weekly.get('makerdao')!.data[0]!;
+    expect(noPsm.psm_holdings_usd).toBeNull();
+    expect(noPsm.gap_reasons.psm_holdings_usd).toBe('no_members');
+    // ETH-A split in two types on the same gem (as ETH-A/ETH-B): the same asset, so the same concentration.
+    // Without the unpriced RWA type, so that the HHI is known.
+    const priced = (s: MakerSnapshot) => ({ ...s, ilks: s.ilks.filter((x) => x.ilk !== 'RWA001-A') });
+    const base = run([makerInput(priced)]);
+    const split = run([
+      makerInput((s) => ({
+        ...priced(s),
+        ilks: priced(s).ilks.flatMap((x) =>
+          x.ilk === 'ETH-A'
+            ? [
+                { ...x, Art: x.Art / 2n, joinBalance: x.joinBalance! / 2n },
+                { ...x, ilk: 'ETH-B', Art: x.Art / 2n, joinBalance: x.joinBalance! / 2n },
+              ]
+            : [x],
+        ),
+      })),
+    ]);
+    const hhiOf = (o: typeof out) =>
+      o.scores.get('ethereum/makerdao')!.data[0]!.components.find((c) => c.name === 'concentration')!.inputs
+        .collateral_hhi;
+    const weekly2 = split.collaterals.get('makerdao')!.data.collateral_assets.map((c) => c.ilk);
+    expect(weekly2).toContain('ETH-B');
+    expect(hhiOf(base)).not.toBeNull();
+    expect(hhiOf(split)).toBe(hhiOf(base));
+  });
+
   it('a block stamped exactly 00:00:00 counts in the day it starts, once: [day start, next day start)', () => {
     const base = makerInput();
     const midnight = TODAY - 2 * DAY;

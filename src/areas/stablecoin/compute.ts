@@ -563,7 +563,9 @@ function makerFigures(
     const ilk = collaterals.find((c) => c.ilk === p.ilk);
     return { p, usd: ilk?.collateral_usd ?? null };
   });
-  const psmHoldingsUsd = psmRows.some((x) => x.usd === null) ? null : psmRows.reduce((a, x) => a + (x.usd ?? 0), 0);
+  // No PSM at all is not a PSM holding nothing: null with no_members (the record says so), never 0.
+  const psmHoldingsUsd =
+    psmRows.length === 0 || psmRows.some((x) => x.usd === null) ? null : psmRows.reduce((a, x) => a + (x.usd ?? 0), 0);
   // The PSMs back exits only where buying their collateral costs less than the exit move.
   const backstopUsd = psmRows.some((x) => x.usd === null)
     ? null
@@ -928,7 +930,16 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       ? holderConcentration(replay.balances, new Set([...f.exclude, ...stablePools]))
       : null;
     const topShare = concentration?.share ?? null;
-    const collateralUsd = f.collaterals.map((c) => c.collateral_usd);
+    // Concentration by collateral asset: ETH-A, ETH-B and ETH-C are one asset (one price, one crash), not three.
+    const byAsset = new Map<string, number | null>();
+    for (const c of f.collaterals) {
+      const prev = byAsset.get(c.collateral_token_address);
+      byAsset.set(
+        c.collateral_token_address,
+        prev === null || c.collateral_usd === null ? null : (prev ?? 0) + c.collateral_usd,
+      );
+    }
+    const collateralUsd = [...byAsset.values()];
     const collateralHhi = collateralUsd.some((x) => x === null) ? null : hhi(collateralUsd as number[]);
     const record = {
       chain: ref.chain,
@@ -996,7 +1007,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     }
     if (na) {
       for (const k of LIQUITY_FIELDS) gaps[k] = 'not_applicable';
-      if (record.psm_holdings_usd === null) gaps.psm_holdings_usd = 'no_price';
+      if (record.psm_holdings_usd === null) gaps.psm_holdings_usd = f.psmFees.length ? 'no_price' : 'no_members';
       if (record.surplus_buffer === null) gaps.surplus_buffer = 'no_data';
     } else {
       gaps.psm_holdings_usd = 'not_applicable';
