@@ -135,17 +135,18 @@ describe('stress test', () => {
 describe('stress test shortfall', () => {
   it('repays only what the seized collateral covers and publishes the debt left uncovered as shortfall', () => {
     // 1 WETH (2000 USD, 1700 after the 15 % shock) against 1900 USDC: HF 0.87 → 0.74, liquidated in full; the
-    // liquidator can seize at most the 1700 USD held, so it repays 1700 / 1.05; 200 USD of debt is bad debt.
+    // liquidator can seize at most the 1700 USD held, so it repays 1700 / 1.05 (its 5 % bonus comes out of the
+    // collateral); the other 1900 − 1619.05 = 280.95 USD of debt is bad debt, not just the 200 the collateral lacks.
     const underwater = borrower('0xu', 1, 1900);
     const safe = borrower('0xs', 1, 1000);
     const [weth] = stressTest(market([underwater, safe]), 'aave-v3', () => 1e9);
     expect(weth!.positions_liquidated).toBe(1);
     expect(weth!.collateral_to_sell_usd).toBeCloseTo(1700, 6);
     expect(weth!.debt_repaid_usd).toBeCloseTo(1700 / 1.05, 6);
-    expect(weth!.shortfall_usd).toBeCloseTo(200, 6);
+    expect(weth!.shortfall_usd).toBeCloseTo(1900 - 1700 / 1.05, 6);
     expect(weth!.positions_with_shortfall).toBe(1);
-    // Collateral value + shortfall = the debt: nothing is capped away unseen.
-    expect(weth!.collateral_to_sell_usd! + weth!.shortfall_usd!).toBeCloseTo(1900, 6);
+    // Debt repaid + shortfall = the debt: nothing is capped away unseen.
+    expect(weth!.debt_repaid_usd! + weth!.shortfall_usd!).toBeCloseTo(1900, 6);
   });
 
   it('is zero when the collateral still covers the debt, and the score inputs carry it per asset and in total', () => {
@@ -161,8 +162,8 @@ describe('stress test shortfall', () => {
     );
     const liquidity = scored.components.find((c) => c.name === 'liquidation_liquidity')!;
     const inputs = liquidity.inputs as { shortfall_usd: number; assets: { shortfall_usd: number }[] };
-    expect(inputs.shortfall_usd).toBe(200);
-    expect(inputs.assets.map((a) => a.shortfall_usd)).toEqual([200]);
+    expect(inputs.shortfall_usd).toBe(280.95);
+    expect(inputs.assets.map((a) => a.shortfall_usd)).toEqual([280.95]);
   });
 });
 

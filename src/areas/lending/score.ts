@@ -319,8 +319,11 @@ export function stressTest(
       debtRepaid += seized / (1 + premium);
       toSell += seized;
       premiumWeighted += seized * premium;
-      if (debt > v.collateralUsd) {
-        shortfall += debt - v.collateralUsd;
+      // Bad debt once every collateral is seized: the liquidator's bonus is paid out of the collateral, so the
+      // collateral covers debt only up to collateral / (1 + premium); below that the rest is never repaid.
+      const covered = v.collateralUsd / (1 + premium);
+      if (debt > covered) {
+        shortfall += debt - covered;
         withShortfall += 1;
       }
     });
