@@ -115,7 +115,7 @@ export function hotHeaders(raw: readonly string[]): HotHeaders | undefined {
     const value = raw[i + 1]!;
     switch (name.length) {
       case 13:
-        if (name.toLowerCase() === 'authorization') {
+        if (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization') {
           if (h.authorization !== undefined) return undefined;
           h.authorization = value;
         } else if (name.toLowerCase() === 'if-none-match') {
@@ -223,7 +223,12 @@ export class HotPath {
   ): void {
     const method = req.method!;
     let status: number;
-    if (hit !== undefined && !hit.exceeded && headers.ifNoneMatch === undefined && headers.acceptEncoding === undefined) {
+    if (
+      hit !== undefined &&
+      !hit.exceeded &&
+      headers.ifNoneMatch === undefined &&
+      headers.acceptEncoding === undefined
+    ) {
       // The common answer, the document's bytes as they are: its headers in one object, in the order `datasetReply`
       // gives them after the request id and the rate limit (so the full path and this one send the same bytes).
       status = 200;
