@@ -60,8 +60,8 @@ export function poolAnalyticsPayload(nowSeconds: number): unknown {
 export const LARGE_POOL_ADDRESS = '0xcbcdf9626bc03e24f779434178a73a0b4bad62ed';
 
 /**
- * A larger pool-analytics payload (≈17 KB as JSON): the same fields for the WBTC/WETH 0.3 % pool, with the hourly
- * series in full (volume, TVL, fees, swaps and closing price of each of the last 168 hours).
+ * A larger pool-analytics payload (≈21 KB as JSON): the same fields for the WBTC/WETH 0.3 % pool, with the hourly
+ * series in full (volume, TVL, fees, swaps, unique traders and closing price of each of the last 168 hours).
  */
 export function largePoolAnalyticsPayload(nowSeconds: number): unknown {
   const rand = prng(0xcbcd);
@@ -76,6 +76,7 @@ export function largePoolAnalyticsPayload(nowSeconds: number): unknown {
       tvl_usd: Math.round(281_000_000 * (0.98 + 0.04 * rand())),
       fees_usd: round2(volume * 0.003),
       swaps: Math.round(volume / 9_000),
+      unique_traders: Math.round(volume / 41_000),
       price_close: price,
     };
   });
@@ -101,7 +102,7 @@ export function largePoolAnalyticsPayload(nowSeconds: number): unknown {
   };
 }
 
-/** The documents the API benchmark serves: a small (≈3 KB) and a large (≈17 KB) one. */
+/** The documents the API benchmark serves: a small (≈3 KB) and a large (≈21 KB) one. */
 export const BENCH_DOCUMENTS = [
   { doc: 'small', path: POOL_DOCUMENT_PATH, payload: poolAnalyticsPayload },
   {

@@ -1,6 +1,6 @@
 /**
  * Benchmark child: the real service (`role: 'serve'`, SQLite in a temp DATA_DIR, logging at info to stdout, which
- * the parent points at a file), seeded with two pool-analytics documents (≈3 KB and ≈17 KB served) and one token
+ * the parent points at a file), seeded with two pool-analytics documents (≈3 KB and ≈21 KB served) and one token
  * with a huge rate limit. Started by bench/api/run.ts through `fork` (IPC channel); sends
  * `{ type: 'ready', port, token, documents }`.
  *

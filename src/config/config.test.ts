@@ -17,6 +17,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ TOKEN_LOOKUPS_PER_SECOND: '0' }).tokenLookupsPerSecond).toBe(0);
     expect(Object.isFrozen(c)).toBe(true);
     expect(c.logFormat).toBe('auto');
+    expect(c.keepAliveTimeoutMs).toBe(72_000);
+    expect(loadConfig({ KEEP_ALIVE_TIMEOUT_MS: ' 90000 ' }).keepAliveTimeoutMs).toBe(90_000);
     expect(loadConfig({ LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
   });
 
@@ -34,6 +36,10 @@ describe('loadConfig', () => {
     [{ SYNC_INTERVAL_MS: '1' }, 'SYNC_INTERVAL_MS'],
     [{ TOKEN_LOOKUPS_PER_SECOND: '-1' }, 'TOKEN_LOOKUPS_PER_SECOND'],
     [{ TOKEN_LOOKUPS_PER_SECOND: 'many' }, 'TOKEN_LOOKUPS_PER_SECOND'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '72s' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '-5' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '3600001' }, 'KEEP_ALIVE_TIMEOUT_MS'],
     [{ CONFIG_FILE: '/no/such/file.json' }, 'CONFIG_FILE'],
     [{ GITHUB_API_URL: 'ftp://github.example' }, 'GITHUB_API_URL'],
     [{ GITHUB_API_URL: 'not a url' }, 'GITHUB_API_URL'],
@@ -50,6 +56,13 @@ describe('loadConfig', () => {
       expect((err as ConfigError).key).toBe(key);
       expect((err as Error).message).toContain(key);
     }
+  });
+
+  it('says what a keep-alive timeout must be', () => {
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '72s' })).toThrow(
+      /whole number of milliseconds, e\.g\. 72000, got "72s"/,
+    );
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '0' })).toThrow(/1…3600000 ms .*got 0/);
   });
 
   it('reads a JSON config file; the environment wins', () => {

@@ -11,6 +11,11 @@ export interface Config {
   readonly host: string;
   /** The URL clients reach the API at (`servers` of the OpenAPI document); undefined: the origin they used. */
   readonly publicUrl: string | undefined;
+  /**
+   * How long the API keeps an idle keep-alive connection open, in ms (Fastify's 72 s by default: longer than the
+   * 60 s idle timeout of common load balancers, so the server never closes a connection a proxy is about to reuse).
+   */
+  readonly keepAliveTimeoutMs: number;
   readonly dataDir: string;
   /** PostgreSQL connection string; absent means the embedded SQLite file in `dataDir`. */
   readonly databaseUrl: string | undefined;
@@ -212,6 +217,24 @@ export const CONFIG_KEYS = {
         throw new ConfigError(k, 'expected a URL without query, fragment or credentials');
       }
       return value.replace(/\/+$/, '');
+    },
+  },
+  KEEP_ALIVE_TIMEOUT_MS: {
+    key: 'KEEP_ALIVE_TIMEOUT_MS',
+    doc: "How long the API keeps an idle keep-alive connection open, in ms (1…3600000). The default is Fastify's, chosen to outlive the 60 s idle timeout of common load balancers: behind a proxy keep it above the proxy's own idle timeout, or the proxy may reuse a connection the server is closing (intermittent 502s)",
+    default: '72000',
+    parse: (v: string, k: string) => {
+      if (!/^\d+$/.test(v.trim())) {
+        throw new ConfigError(k, `expected a whole number of milliseconds, e.g. 72000, got ${JSON.stringify(v)}`);
+      }
+      const n = Number(v.trim());
+      if (n < 1 || n > 3_600_000) {
+        throw new ConfigError(
+          k,
+          `expected 1…3600000 ms (at most an hour; 0 would never close an idle connection), got ${n}`,
+        );
+      }
+      return n;
     },
   },
   DATA_DIR: {
@@ -565,6 +588,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
     port: p.PORT ?? 8080,
     host: p.HOST ?? '127.0.0.1',
     publicUrl: p.PUBLIC_URL,
+    keepAliveTimeoutMs: p.KEEP_ALIVE_TIMEOUT_MS ?? 72_000,
     dataDir: p.DATA_DIR ?? path.resolve('./data'),
     databaseUrl: p.DATABASE_URL,
     redisUrl: p.REDIS_URL,

@@ -41,6 +41,30 @@ describe('access log', () => {
     for (const line of viaFast.lines) expect(JSON.parse(line).time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('stamps each line with the time it is written, to the millisecond', () => {
+    const out = sink();
+    const fast = fastAccessLog(pino({ level: 'info' }, out), { destination: out, bindings: '' });
+    for (let i = 0; i < 2000; i++) {
+      const before = Date.now();
+      fast.write('a', 'GET', '/x', i % 2 ? '/x' : '/y', 200, 1);
+      const after = Date.now();
+      const at = Date.parse(JSON.parse(out.lines.at(-1)!).time);
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(after);
+    }
+  });
+
+  it('names the route it is given for a URL seen before under another route', () => {
+    const out = sink();
+    const fast = fastAccessLog(pino({ level: 'info' }, out), { destination: out, bindings: '' });
+    fast.write('a', 'GET', '/data/<pool>', '/data/0xabc?x=1', 200, 1);
+    fast.write('b', 'GET', 'unknown', '/data/0xabc?x=1', 404, 1);
+    expect(out.lines.map((l) => [JSON.parse(l).route, JSON.parse(l).path])).toEqual([
+      ['/data/<pool>', '/data/0xabc'],
+      ['unknown', '/data/0xabc'],
+    ]);
+  });
+
   it('writes nothing below its level', () => {
     const out = sink();
     const fast = fastAccessLog(pino({ level: 'warn' }, out), { destination: out, bindings: '' });

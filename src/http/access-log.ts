@@ -38,23 +38,40 @@ export interface LineFormat {
 /** Request ids the service makes (see hot.ts) and `[A-Za-z0-9._:-]` ones it accepts need no escaping. */
 const PLAIN = /^[A-Za-z0-9._:-]*$/;
 
+/** Cached route-and-path fragments, at most this many (then forgotten and made again). */
+const MAX_FRAGMENTS = 10_000;
+
+/** `000`…`999`: the milliseconds of an ISO time. */
+const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
 export function fastAccessLog(log: Logger, format: LineFormat): AccessLog {
   const { destination, bindings } = format;
-  let lastMs = -1;
-  let lastTime = '';
+  // The line's time is built from the ISO string of its second (made once a second) and its milliseconds.
+  let lastSecond = -1;
+  let secondPrefix = '';
+  // `,"route":…,"path":…` by URL: a served URL repeats, and its JSON is made once, not at every request.
+  let fragments = new Map<string, { route: string; text: string }>();
   return {
     write(requestId, method, route, url, status, ms) {
       if (!log.isLevelEnabled('info')) return;
       const now = Date.now();
-      if (now !== lastMs) {
-        lastMs = now;
-        lastTime = new Date(now).toISOString();
+      const second = Math.floor(now / 1000);
+      if (second !== lastSecond) {
+        lastSecond = second;
+        // "2026-11-28T07:40:19.000Z" without its last five characters (".000Z").
+        secondPrefix = `{"level":30,"time":"${new Date(second * 1000).toISOString().slice(0, -4)}`;
+      }
+      let fragment = fragments.get(url);
+      if (fragment === undefined || fragment.route !== route) {
+        if (fragments.size >= MAX_FRAGMENTS) fragments = new Map();
+        fragment = { route, text: `,"route":${JSON.stringify(route)},"path":${JSON.stringify(pathOf(url))}` };
+        fragments.set(url, fragment);
       }
       const id = PLAIN.test(requestId) ? `"${requestId}"` : JSON.stringify(requestId);
-      const m = PLAIN.test(method) ? `"${method}"` : JSON.stringify(method);
+      const m = method === 'GET' ? '"GET"' : PLAIN.test(method) ? `"${method}"` : JSON.stringify(method);
       destination.write(
-        `{"level":30,"time":"${lastTime}"${bindings},"request_id":${id},"method":${m},"route":${JSON.stringify(route)},` +
-          `"path":${JSON.stringify(pathOf(url))},"status":${status},"ms":${Number.isFinite(ms) ? ms : null},"msg":"request"}\n`,
+        `${secondPrefix}${MILLIS[now - second * 1000]}Z"${bindings},"request_id":${id},"method":${m}${fragment.text},` +
+          `"status":${status},"ms":${Number.isFinite(ms) ? ms : null},"msg":"request"}\n`,
       );
     },
   };

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -162,6 +162,28 @@ function specHandler(group: RouteGroup, deps: AppDeps, hot: HotPath) {
   };
 }
 
+/** The connection options of Fastify's own HTTP server, as its `serverFactory` receives them (defaults applied). */
+export interface FastifyServerTimeouts {
+  readonly keepAliveTimeout: number;
+  readonly requestTimeout: number;
+  readonly connectionTimeout: number;
+  readonly maxRequestsPerSocket?: number | null;
+}
+
+/**
+ * Applies to a server made by a `serverFactory` what Fastify applies to the servers it makes (lib/server.js,
+ * `getServerInstance`): without it the server keeps Node's defaults, whose 5 s keep-alive timeout is shorter than a
+ * load balancer's 60 s idle timeout (the proxy then reuses a connection the server is closing: a 502). Node's
+ * `headersTimeout` (60 s to receive a request's headers) stays, as under Fastify.
+ */
+export function withFastifyTimeouts<S extends Server>(server: S, options: FastifyServerTimeouts): S {
+  server.keepAliveTimeout = options.keepAliveTimeout;
+  server.requestTimeout = options.requestTimeout;
+  server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limiter: RateLimitStore =
     deps.rateLimits ?? (deps.redis ? new RedisRateLimitStore(deps.redis) : new MemoryRateLimitStore());
@@ -187,11 +209,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const useHotPath = deps.hotPath ?? true;
   const app = Fastify({
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        arrivals.count();
-        if (!useHotPath || !hot.handle(req, res)) handler(req, res);
-      }),
+    // Fastify's connection timeouts (72 s keep-alive by default), which it applies only to servers it makes itself.
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
+    serverFactory: (handler, options) =>
+      withFastifyTimeouts(
+        createServer((req, res) => {
+          arrivals.count();
+          if (!useHotPath || !hot.handle(req, res)) handler(req, res);
+        }),
+        options as unknown as FastifyServerTimeouts,
+      ),
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One log line per request is written in onResponse (with the route template), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),

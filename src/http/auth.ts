@@ -16,6 +16,22 @@ const CHALLENGE = { 'www-authenticate': 'Bearer realm="protoscore"' };
 const DUMMY_HASH = hashSecret('protoscore-no-such-token');
 const MAX_VERIFIED = 10_000;
 
+/** A token whose secret passed the digest comparison: its record, its principal, the second it was last used. */
+interface Verified {
+  readonly record: TokenRecord;
+  readonly principal: Principal;
+  /** The last second recorded in `uses` (a token's last use is recorded at most once a second). */
+  lastUse: number;
+}
+
+function verifiedOf(record: TokenRecord): Verified {
+  return {
+    record,
+    principal: { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 },
+    lastUse: -1,
+  };
+}
+
 function unauthorized(
   code: 'missing_token' | 'malformed_authorization' | 'invalid_token' | 'revoked_token' | 'expired_token',
 ) {
@@ -99,7 +115,12 @@ export class TokenVerifier {
    * Tokens whose secret was already checked against this copy of the table, so a client's next request skips
    * the digest. Only a token that passed the constant-time comparison gets here: a guess always takes the full path.
    */
-  private verified = new Map<string, TokenRecord>();
+  private verified = new Map<string, Verified>();
+  /**
+   * The same entries by the Authorization header exactly as a client sent it (the hot path's lookup: no parsing,
+   * no slicing); filled by `tryVerify`, forgotten with `verified`.
+   */
+  private byHeader = new Map<string, Verified>();
   /**
    * The negative cache: ids a refused request looked up (found absent, or present with another secret), with the
    * instant (ms) until which a request for them is refused without a lookup.
@@ -127,6 +148,7 @@ export class TokenVerifier {
     const rows = await this.tokens.list();
     this.byId = new Map(rows.map((r) => [r.id, r]));
     this.verified = new Map();
+    this.byHeader = new Map();
     this.negative = new Map();
   }
 
@@ -135,16 +157,24 @@ export class TokenVerifier {
     const m = /^Bearer ([^\s]+)$/i.exec(header);
     if (!m) throw unauthorized('malformed_authorization');
     const token = m[1]!;
-    const record = this.verified.get(token) ?? (await this.check(token));
+    const verified = this.verified.get(token) ?? (await this.check(token));
+    const record = verified.record;
     const now = nowSeconds(this.clock);
     if (record.revoked_at !== null) throw unauthorized('revoked_token');
     if (record.expires_at !== null && record.expires_at <= now) throw unauthorized('expired_token');
-    this.uses.set(record.id, now);
-    return { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 };
+    this.used(verified, now);
+    return verified.principal;
+  }
+
+  /** Records a use of the token, at most once a second (the store keeps seconds; flushed in batches). */
+  private used(verified: Verified, now: number): void {
+    if (verified.lastUse === now) return;
+    verified.lastUse = now;
+    this.uses.set(verified.record.id, now);
   }
 
   /** The record whose secret the token carries; throws invalid_token for anything else. */
-  private async check(token: string): Promise<TokenRecord> {
+  private async check(token: string): Promise<Verified> {
     const parsed = TOKEN_PATTERN.exec(token);
     const id = parsed ? parsed[1]! : undefined;
     const inMemory = id === undefined ? undefined : this.byId.get(id);
@@ -154,8 +184,9 @@ export class TokenVerifier {
     const matches = sameDigest(presented, candidate ? candidate.secret_hash : DUMMY_HASH);
     if (candidate && matches) {
       if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
-      this.verified.set(token, candidate);
-      return candidate;
+      const verified = verifiedOf(candidate);
+      this.verified.set(token, verified);
+      return verified;
     }
     // A wrong secret for an id in memory pays the lookup an unknown id would, so the time says nothing of the id.
     if (inMemory) await this.lookUp(id!);
@@ -217,15 +248,23 @@ export class TokenVerifier {
    * The principal of a token that already passed `verify` against this copy of the table and is still valid;
    * undefined for anything else (the caller then takes the full path, which says what is wrong). Never throws.
    */
-  tryVerify(header: string | undefined): Principal | undefined {
-    if (header === undefined || header.length < 8) return undefined;
-    if (header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
-    const record = this.verified.get(header.slice(7));
-    if (!record || record.revoked_at !== null) return undefined;
-    const now = nowSeconds(this.clock);
+  tryVerify(header: string | undefined, nowMs?: number): Principal | undefined {
+    if (header === undefined) return undefined;
+    let verified = this.byHeader.get(header);
+    if (verified === undefined) {
+      if (header.length < 8) return undefined;
+      if (header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+      verified = this.verified.get(header.slice(7));
+      if (verified === undefined) return undefined;
+      if (this.byHeader.size >= MAX_VERIFIED) this.byHeader.clear();
+      this.byHeader.set(header, verified);
+    }
+    const record = verified.record;
+    if (record.revoked_at !== null) return undefined;
+    const now = Math.floor((nowMs ?? this.clock.nowMs()) / 1000);
     if (record.expires_at !== null && record.expires_at <= now) return undefined;
-    this.uses.set(record.id, now);
-    return { tokenId: record.id, rateLimit: record.rate_limit, rateWindowMs: record.rate_window_seconds * 1000 };
+    this.used(verified, now);
+    return verified.principal;
   }
 
   /** Writes the last-use times collected since the previous flush. */

@@ -12,8 +12,11 @@ export const COMPRESS_THRESHOLD = 1024;
 export class Variants {
   private readonly encoded = new Map<Encoding, Buffer>();
   readonly identity: Buffer;
+  /** The identity's Content-Length, as a header value. */
+  readonly identityLength: string;
   constructor(body: string) {
     this.identity = Buffer.from(body, 'utf8');
+    this.identityLength = String(this.identity.length);
   }
   get(encoding: Encoding | null): Buffer {
     if (encoding === null || this.identity.length < COMPRESS_THRESHOLD) return this.identity;
@@ -75,18 +78,34 @@ export interface Page {
   readonly base: string;
 }
 
+interface CachedRendering extends Rendered {
+  readonly stale: boolean;
+  /** The last copy handed out with another `maxAge` (at most one new copy a second, not one a request). */
+  copy?: Rendered;
+}
+
 interface Entry {
   readonly row: Omit<StoredDataset, 'payload' | 'meta'>;
   readonly payload: string;
   readonly meta: Readonly<Record<string, unknown>>;
   items?: unknown[];
-  readonly bodies: Map<string, Rendered & { stale: boolean }>;
+  readonly bodies: Map<string, CachedRendering>;
 }
 
 const MAX_ENTRIES = 50_000;
 const MAX_PAGES_PER_ENTRY = 64;
 /** Clients may reuse a body this long (capped by the dataset's remaining freshness). */
 const MAX_AGE_SECONDS = 60;
+
+const CACHE_CONTROL = Array.from(
+  { length: MAX_AGE_SECONDS + 1 },
+  (_, maxAge) => `private, max-age=${maxAge}, must-revalidate`,
+);
+
+/** The Cache-Control of a document that clients may reuse for `maxAge` seconds (one string per value, made once). */
+export function cacheControlOf(maxAge: number): string {
+  return CACHE_CONTROL[maxAge] ?? `private, max-age=${maxAge}, must-revalidate`;
+}
 
 function etagOf(body: string): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -152,20 +171,26 @@ export class DatasetCache {
    * As `render`, without waiting: the rendering when the document is already in memory, null when it is known to
    * be unpublished, undefined when it has not been loaded yet.
    */
-  renderLoaded(path: string, page?: Page): Rendered | null | undefined {
+  renderLoaded(path: string, page?: Page, nowMs?: number): Rendered | null | undefined {
     const entry = this.loaded.get(path);
     if (entry === undefined) return undefined;
-    return entry === null ? null : this.renderEntry(entry, page);
+    return entry === null ? null : this.renderEntry(entry, page, nowMs);
   }
 
-  private renderEntry(entry: Entry, page?: Page): Rendered {
-    const now = nowSeconds(this.clock);
+  private renderEntry(entry: Entry, page?: Page, nowMs?: number): Rendered {
+    const now = nowMs === undefined ? nowSeconds(this.clock) : Math.floor(nowMs / 1000);
     const freshUntil = entry.row.as_of + entry.row.fresh_for;
     const stale = now > freshUntil;
     const key = page ? `${page.size}/${page.skip}` : '';
     const cached = entry.bodies.get(key);
     if (cached && cached.stale === stale) {
-      return stale ? cached : { ...cached, maxAge: Math.max(0, Math.min(MAX_AGE_SECONDS, freshUntil - now)) };
+      if (stale) return cached;
+      const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, freshUntil - now));
+      if (cached.maxAge === maxAge) return cached;
+      if (cached.copy?.maxAge !== maxAge) {
+        cached.copy = { body: cached.body, etag: cached.etag, variants: cached.variants, maxAge };
+      }
+      return cached.copy;
     }
     const meta: Record<string, unknown> = {
       as_of: isoSeconds(entry.row.as_of),
@@ -191,7 +216,7 @@ export class DatasetCache {
       if (entry.bodies.size >= MAX_PAGES_PER_ENTRY) entry.bodies.clear();
     }
     const body = `{"status":true,"data":${data},"meta":${JSON.stringify(meta)}}`;
-    const rendered = {
+    const rendered: CachedRendering = {
       body,
       etag: etagOf(body),
       variants: new Variants(body),

@@ -30,6 +30,7 @@ interface ScrapedMetric {
 /** HTTP request counters and latency histogram, kept as numbers and rendered by the registry on a scrape. */
 export class RequestMetrics {
   private readonly series = new Map<string, RequestSeries>();
+  private readonly byRoute = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
   constructor(registry: Registry) {
     const counter: ScrapedMetric = {
@@ -44,7 +45,7 @@ export class RequestMetrics {
         aggregator: 'sum',
         values: [...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.count })),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
     const histogram: ScrapedMetric = {
       name: 'protoscore_http_request_duration_seconds',
@@ -70,13 +71,43 @@ export class RequestMetrics {
           return out;
         }),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
     registry.registerMetric(counter as never);
     registry.registerMetric(histogram as never);
   }
 
+  private clear(): void {
+    this.series.clear();
+    this.byRoute.clear();
+  }
+
   observe(route: string, method: string, status: number, seconds: number): void {
+    // By route, then method, then status: the route and method strings repeat (their hashes are kept with them), so
+    // no key is built per request.
+    let byMethod = this.byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let s = byStatus.get(status);
+    if (s === undefined) {
+      s = this.seriesOf(route, method, status);
+      byStatus.set(status, s);
+    }
+    s.count++;
+    s.sum += seconds;
+    let i = 0;
+    while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++;
+    s.buckets[i]!++;
+  }
+
+  private seriesOf(route: string, method: string, status: number): RequestSeries {
     const key = `${status}${method}\u0000${route}`;
     let s = this.series.get(key);
     if (s === undefined) {
@@ -89,11 +120,7 @@ export class RequestMetrics {
       s.buckets.push(0);
       this.series.set(key, s);
     }
-    s.count++;
-    s.sum += seconds;
-    let i = 0;
-    while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++;
-    s.buckets[i]!++;
+    return s;
   }
 }
 
