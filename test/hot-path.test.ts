@@ -15,6 +15,8 @@ import { type TestApp, testApp } from './helpers.js';
 interface Raw {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Header names in the order they came. */
+  names: string[];
   body: Buffer;
 }
 
@@ -26,7 +28,14 @@ function get(port: number, path: string, headers: Record<string, string>, method
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          names: res.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase()),
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -109,6 +118,14 @@ describe('hot path', () => {
       expect(json.status).toBe(true);
       expect(second.headers['x-ratelimit-limit']).toBe('600');
       expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 2);
+      // The same headers in the same order, and the combined rate-limit header agreeing with the three others.
+      expect(second.names).toEqual(first.names);
+      for (const r of [first, second]) {
+        const h = r.headers;
+        expect(h.ratelimit).toBe(
+          `limit=${h['x-ratelimit-limit']}, remaining=${h['x-ratelimit-remaining']}, reset=${h['x-ratelimit-reset']}`,
+        );
+      }
     }
   });
 
