@@ -492,6 +492,9 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(lq.backed_debt).toBe(lq.total_debt);
     expect(lq).toMatchObject({ system_debt: null, surplus_buffer: null });
     expect(lq.gap_reasons).toMatchObject({ system_debt: 'not_applicable', surplus_buffer: 'not_applicable' });
+    const lqc = run([liquityInput()]).collaterals.get('liquity')!.data;
+    expect(lqc).toMatchObject({ system_debt: null, surplus_buffer: null });
+    expect(lqc.gap_reasons).toMatchObject({ system_debt: 'not_applicable', surplus_buffer: 'not_applicable' });
   });
 
   it('no PSM: holdings null with no_members, never 0; concentration by collateral asset, not by collateral type', () => {

@@ -1078,6 +1078,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
               ...(record.total_debt_usd === null ? { total_debt_usd: 'no_price' } : {}),
               ...(record.total_collateral_usd === null ? { total_collateral_usd: 'no_price' } : {}),
               ...(record.collateral_ratio === null ? { collateral_ratio: gaps.collateral_ratio! } : {}),
+              ...(record.system_debt === null ? { system_debt: gaps.system_debt! } : {}),
               ...(record.surplus_buffer === null ? { surplus_buffer: gaps.surplus_buffer! } : {}),
             },
           } satisfies CollateralsPayloadEntry)
