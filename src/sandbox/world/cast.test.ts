@@ -23,7 +23,7 @@ describe('the cast', () => {
     })),
   } as unknown as WorldManifest;
   const initial = (seed: number, scale: number) =>
-    createInitialState(manifest, { seed, scale, startTimestamp: 1_700_000_000, depthUsd: new Map() });
+    createInitialState(manifest, { seed, scale, startTimestamp: 1_700_000_000 }).state;
 
   it('derives keys deterministically from the seed', () => {
     expect(agentPrivateKey(1, 5)).toBe(agentPrivateKey(1, 5));
