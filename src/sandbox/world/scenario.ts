@@ -189,6 +189,8 @@ export async function simulate(
     onProgress?: (doneSteps: number, totalSteps: number) => void;
     /** The protocol list (default protocols/index.ts; a test may pass its own). */
     protocols?: readonly SandboxProtocol[];
+    /** Called after every mined step with the state it left (the world records its hours from it). */
+    onStep?: (state: SimulationState) => void;
   },
 ): Promise<SimulationState> {
   const s = structuredClone(state) as ScenarioState;
@@ -207,6 +209,7 @@ export async function simulate(
     for (let i = 0; i < total; i++) {
       if (opts.signal?.aborted) break;
       await world.step(Math.min(s.lastTimestamp + step, until));
+      opts.onStep?.(s);
       opts.onProgress?.(i + 1, total);
     }
   } finally {
