@@ -11,6 +11,10 @@
  *   (`dependsOn`) on its module.
  * - `http/` and `areas/` do not import each other; `jobs/`, `paths/` and `metrics/` import no area and no http.
  * - Only the composition (`runtime/`, `cli/`) imports the sandbox; the sandbox imports no area, store, job or http.
+ * - A stand-in reaches no area, store, job, http or composition module, even transitively: it sees the world
+ *   through its start options (issue 25).
+ * - The sandbox world (`sandbox/world/`) imports protocols only through their list (`sandbox/protocols/index.ts`),
+ *   and every protocol folder is on the list.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -293,5 +297,36 @@ describe('layering (DESIGN.md)', () => {
       return undefined;
     });
     expect(bad).toEqual([]);
+  });
+
+  it('a stand-in reaches no area, store, job or http module, not even through another module', () => {
+    const standins = FILES.filter((f) => f.startsWith('sandbox/standins/') && f.endsWith('.ts'));
+    expect(standins.length).toBeGreaterThan(10);
+    const forbidden = ['areas', 'store', 'jobs', 'http', 'runtime', 'cli'];
+    const bad: string[] = [];
+    for (const file of standins) {
+      // Types too: a stand-in is given what it sees (its start options), it does not read the service's layers.
+      for (const imp of GRAPH.get(file) ?? []) {
+        if (imp.internal && forbidden.includes(top(imp.target))) bad.push(`${file} imports ${imp.target}`);
+      }
+      for (const [target, via] of reached(file)) {
+        if (forbidden.includes(top(target))) bad.push(`${file} reaches ${target} (through ${via})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the sandbox world names no protocol: world/ imports protocols only through the list (protocols/index.ts)', () => {
+    const bad = violations((file, imp) => {
+      if (!file.startsWith('sandbox/world/') || !imp.internal) return undefined;
+      if (!imp.target.startsWith('sandbox/protocols/') || imp.target === 'sandbox/protocols/index.ts') return undefined;
+      return 'world/ reaches a protocol only through protocols/index.ts (a protocol is one folder plus one line)';
+    });
+    expect(bad).toEqual([]);
+    // The list is where the protocols are: every folder with a protocol.ts is on it.
+    const folders = FILES.filter((f) => /^sandbox\/protocols\/[^/]+\/protocol\.ts$/.test(f));
+    const listed = (GRAPH.get('sandbox/protocols/index.ts') ?? []).map((i) => i.target);
+    expect(folders.length).toBeGreaterThanOrEqual(7);
+    for (const f of folders) expect(listed, f).toContain(f);
   });
 });

@@ -16,4 +16,6 @@ import { uniswap } from './uniswap/protocol.js';
 export const PROTOCOLS: readonly SandboxProtocol[] = [uniswap, feeds, staking, aave, morpho, liquity, maker];
 checkProtocols(PROTOCOLS);
 
+/** The types of protocols' scenario state sections that world/state.ts names. */
+export type { MakerRuntimeState } from './maker/actors.js';
 export * from './protocol.js';

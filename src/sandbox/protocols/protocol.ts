@@ -22,6 +22,7 @@ import type { Agent, AgentState } from '../chain/agent.js';
 import type { RpcClient } from '../chain/rpc.js';
 import type { ChainSession } from '../chain/session.js';
 import type { ManifestToken, SimulationState, WorldManifest } from '../world/manifest.js';
+import type { TokenPlan } from '../world/plan.js';
 import type { ScenarioState } from '../world/state.js';
 import type { TokenView } from '../world/tokens.js';
 
@@ -175,6 +176,16 @@ export interface SandboxProtocol {
   deploy?(build: GenesisBuild, prepared: unknown): void | Promise<void>;
   /** Adds its sections to the manifest once the genesis block is mined (and checked: nothing reverted). */
   manifest?(build: GenesisBuild, manifest: WorldManifest): void | Promise<void>;
+  /**
+   * The reference USD price at `to` of a token this protocol issues (undefined for the others), from the other
+   * tokens' new prices: applied by the market after it moves them (world/market.ts).
+   */
+  referencePriceUsd?(
+    token: TokenPlan,
+    prices: Readonly<Record<string, number>>,
+    genesis: number,
+    to: number,
+  ): number | undefined;
   /** Its agents and its scenario state section. */
   cast?(build: CastBuild): void;
   /** Its actors, or none when the manifest or the state has no section of it (a world saved before it existed). */

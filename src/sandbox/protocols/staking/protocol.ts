@@ -10,7 +10,13 @@ import { manifestOracles, plannedLendingFeeds } from '../feeds/feeds.js';
 import { type DeployedFeeds, deployFeeds, FEEDS, feedContracts } from '../feeds/protocol.js';
 import { artifactIn, type SandboxProtocol, slot } from '../protocol.js';
 import { DEX } from '../uniswap/protocol.js';
-import { manifestLiquidStaking, stakedTokenDeployData, stakeEthData, underlyingForTokens } from './staked-token.js';
+import {
+  manifestLiquidStaking,
+  stakedTokenDeployData,
+  stakedTokenPriceUsd,
+  stakeEthData,
+  underlyingForTokens,
+} from './staked-token.js';
 
 const LIQUID_STAKING_FEEDS = slot<DeployedFeeds>('liquid staking feeds');
 
@@ -42,6 +48,10 @@ export const staking: SandboxProtocol = {
     const lendingFeeds = manifestOracles(feeds.plan, feeds.aggregators, feeds.proxies, build.deployBlock);
     manifest.liquidStaking = manifestLiquidStaking(manifest.tokens, manifest.pools, lendingFeeds, build.deployBlock);
     manifest.lendingFeeds = lendingFeeds;
+  },
+  referencePriceUsd: (token, prices, genesis, to) => {
+    const lst = token.liquidStaking;
+    return lst && stakedTokenPriceUsd(lst, prices[lst.underlying] ?? 0, genesis, to);
   },
   actors: (host) => ({
     save: () => undefined,
