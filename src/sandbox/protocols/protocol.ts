@@ -12,6 +12,8 @@
  * - `manifest`: once the genesis block is mined, writes its section(s) of the manifest.
  * - `addressBook`: its entry points under the registry's names (what the service is given, as on mainnet).
  * - `cast`: its agents and its section of the scenario state.
+ * The hooks that deploy, cast and animate load their modules when called (`await import`): the list itself, which
+ * the address book, `sandbox info` and every start read, stays free of the contracts' artifacts.
  * - `actors` and `phase`: what acts in each block, and when: `feeds` first (they only send), then every actor
  *   reads the chain as the last block left it (in parallel), then `lending`, then `dex`.
  */
@@ -187,9 +189,9 @@ export interface SandboxProtocol {
     to: number,
   ): number | undefined;
   /** Its agents and its scenario state section. */
-  cast?(build: CastBuild): void;
+  cast?(build: CastBuild): void | Promise<void>;
   /** Its actors, or none when the manifest or the state has no section of it (a world saved before it existed). */
-  actors?(host: WorldHost): ProtocolActors | undefined;
+  actors?(host: WorldHost): ProtocolActors | undefined | Promise<ProtocolActors | undefined>;
   /** Its entry points and tokens in the address book of its chain. */
   addressBook?(
     manifest: WorldManifest,
@@ -201,7 +203,7 @@ export interface SandboxProtocol {
    */
   contracts?(manifest: WorldManifest): readonly DeployedContract[];
   /** A revert reason in this protocol's own encoding (Aave's numeric codes), to explain a failed deployment. */
-  revertReason?(data: Hex): string | undefined;
+  revertReason?(data: Hex): string | undefined | Promise<string | undefined>;
 }
 
 /** A contract a protocol deployed. */

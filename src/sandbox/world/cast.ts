@@ -14,7 +14,7 @@ import type { ScenarioState } from './state.js';
  * provided while deploying it; absent, protocols use their defaults). Returns the state and the agents outside
  * `state.agents` that need native ETH like the others (a protocol's own cast).
  */
-export function createInitialState(
+export async function createInitialState(
   manifest: WorldManifest,
   opts: {
     seed: number;
@@ -23,7 +23,7 @@ export function createInitialState(
     genesis?: GenesisBuild | Provided;
     protocols?: readonly SandboxProtocol[];
   },
-): { state: ScenarioState; funded: AgentState[] } {
+): Promise<{ state: ScenarioState; funded: AgentState[] }> {
   const { seed, scale } = opts;
   const agents: AgentState[] = [newAgentState(seed, -1, 'deployer')];
   const prices: Record<string, number> = {};
@@ -60,6 +60,6 @@ export function createInitialState(
     genesis: (opts.genesis ?? new Provided()) as GenesisBuild,
   });
   const protocols = opts.protocols ?? PROTOCOLS.filter((p) => p.chain === (manifest.chain ?? 'ethereum'));
-  for (const p of protocols) p.cast?.(build);
+  for (const p of protocols) await p.cast?.(build);
   return { state, funded };
 }

@@ -56,7 +56,7 @@ async function explainRevert(rpc: RpcClient, hash: Hex, protocols: readonly Sand
       { tracer: 'callTracer' },
     ]);
     for (const p of protocols) {
-      const reason = trace.output && p.revertReason?.(trace.output);
+      const reason = trace.output && (await p.revertReason?.(trace.output));
       if (reason) return reason;
     }
     if (trace.output && trace.output.length >= 10) {
@@ -188,7 +188,7 @@ export async function deployWorld(
     weth,
   };
   for (const p of protocols) await p.manifest?.(build, manifest);
-  const { state, funded } = createInitialState(manifest, {
+  const { state, funded } = await createInitialState(manifest, {
     seed: opts.seed,
     startTimestamp: opts.startTimestamp,
     scale,

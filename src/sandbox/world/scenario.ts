@@ -50,7 +50,6 @@ class SimulatedWorld extends Provided implements WorldHost {
     readonly manifest: WorldManifest,
     readonly state: ScenarioState,
     readonly scale: number,
-    protocols: readonly SandboxProtocol[],
   ) {
     super();
     const s = state;
@@ -64,8 +63,12 @@ class SimulatedWorld extends Provided implements WorldHost {
       this.tokens.map((t) => t.id),
       manifest.weth,
     );
+  }
+
+  /** Each protocol's actors, in the list's order (a protocol loads its actors' module when asked for them). */
+  async cast(protocols: readonly SandboxProtocol[]): Promise<void> {
     for (const p of protocols) {
-      const actors = p.actors?.(this);
+      const actors = await p.actors?.(this);
       if (actors) this.actors.push({ phase: p.phase, actors });
     }
   }
@@ -203,7 +206,8 @@ export async function simulate(
   if (total === 0) return s;
   const chain = manifest.chain ?? 'ethereum';
   const protocols = (opts.protocols ?? PROTOCOLS).filter((p) => p.chain === chain);
-  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale, protocols);
+  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale);
+  await world.cast(protocols);
   await world.open();
   try {
     for (let i = 0; i < total; i++) {

@@ -3,15 +3,11 @@
  * price source exists; suppliers, borrowers, loopers and liquidators act right after the feeds' rounds.
  */
 import { bookKey } from '../../../registry/address-book.js';
-import { newAgentState } from '../../chain/agent.js';
 import { lendingHost } from '../lending/host.js';
 import { lendingCastCounts } from '../lending/positions.js';
 import { type SandboxProtocol, slot } from '../protocol.js';
-import { AaveActors } from './actors.js';
-import { readAaveMarket } from './deploy.js';
-import { type QueuedWorldAaveMarket, queueAaveMarkets } from './markets.js';
-import { initialAaveState } from './positions.js';
-import { describeRevertData } from './revert.js';
+import type { AaveActors } from './actors.js';
+import type { QueuedWorldAaveMarket } from './markets.js';
 
 const AAVE = slot<readonly QueuedWorldAaveMarket[]>('aave');
 
@@ -21,10 +17,12 @@ export const aave: SandboxProtocol = {
   after: ['feeds', 'staking'],
   phase: 'lending',
   enabled: () => true,
-  deploy: (build) => {
+  deploy: async (build) => {
+    const { queueAaveMarkets } = await import('./markets.js');
     build.provide(AAVE, queueAaveMarkets(build.session, build.deployer, build.tokens, build.priceSources));
   },
   manifest: async (build, manifest) => {
+    const { readAaveMarket } = await import('./deploy.js');
     const queued = build.need(AAVE);
     const markets = await Promise.all(
       queued.map((m) => readAaveMarket(build.rpcUrl, m.queued, m.specs, build.deployBlock)),
@@ -32,7 +30,11 @@ export const aave: SandboxProtocol = {
     manifest.lending = { aave: markets, morpho: manifest.lending?.morpho ?? [] };
   },
   // The lending cast after the DEX's, and its positions drawn from its own stream (`lending`).
-  cast: (build) => {
+  cast: async (build) => {
+    const [{ initialAaveState }, { newAgentState }] = await Promise.all([
+      import('./positions.js'),
+      import('../../chain/agent.js'),
+    ]);
     const { seed, agents } = build;
     const markets = build.manifest.lending?.aave.length ?? 0;
     if (markets === 0) return;
@@ -43,9 +45,10 @@ export const aave: SandboxProtocol = {
     for (let i = 0; i < cast.liquidators; i++) agents.push(newAgentState(seed, build.nextKey(), 'liquidator'));
     build.state.lending = initialAaveState(build.manifest, seed, agents);
   },
-  actors: (host) => {
+  actors: async (host) => {
     const { manifest, state } = host;
     if (!manifest.lending || !state.lending) return undefined;
+    const { AaveActors } = await import('./actors.js');
     const actors = new AaveActors(manifest, state.lending, lendingHost(host));
     return {
       read: (_from, to) => actors.read(to),
@@ -74,5 +77,5 @@ export const aave: SandboxProtocol = {
       book.entries[bookKey.lending(m.protocol, m.version, m.baseAsset)] = { address: m.pool.toLowerCase() };
     }
   },
-  revertReason: describeRevertData,
+  revertReason: async (data) => (await import('./revert.js')).describeRevertData(data),
 };

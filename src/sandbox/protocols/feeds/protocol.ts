@@ -18,18 +18,9 @@ import {
   slot,
   type WorldHost,
 } from '../protocol.js';
-import {
-  FEED_ROUND_GAS,
-  feedDeployData,
-  feedProxyDeployData,
-  genesisAnswers,
-  initialOracleState,
-  manifestOracles,
-  type PlannedFeed,
-  plannedFeeds,
-  reportStep,
-  transmitData,
-} from './feeds.js';
+import type { PlannedFeed } from './feeds.js';
+
+type FeedsModule = typeof import('./feeds.js');
 
 /** Feeds queued on the genesis block. */
 export interface DeployedFeeds {
@@ -53,7 +44,10 @@ export const FEEDS = slot<FeedsBuild>('feeds');
  * Queues feeds for `plan`: the aggregators, then their proxies, then each one's first round; the proxies become the
  * tokens' price sources.
  */
-export function deployFeeds(build: GenesisBuild, plan: readonly PlannedFeed[]): DeployedFeeds {
+export async function deployFeeds(build: GenesisBuild, plan: readonly PlannedFeed[]): Promise<DeployedFeeds> {
+  const { FEED_ROUND_GAS, feedDeployData, feedProxyDeployData, genesisAnswers, transmitData } = await import(
+    './feeds.js'
+  );
   const aggregators = plan.map((f) => build.deploy(feedDeployData(f.pair)));
   // As on mainnet, consumers read a proxy that names the aggregator.
   const proxies = aggregators.map((a) => build.deploy(feedProxyDeployData(a)));
@@ -89,7 +83,10 @@ export const reportedFeeds = (m: { oracles?: ManifestOracle[]; lendingFeeds?: Ma
 class FeedActors implements ProtocolActors {
   private readonly feeds: readonly ManifestOracle[];
   private readonly reporter: Agent;
-  constructor(private readonly host: WorldHost) {
+  constructor(
+    private readonly host: WorldHost,
+    private readonly f: FeedsModule,
+  ) {
     this.feeds = reportedFeeds(host.manifest);
     const deployer = host.agents.find((a) => a.role === 'deployer');
     if (!deployer) throw new Error('sandbox state: no deployer');
@@ -114,11 +111,11 @@ class FeedActors implements ProtocolActors {
   step(_reading: unknown, from: number, to: number): void {
     const { state } = this.host;
     if (!this.feeds.length || !state.oracles) return;
-    for (const round of reportStep(state.oracles, this.feeds, state.prices, from, to)) {
+    for (const round of this.f.reportStep(state.oracles, this.feeds, state.prices, from, to)) {
       this.host.session.send(this.reporter, {
         to: round.feed.address,
-        data: transmitData(round.answer),
-        gas: FEED_ROUND_GAS,
+        data: this.f.transmitData(round.answer),
+        gas: this.f.FEED_ROUND_GAS,
         kind: 'oracle',
       });
     }
@@ -136,8 +133,9 @@ export const feeds: SandboxProtocol = {
   after: ['uniswap'],
   phase: 'feeds',
   enabled: () => true,
-  deploy: (build) => {
-    const registry = deployFeeds(build, plannedFeeds(build.tokens));
+  deploy: async (build) => {
+    const { plannedFeeds } = await import('./feeds.js');
+    const registry = await deployFeeds(build, plannedFeeds(build.tokens));
     const answerOf = new Map(registry.plan.map((f, i) => [f.token, registry.answers[i]!]));
     build.provide(FEEDS, {
       registry,
@@ -149,20 +147,22 @@ export const feeds: SandboxProtocol = {
       },
     });
   },
-  manifest: (build, manifest) => {
+  manifest: async (build, manifest) => {
+    const { manifestOracles } = await import('./feeds.js');
     const { registry } = build.need(FEEDS);
     manifest.oracles = manifestOracles(registry.plan, registry.aggregators, registry.proxies, build.deployBlock);
   },
-  cast: (build) => {
+  cast: async (build) => {
     const answers = build.genesis.find(FEEDS)?.answers;
     if (!answers) return;
+    const { initialOracleState } = await import('./feeds.js');
     build.state.oracles = initialOracleState(build.seed, reportedFeeds(build.manifest), {
       timestamp: build.startTimestamp,
       answers,
     });
   },
-  actors: (host) => {
-    const actors = new FeedActors(host);
+  actors: async (host) => {
+    const actors = new FeedActors(host, await import('./feeds.js'));
     host.provide(FEED_ANSWERS, {
       feedAnswer: (symbol) => actors.feedAnswer(symbol),
       oracleUsd: (symbol) => actors.oracleUsd(symbol),

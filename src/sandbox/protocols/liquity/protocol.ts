@@ -7,8 +7,8 @@ import { FEEDS } from '../feeds/protocol.js';
 import { lendingHost } from '../lending/host.js';
 import { artifactIn, FEED_ANSWERS, type SandboxProtocol, slot } from '../protocol.js';
 import { DEX } from '../uniswap/protocol.js';
-import { castLiquity, LiquityActors } from './actors.js';
-import { type QueuedLiquity, queueLiquity, readLiquity } from './deploy.js';
+import type { LiquityActors } from './actors.js';
+import type { QueuedLiquity } from './deploy.js';
 
 const LIQUITY = slot<QueuedLiquity | undefined>('liquity');
 
@@ -18,7 +18,7 @@ export const liquity: SandboxProtocol = {
   after: ['uniswap', 'feeds', 'morpho'],
   phase: 'lending',
   enabled: (switches) => switches.stablecoins,
-  deploy: (build) => {
+  deploy: async (build) => {
     // None without USDC, WETH with its ETH/USD feed, and Uniswap V2.
     const usdc = build.tokens.find((t) => t.symbol === 'USDC');
     const weth = build.tokens.find((t) => t.kind === 'weth');
@@ -29,6 +29,7 @@ export const liquity: SandboxProtocol = {
       build.provide(LIQUITY, undefined);
       return;
     }
+    const { queueLiquity } = await import('./deploy.js');
     const queued = queueLiquity(build.session, build.deployer, {
       ethUsdFeed,
       ethUsdPrice: weth.initialPriceUsd,
@@ -42,20 +43,23 @@ export const liquity: SandboxProtocol = {
   },
   manifest: async (build, manifest) => {
     const queued = build.need(LIQUITY);
+    const { readLiquity } = await import('./deploy.js');
     if (queued) manifest.liquity = await readLiquity(build.rpc, queued, build.deployBlock);
   },
   // After everyone else so far, from its own stream (`liquity`).
-  cast: (build) => {
+  cast: async (build) => {
     if (!build.manifest.liquity) return;
+    const { castLiquity } = await import('./actors.js');
     const first = build.nextKey();
     const cast = castLiquity(build.seed, build.scale, first, build.agents.length);
     for (let i = 1; i < cast.agents.length; i++) build.nextKey();
     build.agents.push(...cast.agents);
     build.state.liquity = cast.state;
   },
-  actors: (host) => {
+  actors: async (host) => {
     const { manifest, state } = host;
     if (!manifest.liquity || !state.liquity) return undefined;
+    const { LiquityActors } = await import('./actors.js');
     const actors = new LiquityActors(manifest.liquity, state.liquity, lendingHost(host), () =>
       host.find(FEED_ANSWERS)?.feedAnswer('WETH'),
     );

@@ -5,24 +5,23 @@
  */
 import type { Address } from 'viem';
 import { bookKey } from '../../../registry/address-book.js';
-import { signerAgent } from '../../chain/agent.js';
 import type { ManifestDex, ManifestToken, WorldManifest } from '../../world/manifest.js';
 import { FEEDS } from '../feeds/protocol.js';
 import { artifactIn, FEED_ANSWERS, type SandboxProtocol, slot } from '../protocol.js';
-import { sortTokens, v2PairAddress } from '../uniswap/artifacts.js';
 import { DEX } from '../uniswap/protocol.js';
-import { initialMakerState, MakerActors } from './actors.js';
-import { MAKER_DEPLOYER_KEY, prepareMaker, type QueuedMaker, queueMaker } from './deploy.js';
+import type { MakerActors } from './actors.js';
+import type { QueuedMaker } from './deploy.js';
 import type { MakerSnapshot } from './snapshot.js';
 
 const MAKER = slot<QueuedMaker>('maker');
 
 /** The DAI/USDC pair of Maker's DAI on Uniswap V2 (seeded by the Maker actors at their first step). None without those. */
-function makerPool(
+async function makerPool(
   dai: Address,
   tokens: readonly ManifestToken[],
   dexes: readonly ManifestDex[],
-): Pick<NonNullable<WorldManifest['maker']>, 'pool'> {
+): Promise<Pick<NonNullable<WorldManifest['maker']>, 'pool'>> {
+  const { sortTokens, v2PairAddress } = await import('../uniswap/artifacts.js');
   const usdc = tokens.find((t) => t.symbol === 'USDC');
   const dex = dexes.find((d) => d.protocol === 'uniswap' && d.version === 'V2');
   if (!usdc || !dex) return {};
@@ -47,9 +46,10 @@ export const maker: SandboxProtocol = {
   phase: 'lending',
   enabled: (switches) => switches.stablecoins,
   // The snapshot is read (gunzip on zlib's pool) while the world's own transactions are built.
-  prepare: () => prepareMaker(),
+  prepare: async () => (await import('./deploy.js')).prepareMaker(),
   deploy: async (build, prepared) => {
     const { answerOf } = build.need(FEEDS);
+    const { queueMaker } = await import('./deploy.js');
     build.provide(
       MAKER,
       await queueMaker(
@@ -62,26 +62,32 @@ export const maker: SandboxProtocol = {
       ),
     );
   },
-  manifest: (build, manifest) => {
+  manifest: async (build, manifest) => {
     const queued = build.need(MAKER);
     manifest.maker = {
       ...queued.manifest,
-      ...makerPool(queued.manifest.dai, manifest.tokens, build.need(DEX).dexes),
+      ...(await makerPool(queued.manifest.dai, manifest.tokens, build.need(DEX).dexes)),
       startBlock: build.deployBlock,
     };
   },
-  cast: (build) => {
+  cast: async (build) => {
     const queued = build.genesis.find(MAKER);
     if (!build.manifest.maker || !queued) return;
+    const { initialMakerState } = await import('./actors.js');
     const state = { ...initialMakerState(build.seed, build.scale, build.startTimestamp), spells: [...queued.spells] };
     build.state.maker = state;
     for (const agent of state.agents) build.fund(agent);
     if (state.pairMaker) build.fund(state.pairMaker.agent);
   },
-  actors: (host) => {
+  actors: async (host) => {
     const m = host.manifest.maker;
     const state = host.state.maker;
     if (!m || !state) return undefined;
+    const [{ MakerActors }, { MAKER_DEPLOYER_KEY }, { signerAgent }] = await Promise.all([
+      import('./actors.js'),
+      import('./deploy.js'),
+      import('../../chain/agent.js'),
+    ]);
     const actors = new MakerActors(m, state, {
       session: host.session,
       scale: host.scale,

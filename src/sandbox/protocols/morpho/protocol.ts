@@ -3,12 +3,10 @@
  * after Aave's; its borrowers come after the rest of the lending cast, and act after Aave's actors.
  */
 import { bookKey } from '../../../registry/address-book.js';
-import { newAgentState } from '../../chain/agent.js';
 import { lendingHost } from '../lending/host.js';
 import { artifactIn, type SandboxProtocol, slot } from '../protocol.js';
-import { MorphoActors } from './actors.js';
-import { type QueuedMorpho, queueMorpho, readMorpho } from './deploy.js';
-import { initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices } from './positions.js';
+import type { MorphoActors } from './actors.js';
+import type { QueuedMorpho } from './deploy.js';
 
 const MORPHO = slot<QueuedMorpho | undefined>('morpho');
 
@@ -19,16 +17,22 @@ export const morpho: SandboxProtocol = {
   after: ['feeds', 'aave'],
   phase: 'lending',
   enabled: () => true,
-  deploy: (build) => {
+  deploy: async (build) => {
+    const { queueMorpho } = await import('./deploy.js');
     build.provide(MORPHO, queueMorpho(build.session, build.deployer, build.tokens, build.priceSources));
   },
   manifest: async (build, manifest) => {
     const queued = build.need(MORPHO);
+    const { readMorpho } = await import('./deploy.js');
     const morpho = queued ? [await readMorpho(build.rpc, queued, build.deployBlock)] : [];
     manifest.lending = { aave: manifest.lending?.aave ?? [], morpho };
   },
   // Morpho's borrowers after everyone else so far, their positions from its own stream (`morpho`).
-  cast: (build) => {
+  cast: async (build) => {
+    const [{ initialMorphoState, morphoBorrowerCount, morphoBorrowerIndices }, { newAgentState }] = await Promise.all([
+      import('./positions.js'),
+      import('../../chain/agent.js'),
+    ]);
     const m = build.manifest.lending?.morpho[0];
     const markets = build.manifest.lending?.aave.length ?? 0;
     const borrowers = m && markets > 0 ? morphoBorrowerCount(build.scale, m.markets.length) : 0;
@@ -37,10 +41,11 @@ export const morpho: SandboxProtocol = {
       build.state.lending.morpho = initialMorphoState(m, build.seed, morphoBorrowerIndices(build.agents, borrowers));
     }
   },
-  actors: (host) => {
+  actors: async (host) => {
     const m = host.manifest.lending?.morpho[0];
     const state = host.state.lending?.morpho;
     if (!m || !state) return undefined;
+    const { MorphoActors } = await import('./actors.js');
     const actors = new MorphoActors(m, state, lendingHost(host));
     return {
       read: (_from, to) => actors.read(to),

@@ -4,19 +4,11 @@
  * the registry feeds so that every address before it stayed what it was. Agents short of the token stake ETH into it.
  */
 import { bookKey } from '../../../registry/address-book.js';
-import { GAS } from '../../chain/session.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
-import { manifestOracles, plannedLendingFeeds } from '../feeds/feeds.js';
 import { type DeployedFeeds, deployFeeds, FEEDS, feedContracts } from '../feeds/protocol.js';
 import { artifactIn, type SandboxProtocol, slot } from '../protocol.js';
 import { DEX } from '../uniswap/protocol.js';
-import {
-  manifestLiquidStaking,
-  stakedTokenDeployData,
-  stakedTokenPriceUsd,
-  stakeEthData,
-  underlyingForTokens,
-} from './staked-token.js';
+import { stakedTokenPriceUsd } from './rate.js';
 
 const LIQUID_STAKING_FEEDS = slot<DeployedFeeds>('liquid staking feeds');
 
@@ -26,7 +18,11 @@ export const staking: SandboxProtocol = {
   after: ['uniswap', 'feeds'],
   phase: 'dex',
   enabled: () => true,
-  deploy: (build) => {
+  deploy: async (build) => {
+    const [{ stakedTokenDeployData }, { plannedLendingFeeds }] = await Promise.all([
+      import('./staked-token.js'),
+      import('../feeds/feeds.js'),
+    ]);
     const { tokens } = build;
     const bySymbol = new Map(tokens.map((t) => [t.symbol, t]));
     tokens.forEach((token, i) => {
@@ -39,11 +35,15 @@ export const staking: SandboxProtocol = {
     });
     const issued = new Set(TOKEN_PLAN.filter((t) => t.liquidStaking).map((t) => t.symbol));
     build.need(DEX).seedPools((plan) => plan.tokens.some((s) => issued.has(s)));
-    const feeds = deployFeeds(build, plannedLendingFeeds(tokens));
+    const feeds = await deployFeeds(build, plannedLendingFeeds(tokens));
     build.need(FEEDS).answers.push(...feeds.answers);
     build.provide(LIQUID_STAKING_FEEDS, feeds);
   },
-  manifest: (build, manifest) => {
+  manifest: async (build, manifest) => {
+    const [{ manifestLiquidStaking }, { manifestOracles }] = await Promise.all([
+      import('./staked-token.js'),
+      import('../feeds/feeds.js'),
+    ]);
     const feeds = build.need(LIQUID_STAKING_FEEDS);
     const lendingFeeds = manifestOracles(feeds.plan, feeds.aggregators, feeds.proxies, build.deployBlock);
     manifest.liquidStaking = manifestLiquidStaking(manifest.tokens, manifest.pools, lendingFeeds, build.deployBlock);
@@ -53,22 +53,28 @@ export const staking: SandboxProtocol = {
     const lst = token.liquidStaking;
     return lst && stakedTokenPriceUsd(lst, prices[lst.underlying] ?? 0, genesis, to);
   },
-  actors: (host) => ({
-    save: () => undefined,
-    // Staked from the agent's ETH at the block's exchange rate (the contract mints at least `amount`).
-    topUp: (agent, token, amount) => {
-      const plan = token.plan?.liquidStaking;
-      if (!plan) return false;
-      host.session.send(agent, {
-        to: token.m.address,
-        data: stakeEthData(),
-        value: underlyingForTokens(plan, host.manifest.genesisTimestamp, host.now, amount),
-        gas: GAS.wrap * 2n,
-        kind: 'fund',
-      });
-      return true;
-    },
-  }),
+  actors: async (host) => {
+    const [{ stakeEthData, underlyingForTokens }, { GAS }] = await Promise.all([
+      import('./staked-token.js'),
+      import('../../chain/session.js'),
+    ]);
+    return {
+      save: () => undefined,
+      // Staked from the agent's ETH at the block's exchange rate (the contract mints at least `amount`).
+      topUp: (agent, token, amount) => {
+        const plan = token.plan?.liquidStaking;
+        if (!plan) return false;
+        host.session.send(agent, {
+          to: token.m.address,
+          data: stakeEthData(),
+          value: underlyingForTokens(plan, host.manifest.genesisTimestamp, host.now, amount),
+          gas: GAS.wrap * 2n,
+          kind: 'fund',
+        });
+        return true;
+      },
+    };
+  },
   contracts: (manifest) => [
     ...(manifest.liquidStaking ?? []).map((l) => ({
       address: l.token,

@@ -7,17 +7,8 @@ import { bookKey } from '../../../registry/address-book.js';
 import type { ManifestDex } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
 import { type GenesisBuild, type ProtocolActors, type SandboxProtocol, SEIZED_SALES, slot } from '../protocol.js';
-import { DexActors } from './actors.js';
-import { castDex } from './cast.js';
-import {
-  checkPoolAddresses,
-  depthForScale,
-  manifestPools,
-  type PlannedPool,
-  PoolSeeder,
-  planPools,
-  queueDexes,
-} from './deploy.js';
+import type { DexActors } from './actors.js';
+import type { PlannedPool, PoolSeeder } from './deploy.js';
 import type { PoolReading, PoolView } from './dex.js';
 import { POOL_PLAN, type PoolPlan } from './plan.js';
 
@@ -36,7 +27,8 @@ export const DEX = slot<DexBuild>('dex');
 const issuedLater = new Set(TOKEN_PLAN.filter((t) => t.liquidStaking).map((t) => t.symbol));
 const isLate = (plan: PoolPlan) => plan.tokens.some((s) => issuedLater.has(s));
 
-function deploy(build: GenesisBuild): void {
+async function deploy(build: GenesisBuild): Promise<void> {
+  const { PoolSeeder, planPools, queueDexes } = await import('./deploy.js');
   const dexes = queueDexes(build.session, build.deployer, (data) => build.deploy(data), build.weth, build.deployBlock);
   const seeder = new PoolSeeder(
     build.session,
@@ -92,16 +84,19 @@ export const uniswap: SandboxProtocol = {
   enabled: () => true,
   deploy,
   manifest: async (build, manifest) => {
+    const { checkPoolAddresses, manifestPools } = await import('./deploy.js');
     const { dexes, planned } = build.need(DEX);
     await checkPoolAddresses(build.rpc, planned);
     manifest.dex = [...dexes];
     manifest.pools = manifestPools(planned);
   },
-  cast: (build) => {
+  cast: async (build) => {
+    const [{ castDex }, { depthForScale }] = await Promise.all([import('./cast.js'), import('./deploy.js')]);
     const planned = build.genesis.find(DEX)?.planned ?? [];
     castDex(build, new Map(planned.map((p) => [p.address.toLowerCase(), depthForScale(p.plan.depthUsd, build.scale)])));
   },
-  actors: (host) => {
+  actors: async (host) => {
+    const { DexActors } = await import('./actors.js');
     const actors = new DexActors(host.manifest, host.tokens, host);
     host.provide(SEIZED_SALES, {
       seized: (agent, collateral, debt, amount) => actors.queueSale(agent, collateral, debt, amount),
