@@ -11,6 +11,11 @@
  *   (`dependsOn`) on its module.
  * - `http/` and `areas/` do not import each other; `jobs/`, `paths/` and `metrics/` import no area and no http.
  * - Only the composition (`runtime/`, `cli/`) imports the sandbox; the sandbox imports no area, store, job or http.
+ * - A stand-in reaches no area, store, job, http or composition module, even transitively: it sees the world
+ *   through its start options (issue 25).
+ * - The sandbox world (`sandbox/world/`) imports protocols only through their list (`sandbox/protocols/index.ts`),
+ *   and every protocol folder is on the list; the list reaches no artifact and no viem when it loads (the address
+ *   book, `sandbox info` and every start read it).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +33,8 @@ interface Import {
   readonly internal: boolean;
   /** The value names imported (`import { a, type B }` → `['a']`); undefined for `*`, default or side effects. */
   readonly names?: readonly string[];
+  /** `import('…')`: loaded when the code runs, not when the importing module loads. */
+  readonly dynamic?: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -45,13 +52,14 @@ function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: Import[] = [];
-  const add = (specifier: string, typeOnly: boolean, names?: readonly string[]) => {
+  const add = (specifier: string, typeOnly: boolean, names?: readonly string[], dynamic = false) => {
+    const how = dynamic ? { dynamic } : {};
     if (!specifier.startsWith('.')) {
-      out.push({ target: specifier, typeOnly, internal: false });
+      out.push({ target: specifier, typeOnly, internal: false, ...how });
       return;
     }
     const resolved = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts');
-    out.push({ target: rel(resolved), typeOnly, internal: true, ...(names ? { names } : {}) });
+    out.push({ target: rel(resolved), typeOnly, internal: true, ...(names ? { names } : {}), ...how });
   };
   const valueNames = (elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) =>
     elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
@@ -87,7 +95,7 @@ function importsOf(file: string): Import[] {
       node.arguments[0] &&
       ts.isStringLiteral(node.arguments[0])
     ) {
-      add(node.arguments[0].text, false);
+      add(node.arguments[0].text, false, undefined, true);
     }
     ts.forEachChild(node, visit);
   };
@@ -292,6 +300,60 @@ describe('layering (DESIGN.md)', () => {
       }
       return undefined;
     });
+    expect(bad).toEqual([]);
+  });
+
+  it('a stand-in reaches no area, store, job or http module, not even through another module', () => {
+    const standins = FILES.filter((f) => f.startsWith('sandbox/standins/') && f.endsWith('.ts'));
+    expect(standins.length).toBeGreaterThan(10);
+    const forbidden = ['areas', 'store', 'jobs', 'http', 'runtime', 'cli'];
+    const bad: string[] = [];
+    for (const file of standins) {
+      // Types too: a stand-in is given what it sees (its start options), it does not read the service's layers.
+      for (const imp of GRAPH.get(file) ?? []) {
+        if (imp.internal && forbidden.includes(top(imp.target))) bad.push(`${file} imports ${imp.target}`);
+      }
+      for (const [target, via] of reached(file)) {
+        if (forbidden.includes(top(target))) bad.push(`${file} reaches ${target} (through ${via})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the sandbox world names no protocol: world/ imports protocols only through the list (protocols/index.ts)', () => {
+    const bad = violations((file, imp) => {
+      if (!file.startsWith('sandbox/world/') || !imp.internal) return undefined;
+      if (!imp.target.startsWith('sandbox/protocols/') || imp.target === 'sandbox/protocols/index.ts') return undefined;
+      return 'world/ reaches a protocol only through protocols/index.ts (a protocol is one folder plus one line)';
+    });
+    expect(bad).toEqual([]);
+    // The list is where the protocols are: every folder with a protocol.ts is on it.
+    const folders = FILES.filter((f) => /^sandbox\/protocols\/[^/]+\/protocol\.ts$/.test(f));
+    const listed = (GRAPH.get('sandbox/protocols/index.ts') ?? []).map((i) => i.target);
+    expect(folders.length).toBeGreaterThanOrEqual(7);
+    for (const f of folders) expect(listed, f).toContain(f);
+  });
+
+  it('the protocol list stays light: it reaches no contract artifact and no viem at load (hooks load their modules)', () => {
+    // What loading the list loads: static value imports, transitively (a hook's `import()` waits until it runs).
+    const loaded = new Map([['sandbox/protocols/index.ts', 'sandbox/protocols/index.ts']]);
+    const queue = ['sandbox/protocols/index.ts'];
+    const bad: string[] = [];
+    while (queue.length) {
+      const file = queue.shift()!;
+      if (file.endsWith('.json')) bad.push(`${file} (through ${loaded.get(file)})`);
+      for (const imp of GRAPH.get(file) ?? []) {
+        if (imp.typeOnly || imp.dynamic) continue;
+        if (!imp.internal) {
+          if (imp.target.startsWith('viem')) bad.push(`${file} imports viem`);
+          continue;
+        }
+        if (loaded.has(imp.target)) continue;
+        loaded.set(imp.target, file);
+        queue.push(imp.target);
+      }
+    }
+    expect(loaded.size).toBeGreaterThan(8);
     expect(bad).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
 import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
+import type { WorldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
@@ -184,7 +185,12 @@ export interface StartedStandins {
  */
 export async function startStandins(
   config: Config,
-  options: { clock: Clock; logger: Logger; chains?: Promise<ReadonlyMap<string, string>> },
+  options: {
+    clock: Clock;
+    logger: Logger;
+    chains?: Promise<ReadonlyMap<string, string>>;
+    world?: Promise<WorldView>;
+  },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
   const labels = new Map<SourceKind, string>();
@@ -207,6 +213,7 @@ export async function startStandins(
         dataDir: config.dataDir,
         days: config.sandbox.days,
         ...(options.chains ? { chains: options.chains } : {}),
+        ...(options.world ? { world: options.world } : {}),
       });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
@@ -298,10 +305,12 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
   });
   const chains = worldOpening.then((w) => new Map([[w.manifest.chain, w.rpcUrl]]) as ReadonlyMap<string, string>);
   chains.catch(() => undefined);
+  const view = worldOpening.then((w) => w.view());
+  view.catch(() => undefined);
   const [worldOpened, l2Opened, standinsStarted] = await Promise.allSettled([
     worldOpening,
     openL2(genesisTimestamp),
-    startStandins(config, { clock, logger, chains }),
+    startStandins(config, { clock, logger, chains, world: view }),
   ]);
   const world = worldOpened.status === 'fulfilled' ? worldOpened.value : undefined;
   let l2 = l2Opened.status === 'fulfilled' ? l2Opened.value : undefined;

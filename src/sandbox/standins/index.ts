@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import type { WorldView } from '../world/view.js';
 import { dayOf } from './base/generate.js';
 import { startBeaconStandin } from './beacon/server.js';
 import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
@@ -60,6 +61,12 @@ export interface StandinStartOptions {
    * beacon API, waits for it; the others start while the chains load).
    */
   readonly chains?: Promise<ReadonlyMap<string, string>>;
+  /**
+   * The world, read-only, once it is open (sandbox/world/view.ts): the manifest per chain, every deployed contract's
+   * name and compiler input where its artifact ships one, the reference prices and DEX activity per hour. A stand-in
+   * that quotes market data or serves contract sources reads it; the others need not wait for it.
+   */
+  readonly world?: Promise<WorldView>;
 }
 
 export interface StandinDef {

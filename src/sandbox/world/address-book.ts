@@ -1,33 +1,36 @@
 import type { AddressBook, BookEntry, BookToken } from '../../registry/address-book.js';
-import { bookKey } from '../../registry/address-book.js';
+import { PROTOCOLS, type SandboxProtocol } from '../protocols/index.js';
 import type { WorldManifest } from './manifest.js';
 
 /**
- * What the sandbox world tells the service, and nothing more: the entry points it deployed, under the registry's
- * names (the same keys as the registry's own addresses give on mainnet), its tokens and its chain id. No start
- * blocks (ingestion uses the production look-back), no markets or pools (the service discovers them from the
- * entry points, as on mainnet).
+ * What the sandbox world tells the service, and nothing more: the entry points its protocols deployed, under the
+ * registry's names (the same keys as the registry's own addresses give on mainnet), its tokens and its chain id,
+ * per chain. No start blocks (ingestion uses the production look-back), no markets or pools (the service discovers
+ * them from the entry points, as on mainnet). Each protocol names its own entries (its `addressBook`).
  */
-export function addressBookFromManifest(manifest: WorldManifest): AddressBook {
-  const tokens: Record<string, BookToken> = {};
-  for (const t of manifest.tokens) tokens[t.symbol] = { address: t.address.toLowerCase(), decimals: t.decimals };
-  const entries: Record<string, BookEntry> = {};
-  const at = (address: string): BookEntry => ({ address: address.toLowerCase() });
-  for (const d of manifest.dex) entries[bookKey.dex(d.protocol, d.version)] = at(d.factory);
-  for (const o of manifest.oracles ?? []) entries[bookKey.feed(o.oracle, o.pair)] = at(o.proxy);
-  for (const m of manifest.lending?.aave ?? [])
-    entries[bookKey.lending(m.protocol, m.version, m.baseAsset)] = at(m.pool);
-  for (const m of manifest.lending?.morpho ?? []) {
-    entries[bookKey.lending(m.protocol, m.version, m.baseAsset)] = at(m.morpho);
+export function addressBookFromManifest(
+  manifest: WorldManifest,
+  protocols: readonly SandboxProtocol[] = PROTOCOLS,
+): AddressBook {
+  return addressBookFromManifests([manifest], protocols);
+}
+
+/** The address book of several chains' worlds (the Ethereum world and the layer-2 chains' hosted protocols). */
+export function addressBookFromManifests(
+  manifests: readonly WorldManifest[],
+  protocols: readonly SandboxProtocol[] = PROTOCOLS,
+): AddressBook {
+  const chains: Record<
+    string,
+    { chainId: number; tokens: Record<string, BookToken>; entries: Record<string, BookEntry> }
+  > = {};
+  for (const manifest of manifests) {
+    const chain = manifest.chain ?? 'ethereum';
+    const tokens: Record<string, BookToken> = {};
+    for (const t of manifest.tokens) tokens[t.symbol] = { address: t.address.toLowerCase(), decimals: t.decimals };
+    const entries: Record<string, BookEntry> = {};
+    for (const p of protocols) if (p.chain === chain) p.addressBook?.(manifest, { entries, tokens });
+    chains[chain] = { chainId: manifest.chainId, tokens, entries };
   }
-  for (const l of manifest.liquidStaking ?? []) {
-    entries[bookKey.liquidStaking(l.protocol)] = at(l.token);
-    tokens[l.symbol] = { address: l.token.toLowerCase(), decimals: l.decimals };
-  }
-  if (manifest.liquity) {
-    entries[bookKey.stablecoin(manifest.liquity.protocol)] = at(manifest.liquity.troveManager);
-    tokens.LUSD = { address: manifest.liquity.lusd.toLowerCase(), decimals: 18 };
-  }
-  if (manifest.maker) entries[bookKey.stablecoin(manifest.maker.protocol)] = at(manifest.maker.chainlog);
-  return { origin: 'sandbox', chains: { [manifest.chain]: { chainId: manifest.chainId, tokens, entries } } };
+  return { origin: 'sandbox', chains };
 }

@@ -22,8 +22,8 @@ describe('the cast', () => {
       initialPriceUsd: t.initialPriceUsd,
     })),
   } as unknown as WorldManifest;
-  const initial = (seed: number, scale: number) =>
-    createInitialState(manifest, { seed, scale, startTimestamp: 1_700_000_000, depthUsd: new Map() });
+  const initial = async (seed: number, scale: number) =>
+    (await createInitialState(manifest, { seed, scale, startTimestamp: 1_700_000_000 })).state;
 
   it('derives keys deterministically from the seed', () => {
     expect(agentPrivateKey(1, 5)).toBe(agentPrivateKey(1, 5));
@@ -31,15 +31,15 @@ describe('the cast', () => {
     expect(agentPrivateKey(1, -1)).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
   });
 
-  it('is deterministic and JSON-serialisable', () => {
-    const a = initial(9, 0.5);
-    expect(JSON.parse(JSON.stringify(a))).toEqual(initial(9, 0.5));
-    expect(initial(10, 0.5).agents[3]!.address).not.toBe(a.agents[3]!.address);
+  it('is deterministic and JSON-serialisable', async () => {
+    const a = await initial(9, 0.5);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(await initial(9, 0.5));
+    expect((await initial(10, 0.5)).agents[3]!.address).not.toBe(a.agents[3]!.address);
   });
 
-  it('scales the population and gives each pool a clientele by character', () => {
-    const small = initial(1, 0.2);
-    const big = initial(1, 2);
+  it('scales the population and gives each pool a clientele by character', async () => {
+    const small = await initial(1, 0.2);
+    const big = await initial(1, 2);
     const count = (s: typeof small, role: string) => s.agents.filter((a) => a.role === role).length;
     expect(count(small, 'trader')).toBe(20);
     expect(count(big, 'trader')).toBe(200);
@@ -57,8 +57,8 @@ describe('the cast', () => {
     expect(deep.clientele.length).toBeGreaterThan(5 * thin.clientele.length);
   });
 
-  it('gives traders very different sizes and habits', () => {
-    const traders = initial(4, 1).agents.filter((a) => a.role === 'trader');
+  it('gives traders very different sizes and habits', async () => {
+    const traders = (await initial(4, 1)).agents.filter((a) => a.role === 'trader');
     const sizes = traders.map((t) => t.medianTradeUsd).sort((a, b) => a - b);
     expect(sizes.at(-1)! / sizes[0]!).toBeGreaterThan(100);
     expect(new Set(traders.map((t) => t.activeFromHour)).size).toBeGreaterThan(12);

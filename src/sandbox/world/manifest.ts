@@ -65,7 +65,8 @@ export interface ManifestOracle {
 
 export interface WorldManifest {
   seed: number;
-  chain: 'ethereum';
+  /** The sandbox chain this world is of (`ethereum`; `optimism` and `arbitrum` for the layer-2 chains' hosted protocols). */
+  chain: 'ethereum' | 'optimism' | 'arbitrum';
   chainId: number;
   genesisTimestamp: number;
   deployer: `0x${string}`;

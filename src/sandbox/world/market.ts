@@ -4,7 +4,7 @@
  * mean-reverting peg for stablecoins (stream `prices`, independent of everything else), and the scheduled market
  * events on top.
  */
-import { stakedTokenPriceUsd } from '../protocols/staking/staked-token.js';
+import { PROTOCOLS } from '../protocols/index.js';
 import { crashFactor, type TokenPlan } from './plan.js';
 import type { Rng } from './random.js';
 
@@ -67,10 +67,13 @@ export function applyMarketEvents(
     const rho = t.plan.marketCorrelation;
     next[t.symbol] = next[t.symbol]! * (crashFactor(h1, rho) / crashFactor(h0, rho));
   }
+  // A token a protocol issues (the liquid staking token) is priced by that protocol from the others' prices.
   for (const t of tokens) {
-    const lst = t.plan?.liquidStaking;
-    if (!lst) continue;
-    next[t.symbol] = stakedTokenPriceUsd(lst, next[lst.underlying] ?? 0, genesis, to);
+    if (!t.plan) continue;
+    for (const p of PROTOCOLS) {
+      const price = p.referencePriceUsd?.(t.plan, next, genesis, to);
+      if (price !== undefined) next[t.symbol] = price;
+    }
   }
   return next;
 }

@@ -1,33 +1,31 @@
 /**
  * The market scenario: advances the deployed world one block per step. Each step
  *   1. moves the reference ("true") USD prices (market.ts);
- *   2. lets the price feeds' reporter send the rounds the new prices or the heartbeats call for (protocols/feeds),
- *      first in the block;
- *   3. reads every awake pool's state and the lending positions; the lending actors act right after the oracle
- *      rounds, liquidations first (protocols/aave, protocols/morpho);
- *   4. lets the arbitrageur trade each pool (dormant ones included) back to the new reference price when the gap
- *      exceeds the pool's fee and the profit covers its costs, then the liquidators sell what they seized
- *      (protocols/uniswap);
- *   5. draws the step's swaps per awake pool from the pool's character and the traders' habits, and the LPs' adds
- *      and removes, in a shuffled order (protocols/uniswap);
- *   6. lets the arbitrageur close, last in the block, the gaps those trades opened (protocols/uniswap);
- *   7. mines everything as one block at the step's end and checks the receipts.
+ *   2. lets the protocols of the `feeds` phase act (the price feeds' reporter sends the rounds the new prices or
+ *      the heartbeats call for), first in the block;
+ *   3. lets every other protocol's actors read the chain as the last block left it (in parallel);
+ *   4. lets the `lending` phase act, in the list's order (liquidations first, as searchers back-run the rounds;
+ *      then lenders and borrowers; the stablecoins' owners and keepers);
+ *   5. lets the `dex` phase act (the arbitrageur back to the new reference prices, the liquidators' sales, the
+ *      traders and LPs, the closing arbitrage last);
+ *   6. mines everything as one block at the step's end and checks the receipts.
+ * The world names no protocol: the actors are what the protocols of the manifest's chain declare (protocols/index.ts).
  * Everything random comes from the seeded generators saved in the state: same seed and same calls, same chain.
  */
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
-import { Agent, agentPrivateKey, signerAgent } from '../chain/agent.js';
+import { Agent, agentPrivateKey } from '../chain/agent.js';
 import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
 import { ChainSession, GAS } from '../chain/session.js';
-import { AaveActors } from '../protocols/aave/actors.js';
-import { FEED_ROUND_GAS, reportStep, transmitData } from '../protocols/feeds/feeds.js';
-import type { LendingHost } from '../protocols/lending/actors.js';
-import { type FeedAnswer, LiquityActors } from '../protocols/liquity/actors.js';
-import { MakerActors } from '../protocols/maker/actors.js';
-import { MAKER_DEPLOYER_KEY } from '../protocols/maker/deploy.js';
-import { MorphoActors } from '../protocols/morpho/actors.js';
-import { stakeEthData, underlyingForTokens } from '../protocols/staking/staked-token.js';
-import { DexActors } from '../protocols/uniswap/actors.js';
-import type { ManifestOracle, SimulationState, WorldManifest } from './manifest.js';
+import {
+  PHASES,
+  PROTOCOLS,
+  type ProtocolActors,
+  type ProtocolPhase,
+  Provided,
+  type SandboxProtocol,
+  type WorldHost,
+} from '../protocols/index.js';
+import type { SimulationState, WorldManifest } from './manifest.js';
 import { advancePrices, applyMarketEvents } from './market.js';
 import { Rng } from './random.js';
 import type { ScenarioState } from './state.js';
@@ -36,121 +34,53 @@ import { type TokenView, tokenViews } from './tokens.js';
 /** Agents mint or wrap this multiple of a missing amount, so top-ups are occasional rather than per trade. */
 const TOPUP_MULTIPLE = 4n;
 
-class SimulatedWorld {
-  private readonly session: ChainSession;
+class SimulatedWorld extends Provided implements WorldHost {
+  readonly session: ChainSession;
   private readonly rngPrices: Rng;
-  private readonly agents: Agent[];
-  /** Owner of the price feeds: transmits their rounds. */
-  private readonly deployer: Agent;
-  private readonly tokens: TokenView[];
-  private readonly dex: DexActors;
+  readonly agents: Agent[];
+  readonly tokens: TokenView[];
+  private readonly bySymbol: Map<string, TokenView>;
   /** The block being built's timestamp. */
-  private now = 0;
-  private readonly lending: AaveActors | undefined;
-  private readonly morpho: MorphoActors | undefined;
-  private readonly liquity: LiquityActors | undefined;
-  private readonly maker: MakerActors | undefined;
-  /** Every feed the reporter runs: the registry pairs, then our own lending feeds (the state's order). */
-  private readonly feeds: readonly ManifestOracle[];
+  now = 0;
+  /** Each protocol's actors with its phase, in the list's order. */
+  private readonly actors: { readonly phase: ProtocolPhase; readonly actors: ProtocolActors }[] = [];
 
   constructor(
-    rpcUrl: string,
-    private readonly manifest: WorldManifest,
-    private readonly s: ScenarioState,
-    scale: number,
+    readonly rpcUrl: string,
+    readonly manifest: WorldManifest,
+    readonly state: ScenarioState,
+    readonly scale: number,
   ) {
+    super();
+    const s = state;
     this.session = new ChainSession(rpcUrl, manifest.chainId);
     this.rngPrices = new Rng(s.rngPrices);
     this.agents = s.agents.map((a, i) => new Agent(a, i, agentPrivateKey(s.seed, a.key)));
     this.tokens = tokenViews(manifest);
-    const world = this;
-    this.dex = new DexActors(manifest, this.tokens, {
-      session: this.session,
-      agents: this.agents,
-      scale,
-      state: s,
-      spend: (agent, token, amount) => this.spend(agent, token, amount),
-      approve: (agent, token, spender) => this.approve(agent, token, spender),
-    });
-    const deployer = this.agents.find((a) => a.role === 'deployer');
-    if (!deployer) throw new Error('sandbox state: no deployer');
-    this.deployer = deployer;
+    this.bySymbol = new Map(this.tokens.map((t) => [t.m.symbol, t]));
     this.session.watch(
       this.agents.filter((a) => a.role !== 'deployer'),
       this.tokens.map((t) => t.id),
       manifest.weth,
     );
-    this.feeds = [...(manifest.oracles ?? []), ...(manifest.lendingFeeds ?? [])];
-    const bySymbol = new Map(this.tokens.map((t) => [t.m.symbol, t]));
-    const tokenOf = (symbol: string) => {
-      const t = bySymbol.get(symbol);
-      if (!t) throw new Error(`sandbox state: no token ${symbol}`);
-      return t;
-    };
-    // One host for every lending protocol's actors: Aave's markets, then Morpho, act on the same world.
-    const lendingHost: LendingHost = {
-      session: this.session,
-      agents: this.agents,
-      scale,
-      token: (symbol) => tokenOf(symbol).m,
-      spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
-      approve: (agent, token, spender) => this.approve(agent, token, spender),
-      oracleUsd: (symbol) => this.oracleUsd(symbol),
-      get now() {
-        return world.now;
-      },
-      seized: (agent, collateral, debt, amount) => this.dex.queueSale(agent, collateral, debt, amount),
-    };
-    this.lending = manifest.lending && s.lending ? new AaveActors(manifest, s.lending, lendingHost) : undefined;
-    const morpho = manifest.lending?.morpho[0];
-    this.morpho = morpho && s.lending?.morpho ? new MorphoActors(morpho, s.lending.morpho, lendingHost) : undefined;
-    this.liquity =
-      manifest.liquity && s.liquity
-        ? new LiquityActors(manifest.liquity, s.liquity, lendingHost, () => this.feedAnswer('WETH'))
-        : undefined;
-    this.maker = manifest.maker && s.maker ? this.makerActors(manifest.maker, s.maker, scale, tokenOf) : undefined;
   }
 
-  /** A feed's answer as the contracts read it once this block's rounds land (the registry feed of `symbol`). */
-  private feedAnswer(symbol: string): FeedAnswer | undefined {
-    const i = this.feeds.findIndex((f) => f.token === symbol);
-    const feed = i >= 0 ? this.s.oracles?.feeds[i] : undefined;
-    if (!feed) return undefined;
-    return { answer: BigInt(feed.answer), decimals: this.feeds[i]!.decimals, updatedAt: feed.updatedAt };
+  /** Each protocol's actors, in the list's order (a protocol loads its actors' module when asked for them). */
+  async cast(protocols: readonly SandboxProtocol[]): Promise<void> {
+    for (const p of protocols) {
+      const actors = await p.actors?.(this);
+      if (actors) this.actors.push({ phase: p.phase, actors });
+    }
   }
 
-  /** MakerDAO's actors, their balances watched like the cast's (the world's tokens and DAI). */
-  private makerActors(
-    m: NonNullable<WorldManifest['maker']>,
-    state: NonNullable<ScenarioState['maker']>,
-    scale: number,
-    tokenOf: (symbol: string) => TokenView,
-  ): MakerActors {
-    const world = this;
-    const maker = new MakerActors(m, state, {
-      session: this.session,
-      scale,
-      seed: this.s.seed,
-      oracleKeeper: signerAgent(MAKER_DEPLOYER_KEY, 0),
-      token: (symbol) => tokenOf(symbol).m,
-      spend: (agent, symbol, amount) => this.spend(agent, tokenOf(symbol), amount),
-      approve: (agent, token, spender) => this.approve(agent, token, spender),
-      feedAnswer: (symbol) => this.feedAnswer(symbol)?.answer,
-      marketUsd: (symbol) => this.s.prices[symbol] ?? 1,
-      get now() {
-        return world.now;
-      },
-    });
-    this.session.watch(maker.watched, [...this.tokens.map((t) => t.id), m.dai.toLowerCase()], this.manifest.weth);
-    return maker;
+  token(symbol: string): TokenView {
+    const t = this.bySymbol.get(symbol);
+    if (!t) throw new Error(`sandbox state: no token ${symbol}`);
+    return t;
   }
 
-  /** A token's USD price as the feeds report it on chain once this block's rounds land (else the reference). */
-  private oracleUsd(symbol: string): number {
-    const i = this.feeds.findIndex((f) => f.token === symbol);
-    const answer = i >= 0 ? this.s.oracles?.feeds[i]?.answer : undefined;
-    if (answer === undefined) return this.s.prices[symbol] ?? 1;
-    return Number(answer) / 10 ** this.feeds[i]!.decimals;
+  watch(agents: readonly Agent[], tokens: readonly string[]): void {
+    this.session.watch(agents, [...this.tokens.map((t) => t.id), ...tokens], this.manifest.weth);
   }
 
   /** Node settings and nonces: the chain is the truth (the state file may come from an older run). */
@@ -162,53 +92,34 @@ class SimulatedWorld {
     this.agents.forEach((a, i) => {
       a.state.nonce = Number(nonces[i]);
     });
-    await this.maker?.open();
+    for (const { actors } of this.actors) await actors.open?.();
   }
 
   save(): void {
     for (const a of this.agents) a.save();
-    this.s.rngPrices = this.rngPrices.state();
-    this.dex.save();
-    this.lending?.save();
-    this.morpho?.save();
-    this.liquity?.save();
-    this.maker?.save();
+    this.state.rngPrices = this.rngPrices.state();
+    for (const { actors } of this.actors) actors.save();
   }
 
   async step(to: number): Promise<void> {
-    const s = this.s;
+    const s = this.state;
     const from = s.lastTimestamp;
     const dt = to - from;
-    this.dex.begin(to);
+    for (const { actors } of this.actors) actors.begin?.(from, to);
     const tokens = this.tokens.map((t) => ({ symbol: t.m.symbol, volatility: t.m.volatility, plan: t.plan }));
     s.prices = advancePrices(s.prices, tokens, dt, this.rngPrices);
     s.prices = applyMarketEvents(s.prices, tokens, this.manifest.genesisTimestamp, from, to);
     this.now = to;
-    this.reportFeeds(from, to);
-
-    const awake = this.dex.awake(from, to);
-    const live = this.dex.livePools(awake);
-    // Every pool is read and arbitraged, dormant ones included (arbitrage bots do not sleep); only awake pools trade.
-    const pools = this.dex.dex.pools;
-    const [readings, lendingReading, morphoReading, liquityReading, makerReading] = await Promise.all([
-      this.dex.read(pools),
-      this.lending?.read(to),
-      this.morpho?.read(to),
-      this.liquity?.read(),
-      this.maker?.read(to),
-    ]);
-    // Lending right after the oracle rounds: liquidations first (as searchers back-run the rounds), then the
-    // lenders' and borrowers' own activity; Aave, then Morpho.
-    if (this.lending && lendingReading) this.lending.step(lendingReading, from, to);
-    if (this.morpho && morphoReading) this.morpho.step(morphoReading, from, to);
-    // Liquity's keeper, redeemer and trove owners, and the flows of the LUSD/USDC pair (protocols/liquity).
-    if (this.liquity && liquityReading) this.liquity.step(liquityReading, from, to);
-    if (this.maker && makerReading) this.maker.step(makerReading, from, to);
-    // Then the DEX: the arbitrageur first, the liquidators' sales, the traders and the LPs.
-    this.dex.arbitrage(pools, readings);
-    this.dex.sellSeized(live);
-    this.dex.trade(from, to, awake);
-    this.dex.closeArbitrage(pools);
+    // The feeds phase acts on the new prices alone; everyone after it reads the chain first.
+    const [first, ...later] = PHASES;
+    for (const { phase, actors } of this.actors) if (phase === first) actors.step?.(undefined, from, to);
+    const readers = this.actors.filter((a) => a.phase !== first);
+    const readings = await Promise.all(readers.map(({ actors }) => actors.read?.(from, to)));
+    for (const phase of later) {
+      readers.forEach(({ phase: p, actors }, i) => {
+        if (p === phase) actors.step?.(readings[i], from, to);
+      });
+    }
 
     const outcome = await this.session.mine(to);
     s.stats.blocks += 1;
@@ -219,26 +130,10 @@ class SimulatedWorld {
     s.step += 1;
   }
 
-  // --- price feeds ----------------------------------------------------------------------------------------------
-
-  /** The feeds' rounds that land in this block, first in it (their order does not matter to anyone else). */
-  private reportFeeds(from: number, to: number): void {
-    const feeds = this.feeds;
-    if (!feeds.length || !this.s.oracles) return;
-    for (const round of reportStep(this.s.oracles, feeds, this.s.prices, from, to)) {
-      this.session.send(this.deployer, {
-        to: round.feed.address,
-        data: transmitData(round.answer),
-        gas: FEED_ROUND_GAS,
-        kind: 'oracle',
-      });
-    }
-  }
-
   // --- agents' primitives ---------------------------------------------------------------------------------------
 
-  /** Plans spending `amount` of `token`, minting (or wrapping ETH) first when the agent does not have it. */
-  private spend(agent: Agent, token: TokenView, amount: bigint): void {
+  /** Plans spending `amount` of `token`, minting (or wrapping ETH, or a protocol's top-up) first when short. */
+  spend(agent: Agent, token: TokenView, amount: bigint): void {
     const available = agent.available(token.id);
     if (available < amount) {
       const topUp = amount * TOPUP_MULTIPLE - (available > 0n ? available : 0n);
@@ -250,16 +145,7 @@ class SimulatedWorld {
           gas: GAS.wrap,
           kind: 'fund',
         });
-      } else if (token.plan?.liquidStaking) {
-        // Staked from the agent's ETH at the block's exchange rate (the contract mints at least `topUp`).
-        this.session.send(agent, {
-          to: token.m.address,
-          data: stakeEthData(),
-          value: underlyingForTokens(token.plan.liquidStaking, this.manifest.genesisTimestamp, this.now, topUp),
-          gas: GAS.wrap * 2n,
-          kind: 'fund',
-        });
-      } else {
+      } else if (!this.actors.some(({ actors }) => actors.topUp?.(agent, token, topUp))) {
         this.session.send(agent, {
           to: token.m.address,
           data: encodeFunctionData({ abi: mintableErc20Abi, functionName: 'mint', args: [topUp] }),
@@ -272,7 +158,7 @@ class SimulatedWorld {
     agent.plan(token.id, -amount);
   }
 
-  private approve(agent: Agent, token: Address, spender: Address): void {
+  approve(agent: Agent, token: Address, spender: Address): void {
     const key = `${token.toLowerCase()}>${spender.toLowerCase()}`;
     if (agent.approvals.has(key)) return;
     agent.approvals.add(key);
@@ -304,6 +190,10 @@ export async function simulate(
     scale?: number;
     signal?: AbortSignal;
     onProgress?: (doneSteps: number, totalSteps: number) => void;
+    /** The protocol list (default protocols/index.ts; a test may pass its own). */
+    protocols?: readonly SandboxProtocol[];
+    /** Called after every mined step with the state it left (the world records its hours from it). */
+    onStep?: (state: SimulationState) => void;
   },
 ): Promise<SimulationState> {
   const s = structuredClone(state) as ScenarioState;
@@ -314,12 +204,16 @@ export async function simulate(
   const until = Math.floor(untilTimestamp);
   const total = Math.max(0, Math.ceil((until - s.lastTimestamp) / step));
   if (total === 0) return s;
+  const chain = manifest.chain ?? 'ethereum';
+  const protocols = (opts.protocols ?? PROTOCOLS).filter((p) => p.chain === chain);
   const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale);
+  await world.cast(protocols);
   await world.open();
   try {
     for (let i = 0; i < total; i++) {
       if (opts.signal?.aborted) break;
       await world.step(Math.min(s.lastTimestamp + step, until));
+      opts.onStep?.(s);
       opts.onProgress?.(i + 1, total);
     }
   } finally {

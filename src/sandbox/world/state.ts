@@ -4,7 +4,7 @@
  * actors. Types only.
  */
 import type { AgentState } from '../chain/agent.js';
-import type { MakerRuntimeState } from '../protocols/maker/actors.js';
+import type { MakerRuntimeState } from '../protocols/index.js';
 import type { PoolCharacter, SimulationState } from './manifest.js';
 
 export interface PoolRuntimeState {

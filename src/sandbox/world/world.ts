@@ -21,6 +21,7 @@ import {
   WorldMismatchError,
   writeAtomic,
 } from './saved.js';
+import { HourlyHistory, type WorldView, worldView } from './view.js';
 
 /**
  * The sandbox world: anvil plus the deployed protocols plus the market scenario, kept in step with a clock.
@@ -46,6 +47,9 @@ const UNSAVED_BLOCKS_AT_MOST = 32;
 
 /** One-minute blocks fill the part of a catch-up shorter than an hour (see the file comment). */
 const MINUTE = 60;
+
+/** The hours the world closed (view.ts), beside `world.json`. */
+const HISTORY_FILE = 'history.json';
 
 /** Simulated hours per `simulate` call during a catch-up: bounds the work lost if the process dies mid-way. */
 const CATCH_UP_CHUNK_HOURS = 24;
@@ -142,6 +146,7 @@ export interface WorldDriver {
       scale?: number;
       signal?: AbortSignal;
       onProgress?: (done: number, total: number) => void;
+      onStep?: (state: SimulationState) => void;
     },
   ): Promise<SimulationState>;
 }
@@ -167,6 +172,8 @@ export interface World {
   readonly caughtUp: Promise<void>;
   /** Brings the chain to the clock's "now" (what the live timer does every `blockSeconds`). */
   sync(): Promise<void>;
+  /** What stand-ins see of the world (view.ts): its manifest, its contracts, its hours so far. */
+  view(): WorldView;
   /** Adds fields (e.g. a stand-in's `github_api_url`) to running.json, which `sandbox info` shows. */
   announce(fields: Readonly<Record<string, unknown>>): Promise<void>;
   status(): WorldStatus;
@@ -263,6 +270,17 @@ export async function openWorld(options: WorldOptions): Promise<World> {
     }
     const { manifest } = loaded;
     let { state } = loaded;
+    // The hours the world closed (view.ts), saved beside it; a world saved before they were kept starts now.
+    const historyFile = path.join(dir, HISTORY_FILE);
+    let history = new HourlyHistory();
+    if (hadSave && lastSaved) {
+      try {
+        history = new HourlyHistory(fromJson(await readFile(historyFile, 'utf8')));
+      } catch {
+        // none yet
+      }
+    }
+    history.start(state);
     const genesis = nodeGenesis;
     const node = anvil;
 
@@ -358,6 +376,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
         manifest,
         state,
       };
+      await writeAtomic(historyFile, toJson(history));
       await writeAtomic(path.join(dir, WORLD_FILE), toJson(saved));
       await removeLeftovers(dir, chainFile, false);
       lastSaved = { number: Number(head.number), hash: head.hash, state: stateJson };
@@ -374,6 +393,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
         stepSeconds,
         scale,
         signal: abort.signal,
+        onStep: (s: SimulationState) => history.record(s),
         ...(progress ? { onProgress: (done: number) => progress(done * stepSeconds) } : {}),
       });
       consistent = true;
@@ -473,6 +493,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
           if (abort.signal.aborted) throw new Error('the sandbox world is stopped');
           await advance(false);
         }),
+      view: () => worldView([manifest], history),
       announce: async (fields) => {
         Object.assign(announced, fields);
         if (!abort.signal.aborted) await writeRunning();

@@ -5,8 +5,11 @@
  */
 import { type Abi, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { ManifestLiquidStaking, ManifestOracle, ManifestPool, ManifestToken } from '../../world/manifest.js';
-import { depegDiscount, TOKEN_PLAN, type TokenPlan } from '../../world/plan.js';
+import { TOKEN_PLAN, type TokenPlan } from '../../world/plan.js';
 import artifact from './contracts/StakedToken.json' with { type: 'json' };
+import { type LiquidStakingPlan, rateWad, stEthPerToken } from './rate.js';
+
+export { type LiquidStakingPlan, rateWad, stakedTokenPriceUsd, stEthPerToken } from './rate.js';
 
 /** The compiled token, committed (tools/compile-contracts.mjs; contracts.test.ts keeps it in step). */
 export const STAKED_TOKEN = { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex };
@@ -25,13 +28,6 @@ export const stakedTokenAbi = parseAbi([
 ]);
 
 const WAD = 10n ** 18n;
-const DAY = 86400;
-
-export type LiquidStakingPlan = NonNullable<TokenPlan['liquidStaking']>;
-
-export function rateWad(plan: LiquidStakingPlan): bigint {
-  return BigInt(Math.round(plan.initialRate * 1e6)) * 10n ** 12n;
-}
 
 export function stakedTokenDeployData(token: TokenPlan, underlying: `0x${string}`): Hex {
   const plan = token.liquidStaking;
@@ -43,13 +39,6 @@ export function stakedTokenDeployData(token: TokenPlan, underlying: `0x${string}
   });
 }
 
-/** `stEthPerToken()` at `timestamp` for a token deployed at `deployedAt` (the contract's formula, exactly). */
-export function stEthPerToken(plan: LiquidStakingPlan, deployedAt: number, timestamp: number): bigint {
-  const initial = rateWad(plan);
-  const day = BigInt(Math.max(0, Math.floor((timestamp - deployedAt) / DAY)));
-  return initial + (initial * BigInt(plan.aprBps) * day) / (10_000n * 365n);
-}
-
 /** Tokens `wrap(amount)` / `stakeETH{value: amount}` mint at `timestamp`. */
 export function tokensForUnderlying(plan: LiquidStakingPlan, deployedAt: number, timestamp: number, amount: bigint) {
   return (amount * WAD) / stEthPerToken(plan, deployedAt, timestamp);
@@ -58,20 +47,6 @@ export function tokensForUnderlying(plan: LiquidStakingPlan, deployedAt: number,
 /** Underlying needed to mint at least `tokens` at `timestamp` (rounded up). */
 export function underlyingForTokens(plan: LiquidStakingPlan, deployedAt: number, timestamp: number, tokens: bigint) {
   return (tokens * stEthPerToken(plan, deployedAt, timestamp) + WAD - 1n) / WAD + 1n;
-}
-
-/**
- * The token's reference USD price at `timestamp`: underlying price × rate × (1 − depeg discount). Used by the
- * scenario after it moves the underlying's price, so the pool's arbitrage and the feed follow it.
- */
-export function stakedTokenPriceUsd(
-  plan: LiquidStakingPlan,
-  underlyingUsd: number,
-  genesis: number,
-  timestamp: number,
-): number {
-  const rate = Number(stEthPerToken(plan, genesis, timestamp)) / 1e18;
-  return underlyingUsd * rate * (1 - depegDiscount((timestamp - genesis) / 3600));
 }
 
 export function stakeEthData(): Hex {
