@@ -9,6 +9,7 @@ import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/s
 import type { EvmLog, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
+import { eachTarget } from '../kit/each-target.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import {
   bytes32ToText,
@@ -558,17 +559,12 @@ export class StablecoinIngest {
 
   /** Every protocol in turn; one that fails keeps its facts and fails the run after the others are done. */
   async run(ctx: JobContext): Promise<string> {
-    const parts: string[] = [];
-    const failed: string[] = [];
-    for (const target of this.targets) {
-      try {
-        parts.push(await this.runOne(ctx, target));
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        failed.push(`${target.chain}/${target.protocol}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    if (failed.length) throw new Error(`${failed.join('; ')}${parts.length ? ` (done: ${parts.join('; ')})` : ''}`);
+    const parts = await eachTarget(
+      ctx,
+      this.targets,
+      (t) => `${t.chain}/${t.protocol}`,
+      (t) => this.runOne(ctx, t),
+    );
     return parts.join('; ');
   }
 
