@@ -33,7 +33,7 @@ export async function eachTarget<T>(
   };
   if (options.concurrent) {
     const results = await Promise.all(targets.map(one));
-    results.forEach((r, i) => settle(targets[i]!, r));
+    for (const [i, r] of results.entries()) settle(targets[i]!, r);
   } else {
     for (const target of targets) {
       if (ctx.signal.aborted) break;
