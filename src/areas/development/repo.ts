@@ -4,6 +4,7 @@ import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 
 export { DbEtagStore, ETAG_TOUCH_SECONDS } from '../../store/etags.js';
 
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { type Wait, wait } from '../kit/index.js';
 import type { DevelopmentInput, SubjectInput } from './compute.js';
@@ -142,36 +143,45 @@ export class DevelopmentRepository {
         .values(day)
         .onConflict((oc) => oc.columns(['repo', 'day']).doUpdateSet(dayUpdate))
         .execute();
-      for (let i = 0; i < write.commits.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_commits')
-          .values(write.commits.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['repo', 'sha']).doNothing())
-          .execute();
-      }
-      for (let i = 0; i < write.issues.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_issues')
-          .values(write.issues.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc.columns(['repo', 'number']).doUpdateSet((eb) => ({
-              updated_at: eb.ref('excluded.updated_at'),
-              closed_at: eb.ref('excluded.closed_at'),
-              merged_at: eb.ref('excluded.merged_at'),
-              comments: eb.ref('excluded.comments'),
-              association: eb.ref('excluded.association'),
-              missing: eb.ref('excluded.missing'),
-            })),
-          )
-          .execute();
-      }
-      for (let i = 0; i < write.events.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_events')
-          .values(write.events.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
-          .execute();
-      }
+      await inChunks(
+        write.commits,
+        (chunk) =>
+          trx
+            .insertInto('dev_commits')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['repo', 'sha']).doNothing())
+            .execute(),
+        CHUNK,
+      );
+      await inChunks(
+        write.issues,
+        (chunk) =>
+          trx
+            .insertInto('dev_issues')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.columns(['repo', 'number']).doUpdateSet((eb) => ({
+                updated_at: eb.ref('excluded.updated_at'),
+                closed_at: eb.ref('excluded.closed_at'),
+                merged_at: eb.ref('excluded.merged_at'),
+                comments: eb.ref('excluded.comments'),
+                association: eb.ref('excluded.association'),
+                missing: eb.ref('excluded.missing'),
+              })),
+            )
+            .execute(),
+        CHUNK,
+      );
+      await inChunks(
+        write.events,
+        (chunk) =>
+          trx
+            .insertInto('dev_events')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
+            .execute(),
+        CHUNK,
+      );
       let deleted = 0;
       for (const q of [
         trx.deleteFrom('dev_commits').where('repo', '=', name).where('committer_date', '<', row.commits_from),

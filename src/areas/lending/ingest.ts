@@ -7,6 +7,7 @@ import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { EvmLog } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import {
@@ -184,13 +185,16 @@ export class LendingSink implements IngestSink {
         data: placed.data,
       });
     }
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('lending_events')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
-        .execute();
-    }
+    await inChunks(
+      rows,
+      (chunk) =>
+        trx
+          .insertInto('lending_events')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+          .execute(),
+      INSERT_CHUNK,
+    );
     return rows.length;
   }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import { DatasetRepository } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
 import { DEX_COMPUTATION, DexRepository } from '../dex/public.js';
@@ -195,17 +196,20 @@ export class LiquidStakingRepository {
         rate: rate === null ? null : rate.toString(),
         read_at: at,
       }));
-      for (let i = 0; i < rows.length; i += 500) {
-        await trx
-          .insertInto('lst_exchange_rates')
-          .values(rows.slice(i, i + 500))
-          .onConflict((oc) =>
-            oc
-              .columns(['chain', 'token', 'block_number'])
-              .doUpdateSet((eb) => ({ rate: eb.ref('excluded.rate'), read_at: eb.ref('excluded.read_at') })),
-          )
-          .execute();
-      }
+      await inChunks(
+        rows,
+        (chunk) =>
+          trx
+            .insertInto('lst_exchange_rates')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc
+                .columns(['chain', 'token', 'block_number'])
+                .doUpdateSet((eb) => ({ rate: eb.ref('excluded.rate'), read_at: eb.ref('excluded.read_at') })),
+            )
+            .execute(),
+        500,
+      );
       const stored = await trx
         .selectFrom('lst_exchange_rates')
         .select('block_number')
@@ -214,14 +218,17 @@ export class LiquidStakingRepository {
         .where('read_at', '<', at - RETAIN_SECONDS)
         .execute();
       const stale = stored.map((r) => Number(r.block_number)).filter((b) => !keep.has(b));
-      for (let i = 0; i < stale.length; i += 500) {
-        await trx
-          .deleteFrom('lst_exchange_rates')
-          .where('chain', '=', chain)
-          .where('token', '=', token)
-          .where('block_number', 'in', stale.slice(i, i + 500))
-          .execute();
-      }
+      await inChunks(
+        stale,
+        (chunk) =>
+          trx
+            .deleteFrom('lst_exchange_rates')
+            .where('chain', '=', chain)
+            .where('token', '=', token)
+            .where('block_number', 'in', chunk)
+            .execute(),
+        500,
+      );
     });
   }
 }
