@@ -3,7 +3,7 @@ import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import { inChunks } from '../../store/chunks.js';
 import { DatasetRepository } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
-import { DEX_COMPUTATION, DexRepository } from '../dex/public.js';
+import { DEX_COMPUTATION, DexReadModel } from '../dex/public.js';
 import {
   LENDING_COMPUTATION,
   type LendingMarketTarget,
@@ -71,10 +71,10 @@ export class LiquidStakingRepository {
 
   /** The DEX snapshot heads of the chains (the computation's `as_of` is the oldest). */
   async heads(chains: readonly string[]): Promise<{ chain: string; blockNumber: number; timestamp: number }[]> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const heads = [];
     for (const chain of chains) {
-      const head = await dex.latestSnapshotBlock(chain);
+      const head = await dex.head(chain);
       if (head) heads.push({ chain, ...head });
     }
     return heads;
@@ -92,7 +92,7 @@ export class LiquidStakingRepository {
     exchangeNames: ReadonlyMap<string, string>,
     pin: Pin,
   ): Promise<FactsInput | undefined> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const lending = new LendingRepository(this.platform);
     const heads: { chain: string; blockNumber: number; timestamp: number }[] = [];
     for (const [chain, block] of pin.heads) {
@@ -138,12 +138,18 @@ export class LiquidStakingRepository {
       lendingSnapshots,
     };
     for (const head of heads) {
-      input.pools.push(...(await dex.pools(head.chain)).filter((p) => lstPools.has(`${p.chain}/${p.address}`)));
-      input.tokens.push(...(await dex.tokens(head.chain)));
-      input.snapshots.push(...(await dex.snapshots(head.chain, head.blockNumber)).filter(own));
-      input.swaps.push(...(await dex.swaps(head.chain, from, asOf.timestamp)).filter(own));
-      input.syncs.push(...(await dex.syncs(head.chain, from, asOf.timestamp)).filter(own));
-      input.prices.push(...(await dex.prices(head.chain, fromHour, asOf.timestamp)));
+      const facts = await dex.factsWindow(head.chain, {
+        from,
+        until: asOf.timestamp,
+        pricesFrom: fromHour,
+        snapshot: { block: head.blockNumber },
+      });
+      input.pools.push(...facts.pools.filter((p) => lstPools.has(`${p.chain}/${p.address}`)));
+      input.tokens.push(...facts.tokens);
+      input.snapshots.push(...facts.snapshots.filter(own));
+      input.swaps.push(...facts.swaps.filter(own));
+      input.syncs.push(...facts.syncs.filter(own));
+      input.prices.push(...facts.prices);
     }
     return input;
   }
