@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config/index.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../src/core/time.js';
 import { registry } from '../src/registry/index.js';
 import { type BitcoinStandin, startBitcoinStandin } from '../src/sandbox/standins/bitcoin/server.js';
+import { openBitcoin } from '../src/sources/bitcoin/endpoint.js';
 import { EvmChains } from '../src/sources/evm/chains.js';
 import { SourceMap } from '../src/sources/index.js';
 import { DatasetRepository } from '../src/store/datasets.js';
@@ -124,13 +125,10 @@ beforeAll(async () => {
       // The area also reads an EVM chain here (never reached: only the Bitcoin jobs run), so that the test holds
       // Bitcoin's documents to their own label rather than the area's (which would name ethereum:1 too).
       evm: new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:9', finalityDepth: 64 }]),
-      bitcoin: {
-        url: node.url,
-        user: 'sandbox',
-        password: 'sandbox',
-        label: 'sandbox:bitcoin:regtest',
-        sleep: async () => undefined,
-      },
+      bitcoin: openBitcoin(
+        { url: node.url, user: 'sandbox', password: 'sandbox' },
+        { label: 'sandbox:bitcoin:regtest', sleep: async () => undefined },
+      ),
     }),
   };
   runner = areaRunner(blockchainArea, env, store, clock);

@@ -124,7 +124,9 @@ describe('blockchain: several chains, reorgs and a stopped node', () => {
     const ethBefore = today(await get<Tx>('/data/blockchain/ethereum/transaction-statistics'));
     await op.stop();
     await sendTx(eth, { from: accounts[3]!, to: accounts[1]!, data: '0x' });
-    await expect(runner().run('blockchain.ingest')).rejects.toThrow(/optimism failed .*ethereum: 1 blocks/);
+    await expect(runner().run('blockchain.ingest')).rejects.toThrow(
+      /1 of 2 failed \(optimism: .*\); done: ethereum: 1 blocks/,
+    );
     expect(await runner().run(BLOCKCHAIN_COMPUTATION)).toMatch(/published/);
     await t.sync();
     const opAfter = await get<L2>('/data/blockchain/optimism');

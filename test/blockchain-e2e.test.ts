@@ -4,6 +4,7 @@ import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/jobs.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import { type BeaconStandin, startBeaconStandin } from '../src/sandbox/standins/beacon/server.js';
 import { BeaconClient } from '../src/sources/beacon/client.js';
+import { openBeacon } from '../src/sources/beacon/endpoint.js';
 import { DatasetRepository } from '../src/store/datasets.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner, sandboxEnv } from './support/areas.js';
@@ -93,10 +94,9 @@ describe('blockchain end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld({ days: 3, scale: 0.2 });
     beacon = await startBeaconStandin({ seed: 7, clock: w.clock, days: 3, rpcUrl: w.world.rpcUrl, validators: 200 });
-    const client = new BeaconClient({ baseUrl: beacon.url, maxRetries: 0 });
     env = {
       ...w.env,
-      sources: w.env.sources.with('beacon', { baseUrl: beacon.url, chain: 'ethereum', client, label: 'sandbox' }),
+      sources: w.env.sources.with('beacon', openBeacon(beacon.url, { maxRetries: 0, label: 'sandbox' })),
     };
     t = await testApp();
     const summary = await runAll(areaRunner(blockchainArea, env, t.store, t.clock, () => t.sync()));

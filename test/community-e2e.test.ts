@@ -20,7 +20,9 @@ import {
   SANDBOX_REDDIT_CLIENT_SECRET,
   startRedditStandin,
 } from '../src/sandbox/standins/reddit/index.js';
+import { openDiscord } from '../src/sources/discord/endpoint.js';
 import { SourceMap } from '../src/sources/index.js';
+import { openReddit } from '../src/sources/reddit/endpoint.js';
 import { subredditFor } from '../src/sources/reddit/subreddits.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
@@ -90,24 +92,21 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       book: { origin: 'registry', chains: {} },
       sources: new SourceMap({
         // As the runtime opens the stand-ins (runtime/sources.ts): with their labels.
-        discord: {
-          baseUrl: discord.url,
-          token: SANDBOX_DISCORD_TOKEN,
-          guilds: new Map(),
-          label: 'sandbox Discord stand-in (API v10)',
-          clock: t.clock,
-          sleep,
-        },
-        reddit: {
-          apiUrl: reddit.url,
-          authUrl: reddit.authUrl,
-          clientId: SANDBOX_REDDIT_CLIENT_ID,
-          clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
-          userAgent: 'protoscore-test',
-          subredditFor: (id) => subredditFor(id),
-          label: 'sandbox Reddit stand-in (OAuth API)',
-          clock: t.clock,
-        },
+        discord: openDiscord(
+          { baseUrl: discord.url, token: SANDBOX_DISCORD_TOKEN, guilds: new Map() },
+          { label: 'sandbox Discord stand-in (API v10)', clock: t.clock, sleep },
+        ),
+        reddit: openReddit(
+          {
+            apiUrl: reddit.url,
+            authUrl: reddit.authUrl,
+            clientId: SANDBOX_REDDIT_CLIENT_ID,
+            clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
+            userAgent: 'protoscore-test',
+            subredditFor: (id) => subredditFor(id),
+          },
+          { label: 'sandbox Reddit stand-in (OAuth API)', clock: t.clock },
+        ),
       }),
     };
     run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
@@ -304,22 +303,21 @@ describe('community on a bot without the message-content intent and an unreadabl
       registry: tracked,
       book: { origin: 'registry', chains: {} },
       sources: new SourceMap({
-        discord: {
-          baseUrl: discord.url,
-          token: SANDBOX_DISCORD_TOKEN_NO_CONTENT,
-          guilds: new Map(),
-          clock: t.clock,
-          sleep: async (ms: number) => t.clock.advance(ms / 1000),
-        },
-        reddit: {
-          apiUrl: reddit.url,
-          authUrl: reddit.authUrl,
-          clientId: SANDBOX_REDDIT_CLIENT_ID,
-          clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
-          userAgent: 'protoscore-test',
-          subredditFor: (id) => subredditFor(id),
-          clock: t.clock,
-        },
+        discord: openDiscord(
+          { baseUrl: discord.url, token: SANDBOX_DISCORD_TOKEN_NO_CONTENT, guilds: new Map() },
+          { clock: t.clock, sleep: async (ms: number) => t.clock.advance(ms / 1000) },
+        ),
+        reddit: openReddit(
+          {
+            apiUrl: reddit.url,
+            authUrl: reddit.authUrl,
+            clientId: SANDBOX_REDDIT_CLIENT_ID,
+            clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
+            userAgent: 'protoscore-test',
+            subredditFor: (id) => subredditFor(id),
+          },
+          { clock: t.clock },
+        ),
       }),
     };
     const run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;

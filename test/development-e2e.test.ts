@@ -3,12 +3,20 @@ import { developmentArea } from '../src/areas/development/index.js';
 import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
 import { REPOS_KEY } from '../src/areas/development/repo.js';
 import { registry } from '../src/registry/index.js';
+import { storeEtags } from '../src/runtime/sources.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
-import type { GithubEndpoint } from '../src/sources/github/endpoint.js';
+import { type GithubEndpoint, openGithub } from '../src/sources/github/endpoint.js';
 import { GithubSource } from '../src/sources/github/index.js';
 import { writeCheckpoint } from '../src/store/checkpoints.js';
-import { PG_URL, type TestApp, testApp } from './helpers.js';
+import type { Store } from '../src/store/db.js';
+import { PG_URL, type TestApp, type TestClock, testApp } from './helpers.js';
 import { areaRunner, githubEnv } from './support/areas.js';
+
+/** The GitHub client's open options as the runtime gives them: the test's clock, the store's ETag table. */
+const asTheRuntime = (t: { store: Store; clock: TestClock }) => ({
+  clock: t.clock,
+  etags: storeEtags(t.store, t.clock),
+});
 
 /**
  * End to end: GitHub stand-in → development.ingest → development.compute → API, on a few subjects. Commits of the
@@ -54,14 +62,15 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
     t = await testApp({ dialect });
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
     gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-    const github: GithubEndpoint = {
-      baseUrl: gh.url,
-      token: 'test-token',
-      clock: t.clock,
-      sleep: async (ms: number) => t.clock.advance(ms / 1000),
-      maxRetries: 1,
-      subjects: SUBJECTS,
-    };
+    const github: GithubEndpoint = openGithub(
+      { baseUrl: gh.url, token: 'test-token' },
+      {
+        ...asTheRuntime(t),
+        sleep: async (ms: number) => t.clock.advance(ms / 1000),
+        maxRetries: 1,
+        subjects: SUBJECTS,
+      },
+    );
     run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
     await run('development.ingest');
     await run('development.compute');
@@ -226,14 +235,10 @@ describe('development publication during the first pass', () => {
     const subjects = registry.developmentSubjects().filter((s) => keys.includes(`${s.kind}:${s.id}`));
     const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
     try {
-      const github: GithubEndpoint = {
-        baseUrl: gh.url,
-        token: 'test-token',
-        clock: t.clock,
-        sleep: async (ms: number) => t.clock.advance(ms / 1000),
-        maxRetries: 1,
-        subjects: keys,
-      };
+      const github: GithubEndpoint = openGithub(
+        { baseUrl: gh.url, token: 'test-token' },
+        { ...asTheRuntime(t), sleep: async (ms: number) => t.clock.advance(ms / 1000), maxRetries: 1, subjects: keys },
+      );
       const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
       const status = async (url: string) =>
         (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } })).statusCode;
@@ -286,12 +291,10 @@ describe('development ingest when the service stops', () => {
     const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
     try {
       // The real sleep (no test sleep): a 10-minute secondary limit would hold a stopping service that long.
-      const github: GithubEndpoint = {
-        baseUrl: gh.url,
-        token: 'test-token',
-        clock: t.clock,
-        subjects: ['protocol:aave'],
-      };
+      const github: GithubEndpoint = openGithub(
+        { baseUrl: gh.url, token: 'test-token' },
+        { ...asTheRuntime(t), subjects: ['protocol:aave'] },
+      );
       const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock).run;
       gh.faults.inject({ fault: { kind: 'secondary-limit', retryAfterSeconds: 600 } });
       const stop = new AbortController();

@@ -9,6 +9,7 @@
  * - `store/` and `sources/` import no area; `sources/` writes nothing, so it imports no store either.
  * - An area imports another area only through that area's `public.ts`, and only when it declares the dependency
  *   (`dependsOn`) on its module.
+ * - No area constructs a source's client (`new …Source(`, `new …Client(`): it takes the opened one from `env.sources`.
  * - `http/` and `areas/` do not import each other; `jobs/`, `paths/` and `metrics/` import no area and no http.
  * - Only the composition (`runtime/`, `cli/`) imports the sandbox; the sandbox imports no area, store, job or http.
  * - A stand-in reaches no area, store, job, http or composition module, even transitively: it sees the world
@@ -270,6 +271,15 @@ describe('layering (DESIGN.md)', () => {
         expect(declared.get(dep)?.has(area.id), `${area.id} and ${dep} depend on each other`).toBe(false);
       }
     }
+  });
+
+  it("no area constructs a source's client: it takes the one the runtime opened from env.sources", () => {
+    const constructs = /\bnew\s+(EvmChains|EvmSource|RpcClient|[A-Z][A-Za-z]*(Source|Client|RpcClient))\s*\(/;
+    const bad = FILES.filter((f) => top(f) === 'areas').flatMap((f) => {
+      const found = constructs.exec(readFileSync(path.join(SRC, f), 'utf8'));
+      return found ? [`${f}: constructs a client (${found[0]})`] : [];
+    });
+    expect(bad).toEqual([]);
   });
 
   it('http/ and areas/ do not import each other; jobs/, paths/ and metrics/ import neither', () => {

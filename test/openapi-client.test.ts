@@ -10,6 +10,7 @@ import { PATHS } from '../src/areas/index.js';
 import { oraclesArea } from '../src/areas/oracles/index.js';
 import { registry } from '../src/registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
+import { openGithub } from '../src/sources/github/endpoint.js';
 import { injectSettled, type TestApp, testApp } from './helpers.js';
 import { areaRunner, githubEnv } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
@@ -48,14 +49,15 @@ beforeAll(async () => {
   await areaRunner(oraclesArea, w.env, t.store, t.clock, () => t.sync()).all();
   const subjects = registry.developmentSubjects().filter((s) => DEVELOPMENT_SUBJECTS.includes(`${s.kind}:${s.id}`));
   gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-  const github = {
-    baseUrl: gh.url,
-    token: 'test-token',
-    clock: t.clock,
-    sleep: async (ms: number) => t.clock.advance(ms / 1000),
-    maxRetries: 1,
-    subjects: DEVELOPMENT_SUBJECTS,
-  };
+  const github = openGithub(
+    { baseUrl: gh.url, token: 'test-token' },
+    {
+      clock: t.clock,
+      sleep: async (ms: number) => t.clock.advance(ms / 1000),
+      maxRetries: 1,
+      subjects: DEVELOPMENT_SUBJECTS,
+    },
+  );
   const development = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync());
   await development.run('development.ingest');
   await development.run('development.compute');

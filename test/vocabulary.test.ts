@@ -13,6 +13,7 @@ import { isoSeconds } from '../src/core/time.js';
 import type { PathDef } from '../src/paths/types.js';
 import { registry } from '../src/registry/index.js';
 import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
+import { openGithub } from '../src/sources/github/endpoint.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner, githubEnv } from './support/areas.js';
 import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
@@ -225,15 +226,16 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
     gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
     // As the runtime opens the stand-in (runtime/sources.ts): with its label.
-    const github = {
-      baseUrl: gh.url,
-      token: 'test-token',
-      label: 'sandbox GitHub stand-in (REST API v3)',
-      clock: t.clock,
-      sleep: async (ms: number) => t.clock.advance(ms / 1000),
-      maxRetries: 1,
-      subjects: SUBJECTS,
-    };
+    const github = openGithub(
+      { baseUrl: gh.url, token: 'test-token' },
+      {
+        label: 'sandbox GitHub stand-in (REST API v3)',
+        clock: t.clock,
+        sleep: async (ms: number) => t.clock.advance(ms / 1000),
+        maxRetries: 1,
+        subjects: SUBJECTS,
+      },
+    );
     await runAll(areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()));
     const rows = await t.store.db.selectFrom('datasets').selectAll().execute();
     docs = rows.map((r) => {

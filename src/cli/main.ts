@@ -2,11 +2,12 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import pino from 'pino';
 import type { AreaEnv } from '../areas/kit/module.js';
-import { type Config, configWith } from '../config/index.js';
+import type { Config } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
 import {
   areaEnv,
+  besideRunningSandbox,
   closeOnSignals,
   createLogger,
   type Embedded,
@@ -20,10 +21,12 @@ import {
   standinLabels,
   startEmbedded,
   startService,
+  storeEtags,
   storeFor,
 } from '../runtime/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { findRunningWorld } from '../sandbox/world/running.js';
+import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import { TokenRepository } from '../store/tokens.js';
 import { cliConfig } from './config.js';
@@ -85,9 +88,12 @@ async function runRole(role: 'serve' | 'worker'): Promise<void> {
   const initial = cliConfig();
   const logger = createLogger(initial);
   let setup: SourceSetup;
+  // The jobs' store, opened first: the sources keep their ETags in it (its migrations run as the service starts).
+  const store = storeFor(initial);
   try {
-    setup = await setUpSources({ config: initial, role, logger, clock: systemClock });
+    setup = await setUpSources({ config: initial, role, logger, clock: systemClock, store });
   } catch (err) {
+    await store.close();
     exitOnOperatorError(err);
     throw err;
   }
@@ -98,9 +104,13 @@ async function runRole(role: 'serve' | 'worker'): Promise<void> {
     role,
     config: cfg,
     logger,
+    store,
     sources: setup.sources,
     book: setup.book,
-    onClose: () => setup.close(),
+    onClose: async () => {
+      await setup.close();
+      await store.close();
+    },
   });
   closeOnSignals(service);
   if (role === 'worker') return;
@@ -190,22 +200,14 @@ async function runStart(opts: { token: boolean }): Promise<void> {
  * `DATA_DIR` (its chain and stand-ins, as `start` configured them), so an operator can run `jobs run dex.ingest`
  * beside `protoscore start`.
  */
-async function cliEnv(cfg: Config): Promise<AreaEnv> {
-  const ctx = { role: 'worker' as const, logger: quietLogger(cfg), labels: standinLabels(cfg) };
+async function cliEnv(cfg: Config, store: Store): Promise<AreaEnv> {
+  const base = { role: 'worker' as const, logger: quietLogger(cfg), etags: storeEtags(store, systemClock) };
+  const ctx = { ...base, labels: standinLabels(cfg) };
   if (cfg.rpcUrls.size) return areaEnv(cfg, openSources(cfg, ctx), registryBook(cfg));
   const found = await findRunningWorld(cfg.dataDir);
   if (!found.running) return areaEnv(cfg, openSources(cfg, ctx));
-  const keys: Record<string, string> = {
-    [`RPC_URL_${found.running.manifest.chain.toUpperCase()}`]: found.running.rpc_url,
-  };
-  const githubUrl = found.running.github_api_url;
-  if (typeof githubUrl === 'string' && !cfg.github.apiUrl)
-    Object.assign(keys, { GITHUB_API_URL: githubUrl, GITHUB_TOKEN: 'sandbox' });
-  const bitcoinUrl = found.running.bitcoin_rpc_url;
-  if (typeof bitcoinUrl === 'string' && !cfg.bitcoin.rpcUrl)
-    Object.assign(keys, { RPC_URL_BITCOIN: bitcoinUrl, BITCOIN_RPC_USER: 'sandbox', BITCOIN_RPC_PASSWORD: 'sandbox' });
-  const config = configWith(cfg, keys);
-  return areaEnv(config, openSources(config, ctx), addressBookFromManifest(found.running.manifest));
+  const { config, labels } = besideRunningSandbox(cfg, found.running);
+  return areaEnv(config, openSources(config, { ...base, labels }), addressBookFromManifest(found.running.manifest));
 }
 
 export function buildCli(): Command {
@@ -349,7 +351,7 @@ export function buildCli(): Command {
     .action(() =>
       withStore(async (cfg, store) => {
         const repo = new JobRepository(store.db);
-        for (const job of enabledJobs(await cliEnv(cfg))) {
+        for (const job of enabledJobs(await cliEnv(cfg, store))) {
           const state = await repo.state(job.name);
           const last = state?.last_run_id ? await repo.run(state.last_run_id) : undefined;
           const next = state ? isoSeconds(state.next_run_at) : 'not scheduled yet';
@@ -366,7 +368,7 @@ export function buildCli(): Command {
     .argument('<name>', 'job name from jobs list')
     .action((name: string) =>
       withStore(async (cfg, store) => {
-        const all = enabledJobs(await cliEnv(cfg));
+        const all = enabledJobs(await cliEnv(cfg, store));
         if (!all.some((j) => j.name === name)) {
           process.stderr.write(
             `protoscore: unknown job ${JSON.stringify(name)}; known: ${all.map((j) => j.name).join(', ')}\n`,

@@ -5,6 +5,7 @@ import { isRetryable } from '../core/errors.js';
 import { backoffDelay, sleep } from '../core/retry.js';
 import type { Clock } from '../core/time.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { runWithStop } from '../sources/http.js';
 import type { Store } from '../store/db.js';
 import { JobRepository } from '../store/jobs.js';
 import type { JobContext, JobDef } from './types.js';
@@ -186,7 +187,7 @@ export class JobRunner {
         },
       };
       try {
-        summary = (await job.run(ctx)) ?? undefined;
+        summary = (await runWithStop(ctx.signal, () => job.run(ctx))) ?? undefined;
         error = undefined;
         break;
       } catch (err) {

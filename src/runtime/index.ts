@@ -12,6 +12,7 @@ export {
   storeFor,
 } from './service.js';
 export {
+  besideRunningSandbox,
   openSources,
   type Role,
   registryBook,
@@ -20,4 +21,5 @@ export {
   setUpSources,
   standinLabels,
   startStandins,
+  storeEtags,
 } from './sources.js';

@@ -10,7 +10,7 @@ import { systemClock } from '../core/time.js';
 import type { JobSideSources, JobThreadData, SandboxStatus, ToMain, ToThread } from './job-side.js';
 import { createLogger } from './logger.js';
 import { isOperatorError } from './operator-error.js';
-import { type Service, startService } from './service.js';
+import { type Service, startService, storeFor } from './service.js';
 import { type SourceSetup, setUpSources } from './sources.js';
 
 if (!parentPort) throw new Error('job-thread.ts runs as a worker thread of `protoscore start`');
@@ -39,7 +39,10 @@ async function run(): Promise<void> {
   const close = async () => {
     clearInterval(statusTimer);
     if (service) await service.close();
-    else await setup?.close();
+    else {
+      await setup?.close();
+      if (!failed) await store.close();
+    }
     post({ type: 'closed' });
   };
   port.on('message', (message: ToThread) => {
@@ -62,12 +65,15 @@ async function run(): Promise<void> {
   });
 
   let lastTenth = -1;
+  // The jobs' store, opened first: the sources keep their ETags in it (its migrations run as the service starts).
+  const store = storeFor(config);
   try {
     setup = await setUpSources({
       config,
       role: 'start',
       logger,
       clock: systemClock,
+      store,
       onProgress: (done, total) => {
         post({ type: 'simulation', done, total });
         const tenth = total > 0 ? Math.floor((10 * done) / total) : 10;
@@ -80,6 +86,7 @@ async function run(): Promise<void> {
     const operators = isOperatorError(err);
     if (!operators) logger.error({ err }, 'sources failed to come up');
     failed = true;
+    await store.close();
     post({ type: 'setup-failed', message: (err as Error).message, config: operators });
     return;
   }
@@ -93,9 +100,13 @@ async function run(): Promise<void> {
     role: 'worker',
     config: setup.config,
     logger,
+    store,
     sources: setup.sources,
     book: setup.book,
-    onClose: () => opened.close(),
+    onClose: async () => {
+      await opened.close();
+      await store.close();
+    },
     onPublished: () => post({ type: 'published' }),
     onRunFinished: (job, status, seconds) => post({ type: 'run-finished', job, status, seconds }),
     ...(world ? { jobsAfter: world.caughtUp } : {}),

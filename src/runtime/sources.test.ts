@@ -6,7 +6,9 @@ import { lendingTargets } from '../areas/lending/targets.js';
 import { oracleTargets } from '../areas/oracles/targets.js';
 import { loadConfig } from '../config/index.js';
 import { registry } from '../registry/index.js';
-import { openSources, registryBook, SOURCES } from './sources.js';
+import { BitcoinSource } from '../sources/bitcoin/source.js';
+import { GithubSource } from '../sources/github/source.js';
+import { besideRunningSandbox, openSources, registryBook, SOURCES } from './sources.js';
 
 const ctx = { role: 'worker' as const, logger: pino({ level: 'silent' }), labels: new Map() };
 
@@ -44,12 +46,9 @@ describe('sources from the configuration', () => {
     const only = openSources(loadConfig(keys), ctx);
     expect(only.kinds()).toContain('bitcoin');
     expect(only.has('evm')).toBe(false);
-    expect(only.get('bitcoin')).toEqual({
-      url: 'http://127.0.0.1:8332',
-      user: 'u',
-      password: 'p',
-      cookieFile: undefined,
-    });
+    const bitcoin = only.get('bitcoin')!;
+    expect(bitcoin).toMatchObject({ url: 'http://127.0.0.1:8332', source: 'bitcoin' });
+    expect(bitcoin.client).toBeInstanceOf(BitcoinSource);
     const both = openSources(loadConfig({ ...keys, RPC_URL_ETHEREUM: 'http://127.0.0.1:8545' }), ctx);
     expect(both.get('evm')!.ids).toEqual(['ethereum']);
     expect(both.has('bitcoin')).toBe(true);
@@ -66,7 +65,46 @@ describe('sources from the configuration', () => {
   it('opens nothing for the API tier, and GitHub for the others', () => {
     const config = loadConfig({ RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', GITHUB_TOKEN: 'ghp_x' });
     expect(openSources(config, { ...ctx, role: 'serve' }).kinds()).toEqual([]);
-    const github = openSources(config, ctx).get('github');
-    expect(github).toEqual({ baseUrl: 'https://api.github.com', token: 'ghp_x' });
+    const github = openSources(config, ctx).get('github')!;
+    expect(github).toMatchObject({ baseUrl: 'https://api.github.com', token: 'ghp_x', source: 'github' });
+    expect(github.client).toBeInstanceOf(GithubSource);
+  });
+
+  it('opens one client per source, which every area reading it shares; a stand-in names itself sandbox', () => {
+    const config = loadConfig({
+      RPC_URL_ETHEREUM: 'http://127.0.0.1:8545',
+      GITHUB_API_URL: 'http://127.0.0.1:9/',
+      GITHUB_TOKEN: 'sandbox',
+      DISCORD_BOT_TOKEN: 'x',
+    });
+    const labels = new Map([['github' as const, 'sandbox github stand-in']]);
+    const sources = openSources(config, { ...ctx, labels });
+    // Every area takes the same handle, so the same client: one rate-limit budget, one ETag cache, one logger
+    // (test/layering.test.ts: no area constructs a client).
+    expect(sources.get('github')!.client).toBe(sources.get('github')!.client);
+    expect(sources.get('github')!.source).toBe('sandbox:github');
+    expect(sources.get('discord')!.source).toBe('discord');
+  });
+
+  it('points a process beside a running sandbox at every chain and every stand-in it announced', () => {
+    const running = {
+      sandbox_sources: {
+        keys: {
+          evm: { RPC_URL_ETHEREUM: 'http://127.0.0.1:1', RPC_URL_OPTIMISM: 'http://127.0.0.1:2' },
+          github: { GITHUB_API_URL: 'http://127.0.0.1:3/', GITHUB_TOKEN: 'sandbox' },
+          discord: { DISCORD_API_URL: 'http://127.0.0.1:4/api/v10', DISCORD_BOT_TOKEN: 'sandbox-bot' },
+        },
+        labels: { github: 'sandbox github stand-in', discord: 'sandbox discord stand-in' },
+      },
+    };
+    const { config, labels } = besideRunningSandbox(loadConfig({}), running);
+    const sources = openSources(config, { ...ctx, labels });
+    expect(sources.get('evm')!.ids.sort()).toEqual(['ethereum', 'optimism']);
+    expect(sources.get('github')).toMatchObject({ baseUrl: 'http://127.0.0.1:3', source: 'sandbox:github' });
+    expect(sources.get('discord')!.source).toBe('sandbox:discord');
+    // A source the configuration names stays the configuration's.
+    const own = besideRunningSandbox(loadConfig({ GITHUB_API_URL: 'https://ghe.example/api/v3' }), running);
+    expect(own.config.github.apiUrl).toBe('https://ghe.example/api/v3');
+    expect(own.labels.has('github')).toBe(false);
   });
 });

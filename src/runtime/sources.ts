@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { type Config, ConfigError, configWith, RPC_URL_PREFIX } from '../config/index.js';
-import type { Clock } from '../core/time.js';
+import { type Clock, nowSeconds } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
@@ -14,14 +14,16 @@ import { STANDINS } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import type { WorldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
-import { beaconFromConfig } from '../sources/beacon/endpoint.js';
-import { bitcoinFromConfig } from '../sources/bitcoin/endpoint.js';
-import { discordFromConfig } from '../sources/discord/endpoint.js';
+import { beaconFromConfig, openBeacon } from '../sources/beacon/endpoint.js';
+import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
+import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
-import { githubFromConfig } from '../sources/github/endpoint.js';
+import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
+import type { EtagStore } from '../sources/github/etag.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
-
-import { redditFromConfig } from '../sources/reddit/endpoint.js';
+import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
+import type { Store } from '../store/db.js';
+import { DbEtagStore } from '../store/etags.js';
 
 import { readAddressBookFile } from './address-book-file.js';
 
@@ -32,6 +34,8 @@ export interface OpenContext {
   readonly logger: Logger;
   /** Provenance of a source that a stand-in serves, for `meta.source` (by kind). */
   readonly labels: ReadonlyMap<SourceKind, string>;
+  /** The persistent ETag store of the sources that revalidate (the store's `github_etags`); memory only without. */
+  readonly etags?: EtagStore;
 }
 
 /** One entry of the runtime's list: a kind of source, opened from the configuration alone. */
@@ -71,13 +75,19 @@ const evmSource: SourceDef<'evm'> = {
   },
 };
 
+/** What an HTTP source's client is given at open: the process's logger (as the source), its ETag store. */
+const openOptions = (ctx: OpenContext, kind: SourceKind) => ({
+  log: ctx.logger.child({ source: kind }),
+  ...(ctx.etags ? { etags: ctx.etags } : {}),
+  ...(ctx.labels.has(kind) ? { label: ctx.labels.get(kind)! } : {}),
+});
+
 const githubSource: SourceDef<'github'> = {
   kind: 'github',
   configured: (config) => config.github.apiUrl !== undefined,
   open(config, ctx) {
     if (ctx.role === 'serve') return undefined;
-    const label = ctx.labels.get('github');
-    return { ...githubFromConfig(config), ...(label ? { label } : {}) };
+    return openGithub(githubFromConfig(config), openOptions(ctx, 'github'));
   },
 };
 
@@ -85,10 +95,9 @@ const bitcoinSource: SourceDef<'bitcoin'> = {
   kind: 'bitcoin',
   configured: (config) => config.bitcoin.rpcUrl !== undefined,
   open(config, ctx) {
-    const endpoint = bitcoinFromConfig(config);
-    if (ctx.role === 'serve' || !endpoint) return undefined;
-    const label = ctx.labels.get('bitcoin');
-    return { ...endpoint, ...(label ? { label } : {}) };
+    const settings = bitcoinFromConfig(config);
+    if (ctx.role === 'serve' || !settings) return undefined;
+    return openBitcoin(settings, openOptions(ctx, 'bitcoin'));
   },
 };
 
@@ -96,9 +105,9 @@ const beaconSource: SourceDef<'beacon'> = {
   kind: 'beacon',
   configured: (config) => config.beaconApiUrl !== undefined,
   open(config, ctx) {
-    const endpoint = ctx.role === 'serve' ? undefined : beaconFromConfig(config);
-    const label = ctx.labels.get('beacon');
-    return endpoint && label ? { ...endpoint, label } : endpoint;
+    const baseUrl = beaconFromConfig(config);
+    if (ctx.role === 'serve' || !baseUrl) return undefined;
+    return openBeacon(baseUrl, openOptions(ctx, 'beacon'));
   },
 };
 
@@ -106,9 +115,9 @@ const discordSource: SourceDef<'discord'> = {
   kind: 'discord',
   configured: (config) => config.discord.token !== undefined,
   open(config, ctx) {
-    const endpoint = ctx.role === 'serve' ? undefined : discordFromConfig(config);
-    const label = ctx.labels.get('discord');
-    return endpoint && label ? { ...endpoint, label } : endpoint;
+    const settings = discordFromConfig(config);
+    if (ctx.role === 'serve' || !settings) return undefined;
+    return openDiscord(settings, openOptions(ctx, 'discord'));
   },
 };
 
@@ -116,9 +125,9 @@ const redditSource: SourceDef<'reddit'> = {
   kind: 'reddit',
   configured: (config) => config.reddit.clientId !== undefined,
   open(config, ctx) {
-    const endpoint = ctx.role === 'serve' ? undefined : redditFromConfig(config);
-    const label = ctx.labels.get('reddit');
-    return endpoint && label ? { ...endpoint, label } : endpoint;
+    const settings = redditFromConfig(config);
+    if (ctx.role === 'serve' || !settings) return undefined;
+    return openReddit(settings, openOptions(ctx, 'reddit'));
   },
 };
 
@@ -172,6 +181,8 @@ export interface SourceSetup {
 export interface StartedStandins {
   /** The configuration keys that point the sources at them. */
   readonly config: Readonly<Record<string, string>>;
+  /** The same keys, by the kind of source each stand-in serves. */
+  readonly configByKind: Readonly<Partial<Record<SourceKind, Readonly<Record<string, string>>>>>;
   readonly labels: ReadonlyMap<SourceKind, string>;
   readonly standins: readonly { kind: SourceKind; url: string }[];
   /** What `running.json` shows of them. */
@@ -193,6 +204,7 @@ export async function startStandins(
   },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
+  const keysByKind: Partial<Record<SourceKind, Record<string, string>>> = {};
   const labels = new Map<SourceKind, string>();
   const standins: { kind: SourceKind; url: string }[] = [];
   const announced: Record<string, unknown> = {};
@@ -217,6 +229,7 @@ export async function startStandins(
       });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
+      keysByKind[standin.kind] = { ...started.config };
       labels.set(standin.kind, started.label);
       standins.push({ kind: standin.kind, url: started.url });
       Object.assign(announced, started.announce);
@@ -233,7 +246,41 @@ export async function startStandins(
     await close();
     throw err;
   }
-  return { config: keys, labels, standins, announce: announced, close };
+  return { config: keys, configByKind: keysByKind, labels, standins, announce: announced, close };
+}
+
+/** Where running.json keeps the sandbox's sources (`SandboxSources`), for `jobs list|run` beside a running `start`. */
+const SANDBOX_SOURCES_FIELD = 'sandbox_sources';
+
+/**
+ * The configuration keys the sandbox set for each kind of source (its chains' RPC URLs under `evm`, each stand-in's
+ * base URL and credentials — the sandbox's own, not secrets —) and the stand-ins' labels.
+ */
+export interface SandboxSources {
+  readonly keys: Readonly<Partial<Record<SourceKind, Readonly<Record<string, string>>>>>;
+  readonly labels: Readonly<Partial<Record<SourceKind, string>>>;
+}
+
+/**
+ * The configuration of a process beside a running sandbox (`protoscore jobs list|run` next to `start`): every
+ * source the configuration leaves out is pointed at the sandbox's (its every chain and every stand-in), as `start`
+ * configured them, with the stand-ins' labels.
+ */
+export function besideRunningSandbox(
+  config: Config,
+  running: Readonly<Record<string, unknown>>,
+): { config: Config; labels: Map<SourceKind, string> } {
+  const sandbox = running[SANDBOX_SOURCES_FIELD] as SandboxSources | undefined;
+  const keys: Record<string, string> = {};
+  const labels = new Map<SourceKind, string>();
+  for (const def of SOURCES) {
+    const own = sandbox?.keys[def.kind];
+    if (!own || def.configured(config)) continue;
+    Object.assign(keys, own);
+    const label = sandbox?.labels[def.kind];
+    if (label !== undefined) labels.set(def.kind, label);
+  }
+  return { config: configWith(config, keys), labels };
 }
 
 /** What running.json says of the layer-2 chains (`chains` of `sandbox info --json`): each proxy's URL and chain id. */
@@ -248,7 +295,12 @@ export interface SourceSetupOptions {
   readonly clock: Clock;
   /** Catch-up progress of a first start, in simulated seconds. */
   readonly onProgress?: (doneSeconds: number, totalSeconds: number) => void;
+  /** The store the jobs write: the sources that revalidate keep their ETags in it (memory only without). */
+  readonly store?: Store;
 }
+
+/** The persistent ETag store of a process's sources, in its store. */
+export const storeEtags = (store: Store, clock: Clock): EtagStore => new DbEtagStore(store.db, () => nowSeconds(clock));
 
 /**
  * The sources of a process. `start` with no chain configured runs the sandbox world (created on the first start,
@@ -258,11 +310,12 @@ export interface SourceSetupOptions {
 export async function setUpSources(options: SourceSetupOptions): Promise<SourceSetup> {
   const { role, logger, clock } = options;
   let config = options.config;
+  const etags = options.store ? { etags: storeEtags(options.store, clock) } : {};
   if (role !== 'start' || evmSource.configured(config)) {
     const labels = standinLabels(config);
     return {
       config,
-      sources: openSources(config, { role, logger, labels }),
+      sources: openSources(config, { role, logger, labels, ...etags }),
       book: registryBook(config),
       standins: [],
       close: async () => undefined,
@@ -336,16 +389,20 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       await previous.stop();
       l2 = await openL2(world.manifest.genesisTimestamp);
     }
-    await world.announce({ ...started.announce, ...l2Announcement(l2) });
-    const sandboxKeys = {
+    const chainKeys = {
       [`${RPC_URL_PREFIX}${world.manifest.chain.toUpperCase().replaceAll('-', '_')}`]: world.rpcUrl,
       ...l2.config,
-      ...started.config,
     };
+    const sandboxKeys = { ...chainKeys, ...started.config };
+    const sandboxSources: SandboxSources = {
+      keys: { evm: chainKeys, ...started.configByKind },
+      labels: Object.fromEntries(started.labels),
+    };
+    await world.announce({ ...started.announce, ...l2Announcement(l2), [SANDBOX_SOURCES_FIELD]: sandboxSources });
     config = configWith(config, sandboxKeys);
     return {
       config,
-      sources: openSources(config, { role, logger, labels: started.labels }),
+      sources: openSources(config, { role, logger, labels: started.labels, ...etags }),
       book: addressBookFromManifest(world.manifest),
       world,
       l2,

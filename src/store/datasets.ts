@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inChunks } from './chunks.js';
 import { bumpCounter } from './counters.js';
 import type { Database, DatasetTable } from './schema.js';
 
@@ -76,24 +77,27 @@ export class DatasetRepository {
         fresh_for: d.freshFor,
         version,
       }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('datasets')
-          .values(rows.slice(i, i + INSERT_CHUNK))
-          .onConflict((oc) =>
-            oc.column('path').doUpdateSet((eb) => ({
-              area: eb.ref('excluded.area'),
-              computation: eb.ref('excluded.computation'),
-              payload: eb.ref('excluded.payload'),
-              meta: eb.ref('excluded.meta'),
-              as_of: eb.ref('excluded.as_of'),
-              computed_at: eb.ref('excluded.computed_at'),
-              fresh_for: eb.ref('excluded.fresh_for'),
-              version: eb.ref('excluded.version'),
-            })),
-          )
-          .execute();
-      }
+      await inChunks(
+        rows,
+        (chunk) =>
+          trx
+            .insertInto('datasets')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.column('path').doUpdateSet((eb) => ({
+                area: eb.ref('excluded.area'),
+                computation: eb.ref('excluded.computation'),
+                payload: eb.ref('excluded.payload'),
+                meta: eb.ref('excluded.meta'),
+                as_of: eb.ref('excluded.as_of'),
+                computed_at: eb.ref('excluded.computed_at'),
+                fresh_for: eb.ref('excluded.fresh_for'),
+                version: eb.ref('excluded.version'),
+              })),
+            )
+            .execute(),
+        INSERT_CHUNK,
+      );
       await trx
         .insertInto('publications')
         .values({

@@ -12,6 +12,7 @@ import { addressBookFromManifest } from '../../src/sandbox/world/address-book.js
 import type { WorldManifest } from '../../src/sandbox/world/manifest.js';
 import { EvmChains, type EvmEndpoint } from '../../src/sources/evm/chains.js';
 import type { GithubEndpoint } from '../../src/sources/github/endpoint.js';
+import { runWithStop } from '../../src/sources/http.js';
 import { SourceMap } from '../../src/sources/index.js';
 import type { Store } from '../../src/store/db.js';
 import type { TestClock } from '../helpers.js';
@@ -66,7 +67,8 @@ export function jobRunner(defs: readonly JobDef[], store: Store, clock: TestCloc
   return (name: string, signal?: AbortSignal) => {
     const job = jobs.get(name);
     if (!job) throw new Error(`no job ${name}; the area has ${[...jobs.keys()].join(', ')}`);
-    return job.run(ctx(signal));
+    const context = ctx(signal);
+    return runWithStop(context.signal, () => job.run(context));
   };
 }
 

@@ -7,6 +7,7 @@ import { coinbase, mineBlock } from '../../sandbox/standins/bitcoin/build.js';
 import { BitcoinChain } from '../../sandbox/standins/bitcoin/chain.js';
 import { type BitcoinStandin, type ChainWorld, startBitcoinStandin } from '../../sandbox/standins/bitcoin/server.js';
 import { BitcoinWorld } from '../../sandbox/standins/bitcoin/world.js';
+import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
 import { SourceMap } from '../../sources/index.js';
 import { DatasetRepository } from '../../store/datasets.js';
 import type { Store } from '../../store/db.js';
@@ -42,7 +43,9 @@ async function setUp(chain: () => BitcoinChain, options: { pruneHeight?: number 
     config: loadConfig({}),
     registry,
     book: { origin: 'registry' as const, chains: {} },
-    sources: new SourceMap({ bitcoin: { url: node.url, user: 'sandbox', password: 'sandbox', sleep: async () => {} } }),
+    sources: new SourceMap({
+      bitcoin: openBitcoin({ url: node.url, user: 'sandbox', password: 'sandbox' }, { sleep: async () => {} }),
+    }),
   };
   return { run: jobRunner(bitcoinJobs(env), store, clock), store, node };
 }

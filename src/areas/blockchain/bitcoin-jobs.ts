@@ -1,6 +1,5 @@
 import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
 import { computeJob, DocumentSet, sourceLabel, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeBitcoin } from './bitcoin-compute.js';
@@ -32,7 +31,7 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
   const endpoint = env.sources.get('bitcoin');
   if (!endpoint) return [];
   const finalityDepth = env.registry.chain('bitcoin')?.finalityDepth ?? 6;
-  const ingest = new BitcoinIngest(openBitcoin(endpoint), { ...DEFAULT_BITCOIN_INGEST, finalityDepth });
+  const ingest = new BitcoinIngest(endpoint.client, { ...DEFAULT_BITCOIN_INGEST, finalityDepth });
 
   return [
     {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { DAY } from '../../core/time.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { BitcoinBlockFact, BitcoinMissingBlock, MempoolSample } from './bitcoin-schema.js';
 import type { BitcoinTables, BtcBlockTable } from './bitcoin-tables.js';
@@ -64,19 +65,17 @@ export class BitcoinRepository {
         await trx.deleteFrom('btc_block_addresses').where('height', '>=', rewindTo).execute();
         await trx.deleteFrom('btc_missing_blocks').where('height', '>=', rewindTo).execute();
       }
-      for (let i = 0; i < batch.blocks.length; i += 200) {
-        await trx
-          .insertInto('btc_blocks')
-          .values(batch.blocks.slice(i, i + 200))
-          .execute();
-      }
-      for (let i = 0; i < batch.addresses.length; i += 500) {
-        await trx
-          .insertInto('btc_block_addresses')
-          .values(batch.addresses.slice(i, i + 500))
-          .onConflict((oc) => oc.columns(['height', 'address']).doNothing())
-          .execute();
-      }
+      await inChunks(batch.blocks, (chunk) => trx.insertInto('btc_blocks').values(chunk).execute(), 200);
+      await inChunks(
+        batch.addresses,
+        (chunk) =>
+          trx
+            .insertInto('btc_block_addresses')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['height', 'address']).doNothing())
+            .execute(),
+        500,
+      );
       for (const m of batch.missing) {
         await trx
           .insertInto('btc_missing_blocks')

@@ -1,6 +1,6 @@
 import { isoSeconds, nowSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { chainSourceLabel, computeJob, DocumentSet, wait } from '../kit/index.js';
+import { chainSourceLabel, computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { type ChainInput, computeBlockchain } from './compute.js';
 import { BlockchainIngest } from './ingest.js';
@@ -37,17 +37,13 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
       maxAttempts: 5,
       backoffMs: 2000,
       run: async (ctx) => {
-        const results = await Promise.allSettled(targets.map((t) => ingest.run(ctx, t)));
-        const failed = results.flatMap((r, i) =>
-          r.status === 'rejected' ? [[targets[i]!.chain, r.reason] as const] : [],
+        const done = await eachTarget(
+          ctx,
+          targets,
+          (t) => t.chain,
+          (t) => ingest.run(ctx, t),
+          { concurrent: true },
         );
-        const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-        if (failed.length) {
-          const [chain, reason] = failed[0]!;
-          const err = reason instanceof Error ? reason : new Error(String(reason));
-          err.message = `${failed.map(([c]) => c).join(', ')} failed (${chain}: ${err.message})${done.length ? `; ${done.join('; ')}` : ''}`;
-          throw err;
-        }
         return done.join('; ');
       },
     },

@@ -10,7 +10,7 @@ import { choosePrice, type DexCandidate, type OracleCandidate } from '../../core
 import { DAY, HOUR } from '../../core/time.js';
 import { bookToken } from '../../registry/address-book.js';
 import type { Database } from '../../store/schema.js';
-import { DexRepository, type TokenPriceFact } from '../dex/public.js';
+import { DexReadModel, type TokenPriceFact } from '../dex/public.js';
 import type { AreaEnv } from '../kit/module.js';
 import { OracleRepository, type OracleRoundFact, oracleTargets } from '../oracles/public.js';
 
@@ -100,7 +100,7 @@ export async function loadNativeUsdByDay(
 ): Promise<ReadonlyMap<string, NativeUsd | null>> {
   const refs = nativePriceRefs(env, asset);
   const oracles = new OracleRepository(db);
-  const dexRepo = new DexRepository(db);
+  const dexRepo = new DexReadModel(db);
   const out = new Map<string, NativeUsd | null>();
   for (const date of days) {
     const t = pricingInstant(date, asOf);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DAY, utcDate } from '../../core/time.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { IngestStart } from '../kit/ingest-start.js';
 import { type ChainInput, type DayFacts, historyDays } from './compute.js';
@@ -82,12 +83,7 @@ export class BlockchainRepository {
           stats: JSON.stringify(stats satisfies Stats),
         };
       });
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('blockchain_blocks')
-          .values(rows.slice(i, i + INSERT_CHUNK))
-          .execute();
-      }
+      await inChunks(rows, (chunk) => trx.insertInto('blockchain_blocks').values(chunk).execute(), INSERT_CHUNK);
       const senders = new Map<string, { chain: string; day: string; address: string; first_block: number }>();
       for (const f of facts) {
         const day = utcDate(f.timestamp);
@@ -97,13 +93,16 @@ export class BlockchainRepository {
         }
       }
       const list = [...senders.values()];
-      for (let i = 0; i < list.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('blockchain_senders')
-          .values(list.slice(i, i + INSERT_CHUNK))
-          .onConflict((oc) => oc.columns(['chain', 'day', 'address']).doNothing())
-          .execute();
-      }
+      await inChunks(
+        list,
+        (chunk) =>
+          trx
+            .insertInto('blockchain_senders')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['chain', 'day', 'address']).doNothing())
+            .execute(),
+        INSERT_CHUNK,
+      );
       const last = facts[facts.length - 1]!;
       await writeCheckpoint(platformTrx, blocksKey(chain), { block: last.number, hash: last.hash }, now);
     });

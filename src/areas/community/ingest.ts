@@ -9,14 +9,13 @@
  * spans unread inside the coverage, stored as gaps (`no_data`).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { sleepOrStop } from '../../core/retry.js';
 import { DAY, nowSeconds, startOfUtcDay } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import type { DiscordEndpoint } from '../../sources/discord/endpoint.js';
 import {
   ContentVisibility,
   type DiscordMessage,
-  DiscordSource,
+  type DiscordSource,
   MESSAGE_TYPE,
   matchGuilds,
   planGuildRead,
@@ -29,7 +28,6 @@ import {
   type RedditCheckpoint,
   type RedditComment,
   type RedditPost,
-  RedditSource,
   RedditSubredditError,
 } from '../../sources/reddit/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
@@ -49,15 +47,11 @@ export const retentionHorizon = (now: number) => startOfUtcDay(now - RETAIN_SECO
 const SALT_KEY = 'community:author-salt';
 
 export class CommunityIngest {
-  private discord: DiscordSource | undefined;
-  private reddit: RedditSource | undefined;
-  private signal: AbortSignal | undefined;
   private lexicon: SentimentLexicon | undefined;
 
   constructor(private readonly targets: CommunityTargets) {}
 
   async run(ctx: JobContext): Promise<string> {
-    this.signal = ctx.signal;
     this.lexicon ??= loadModelLexicon();
     const repo = new CommunityRepository(ctx.store.db);
     const salt = await authorSalt(ctx);
@@ -102,15 +96,7 @@ export class CommunityIngest {
     hash: (channel: string, id: string) => string,
     failures: string[],
   ): Promise<number> {
-    this.discord ??= new DiscordSource({
-      baseUrl: endpoint.baseUrl,
-      token: endpoint.token,
-      clock: endpoint.clock ?? ctx.clock,
-      sleep: endpoint.sleep ?? ((ms: number) => sleepOrStop(ms, this.signal, 'community.ingest')),
-      ...(endpoint.maxRetries !== undefined ? { maxRetries: endpoint.maxRetries } : {}),
-      log: ctx.log,
-    });
-    const source = this.discord;
+    const source = endpoint.client;
     const bot = await source.getCurrentUser();
     const { matched, missing } = matchGuilds(subjects, await source.listGuilds(), endpoint.guilds);
     const at = now(ctx);
@@ -246,17 +232,7 @@ export class CommunityIngest {
     target: SocialTarget,
     hash: (channel: string, id: string) => string,
   ): Promise<number> {
-    this.reddit ??= new RedditSource({
-      apiUrl: endpoint.apiUrl,
-      authUrl: endpoint.authUrl,
-      clientId: endpoint.clientId,
-      clientSecret: endpoint.clientSecret,
-      userAgent: endpoint.userAgent,
-      clock: endpoint.clock ?? ctx.clock,
-      sleep: (ms: number) => sleepOrStop(ms, this.signal, 'community.ingest'),
-      log: ctx.log,
-    });
-    const source = this.reddit;
+    const source = endpoint.client;
     const subreddit = endpoint.subredditFor(target.protocolId);
     const at = now(ctx);
     const horizon = retentionHorizon(at);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { type Wait, wait } from '../kit/index.js';
 import { type CommunityInput, LOOKBACK_SECONDS } from './compute.js';
@@ -82,13 +83,16 @@ export class CommunityRepository {
         spam_signals: m.spamSignals,
         content_hash: m.contentHash,
       }));
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await trx
-          .insertInto('social_messages')
-          .values(rows.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['channel', 'subject', 'message_id']).doNothing())
-          .execute();
-      }
+      await inChunks(
+        rows,
+        (chunk) =>
+          trx
+            .insertInto('social_messages')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['channel', 'subject', 'message_id']).doNothing())
+            .execute(),
+        CHUNK,
+      );
       for (const g of w.gaps) {
         await trx
           .insertInto('social_gaps')

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import { sleepOrStop } from '../../core/retry.js';
 import { DAY, nowSeconds, startOfUtcDay } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import type { DevelopmentSubject } from '../../registry/index.js';
 import type { GithubEndpoint } from '../../sources/github/endpoint.js';
-import { type GithubCommit, type GithubEvent, type GithubIssue, GithubSource } from '../../sources/github/index.js';
+import type { GithubCommit, GithubEvent, GithubIssue, GithubSource } from '../../sources/github/index.js';
 import type { Database } from '../../store/schema.js';
 import { DbEtagStore, DevelopmentRepository, type TrackedRepos, trackedNames } from './repo.js';
 import type { DevCommitTable, DevEventTable, DevIssueTable, DevRepoDayTable, DevRepoTable } from './tables.js';
@@ -291,38 +290,20 @@ const PARALLEL_REPOS = 2;
 
 /**
  * The ingest pass: discovers the subjects' repositories, then reads each (two at a time). One repository failing
- * leaves its facts as they were, the others go on, and the pass fails after them. One GitHub client serves every
- * pass, its conditional-request cache in the `github_etags` table; its waits (rate limits, backoff) end with the
- * running pass's signal, so a stopping service is not held for a minute-long secondary limit.
+ * leaves its facts as they were, the others go on, and the pass fails after them. The pass reads through the
+ * process's one GitHub client (`env.sources`), whose conditional-request cache the runtime keeps in the store's
+ * `github_etags` table; its waits (rate limits, backoff) end with the running pass's signal (`runWithStop`), so a
+ * stopping service is not held for a minute-long secondary limit.
  */
 export class DevelopmentIngest {
-  private source: GithubSource | undefined;
-  private etags: DbEtagStore | undefined;
-  private signal: AbortSignal | undefined;
-
   constructor(
     private readonly github: GithubEndpoint,
     private readonly subjects: readonly DevelopmentSubject[],
   ) {}
 
-  private client(ctx: JobContext): { source: GithubSource; etags: DbEtagStore } {
-    const github = this.github;
-    this.etags ??= new DbEtagStore(ctx.store.db, () => nowSeconds(ctx.clock));
-    this.source ??= new GithubSource({
-      baseUrl: github.baseUrl,
-      ...(github.token ? { token: github.token } : {}),
-      etagStore: this.etags,
-      clock: github.clock ?? ctx.clock,
-      sleep: github.sleep ?? ((ms: number) => sleepOrStop(ms, this.signal, 'development.ingest')),
-      ...(github.maxRetries !== undefined ? { maxRetries: github.maxRetries } : {}),
-      log: ctx.log,
-    });
-    return { source: this.source, etags: this.etags };
-  }
-
   async run(ctx: JobContext): Promise<string> {
-    this.signal = ctx.signal;
-    const { source, etags } = this.client(ctx);
+    const source = this.github.client;
+    const etags = new DbEtagStore(ctx.store.db, () => nowSeconds(ctx.clock));
     const store = new DevelopmentRepository(ctx.store.db);
     const before = { ...source.stats };
     const repos = await discoverRepos(source, this.subjects);

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import { HOUR } from '../../core/time.js';
 import type { DevelopmentSubject } from '../../registry/index.js';
-import type { CachedResponse, EtagStore } from '../../sources/github/index.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+
+export { DbEtagStore, ETAG_TOUCH_SECONDS } from '../../store/etags.js';
+
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { type Wait, wait } from '../kit/index.js';
 import type { DevelopmentInput, SubjectInput } from './compute.js';
@@ -23,9 +25,6 @@ export const REPOS_KEY = 'development:repos';
 const INGESTED_KEY = 'development:ingested';
 /** Checkpoint: the last ingest pass that went over every repository, failed ones included. */
 const PASSED_KEY = 'development:passed';
-
-/** A revalidated ETag entry's `updated_at` is refreshed when older than this (a write per entry per 6 hours at most). */
-export const ETAG_TOUCH_SECONDS = 6 * HOUR;
 
 /** Rows per INSERT: 11 columns × 200 stays far below SQLite's bound-parameter limit. */
 const CHUNK = 200;
@@ -144,36 +143,45 @@ export class DevelopmentRepository {
         .values(day)
         .onConflict((oc) => oc.columns(['repo', 'day']).doUpdateSet(dayUpdate))
         .execute();
-      for (let i = 0; i < write.commits.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_commits')
-          .values(write.commits.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['repo', 'sha']).doNothing())
-          .execute();
-      }
-      for (let i = 0; i < write.issues.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_issues')
-          .values(write.issues.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc.columns(['repo', 'number']).doUpdateSet((eb) => ({
-              updated_at: eb.ref('excluded.updated_at'),
-              closed_at: eb.ref('excluded.closed_at'),
-              merged_at: eb.ref('excluded.merged_at'),
-              comments: eb.ref('excluded.comments'),
-              association: eb.ref('excluded.association'),
-              missing: eb.ref('excluded.missing'),
-            })),
-          )
-          .execute();
-      }
-      for (let i = 0; i < write.events.length; i += CHUNK) {
-        await trx
-          .insertInto('dev_events')
-          .values(write.events.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
-          .execute();
-      }
+      await inChunks(
+        write.commits,
+        (chunk) =>
+          trx
+            .insertInto('dev_commits')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['repo', 'sha']).doNothing())
+            .execute(),
+        CHUNK,
+      );
+      await inChunks(
+        write.issues,
+        (chunk) =>
+          trx
+            .insertInto('dev_issues')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.columns(['repo', 'number']).doUpdateSet((eb) => ({
+                updated_at: eb.ref('excluded.updated_at'),
+                closed_at: eb.ref('excluded.closed_at'),
+                merged_at: eb.ref('excluded.merged_at'),
+                comments: eb.ref('excluded.comments'),
+                association: eb.ref('excluded.association'),
+                missing: eb.ref('excluded.missing'),
+              })),
+            )
+            .execute(),
+        CHUNK,
+      );
+      await inChunks(
+        write.events,
+        (chunk) =>
+          trx
+            .insertInto('dev_events')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['repo', 'id']).doNothing())
+            .execute(),
+        CHUNK,
+      );
       let deleted = 0;
       for (const q of [
         trx.deleteFrom('dev_commits').where('repo', '=', name).where('committer_date', '<', row.commits_from),
@@ -316,57 +324,6 @@ export class DevelopmentRepository {
       });
     }
     return out;
-  }
-}
-
-/** The GitHub source's conditional-request cache kept in `github_etags`, so that 304s survive a restart. */
-export class DbEtagStore implements EtagStore {
-  private readonly db: Kysely<Database & DevelopmentTables>;
-
-  constructor(
-    platform: Kysely<Database>,
-    private readonly now: () => number,
-  ) {
-    this.db = platform.withTables<DevelopmentTables>();
-  }
-
-  async get(key: string): Promise<CachedResponse | undefined> {
-    const row = await this.db.selectFrom('github_etags').selectAll().where('key', '=', key).executeTakeFirst();
-    if (!row) return undefined;
-    return { etag: row.etag, data: JSON.parse(row.data), ...(row.link === null ? {} : { link: row.link }) };
-  }
-
-  async set(key: string, value: CachedResponse): Promise<void> {
-    const row = {
-      key,
-      etag: value.etag,
-      data: JSON.stringify(value.data),
-      link: value.link ?? null,
-      updated_at: this.now(),
-    };
-    await this.db
-      .insertInto('github_etags')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({ etag: row.etag, data: row.data, link: row.link, updated_at: row.updated_at }),
-      )
-      .execute();
-  }
-
-  async touch(key: string): Promise<void> {
-    const now = this.now();
-    await this.db
-      .updateTable('github_etags')
-      .set({ updated_at: now })
-      .where('key', '=', key)
-      .where('updated_at', '<', now - ETAG_TOUCH_SECONDS)
-      .execute();
-  }
-
-  /** Deletes the entries neither stored nor revalidated since `before` (Unix seconds); returns how many. */
-  async prune(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('github_etags').where('updated_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import type { GithubEtagTable } from '../../store/etags.js';
 
 /**
  * Tables of the development area (see src/store/migrations.ts for the portability rules): the GitHub source's
@@ -15,14 +16,6 @@ export type DevelopmentTables = {
   dev_issues: DevIssueTable;
   dev_events: DevEventTable;
 };
-
-export interface GithubEtagTable {
-  key: string;
-  etag: string;
-  data: string;
-  link: string | null;
-  updated_at: number;
-}
 
 export interface DevRepoTable {
   repo: string;

@@ -8,6 +8,7 @@ import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { EvmLog } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import {
@@ -39,9 +40,7 @@ export const dexCheckpointKey = (chain: string) => `dex:${chain}`;
 /** Rows per INSERT: SQLite allows 32,766 bound parameters; 12 columns × 500 stays far below. */
 const INSERT_CHUNK = 500;
 
-async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insert(rows.slice(i, i + INSERT_CHUNK));
-}
+const insertChunked = <T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) => inChunks(rows, insert, INSERT_CHUNK);
 
 export class DexSink implements IngestSink {
   readonly key: string;

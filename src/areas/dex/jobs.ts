@@ -1,6 +1,6 @@
 import { nowSeconds } from '../../core/time.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeDex } from './compute.js';
 import { DexIngest } from './ingest.js';
@@ -25,19 +25,18 @@ const PRICE_HOURS = 15 * 24;
 
 /** Prices for the hours up to each chain's newest snapshot, unless already computed for that snapshot. */
 async function updatePrices(
+  ctx: JobContext,
   repo: DexRepository,
   chains: readonly string[],
   anchors: readonly PriceAnchor[],
   now: number,
 ) {
-  const parts: string[] = [];
-  for (const chain of chains) {
+  return eachTarget(ctx, chains, String, async (chain) => {
     const head = await repo.latestSnapshotBlock(chain);
-    if (!head) continue;
+    if (!head) return [];
     const key = pricesKey(chain);
     if ((await repo.checkpoint<{ block: number }>(key))?.block === head.blockNumber) {
-      parts.push(`${chain}: up to date at block ${head.blockNumber}`);
-      continue;
+      return `${chain}: up to date at block ${head.blockNumber}`;
     }
     const lastHour = Math.floor(head.timestamp / 3600) * 3600;
     const firstHour = lastHour - (PRICE_HOURS - 1) * 3600;
@@ -51,9 +50,8 @@ async function updatePrices(
       anchors: anchors.filter((a) => a.chain === chain).map((a) => ({ address: a.address, peg: a.peg })),
     });
     await repo.replacePrices(chain, firstHour, lastHour, prices, { key, value: { block: head.blockNumber }, now });
-    parts.push(`${chain}: ${prices.length} prices over ${PRICE_HOURS} hours up to block ${head.blockNumber}`);
-  }
-  return parts;
+    return `${chain}: ${prices.length} prices over ${PRICE_HOURS} hours up to block ${head.blockNumber}`;
+  });
 }
 
 export function dexJobs(env: AreaEnv): JobDef[] {
@@ -63,7 +61,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
   const { chains, deployments, anchors } = targets;
   const ingest = new DexIngest(evm, deployments, Math.max(HISTORY_SECONDS, PRICE_HOURS * 3600));
   const prices = (ctx: JobContext) =>
-    updatePrices(new DexRepository(ctx.store.db), chains, anchors, nowSeconds(ctx.clock));
+    updatePrices(ctx, new DexRepository(ctx.store.db), chains, anchors, nowSeconds(ctx.clock));
 
   return [
     {
@@ -73,7 +71,8 @@ export function dexJobs(env: AreaEnv): JobDef[] {
       everySeconds: 10,
       maxAttempts: 5,
       backoffMs: 2000,
-      run: async (ctx) => (await Promise.all(chains.map((chain) => ingest.run(ctx, chain)))).join('; '),
+      run: async (ctx) =>
+        (await eachTarget(ctx, chains, String, (chain) => ingest.run(ctx, chain), { concurrent: true })).join('; '),
     },
     {
       name: 'prices.hourly',

@@ -6,8 +6,11 @@ import type { JobContext } from '../../jobs/types.js';
 import type { PathDef } from '../../paths/types.js';
 import { EMPTY_BOOK } from '../../registry/address-book.js';
 import { registry } from '../../registry/index.js';
+import { openDiscord } from '../../sources/discord/endpoint.js';
 import { EvmChains } from '../../sources/evm/chains.js';
+import { openGithub } from '../../sources/github/endpoint.js';
 import { SourceMap } from '../../sources/index.js';
+import { openReddit } from '../../sources/reddit/endpoint.js';
 import { computeJob } from './compute-job.js';
 import { DocumentSet } from './documents.js';
 import { type AreaEnv, defineArea } from './module.js';
@@ -46,16 +49,27 @@ describe('sourceLabel (meta.source)', () => {
   });
 
   it('names GitHub, and its stand-in as sandbox', () => {
-    const github = { baseUrl: 'https://api.github.com', token: undefined };
+    const settings = { baseUrl: 'https://api.github.com', token: undefined };
+    const github = openGithub(settings);
     expect(sourceLabel(env({ sources: new SourceMap({ github }) }), ['github'])).toBe('github');
-    const standin = { ...github, label: 'sandbox GitHub stand-in (REST API v3)' };
+    const standin = openGithub(settings, { label: 'sandbox GitHub stand-in (REST API v3)' });
     expect(sourceLabel(env({ sources: new SourceMap({ github: standin }) }), ['github'])).toBe('sandbox:github');
     expect(sourceLabel(env(), [])).toBeUndefined();
   });
 
   it('names Discord and Reddit, and their stand-ins as sandbox, in the order read', () => {
-    const discord = { baseUrl: 'https://discord.com/api/v10', token: 't' } as never;
-    const reddit = { apiUrl: 'https://oauth.reddit.com', label: 'sandbox Reddit stand-in (OAuth API)' } as never;
+    const discord = openDiscord({ baseUrl: 'https://discord.com/api/v10', token: 't', guilds: new Map() });
+    const reddit = openReddit(
+      {
+        apiUrl: 'https://oauth.reddit.com',
+        authUrl: 'https://www.reddit.com',
+        clientId: 'id',
+        clientSecret: 'secret',
+        userAgent: 'test',
+        subredditFor: (id) => id,
+      },
+      { label: 'sandbox Reddit stand-in (OAuth API)' },
+    );
     const sources = new SourceMap({ discord, reddit });
     expect(sourceLabel(env({ sources }), ['discord', 'reddit'])).toBe('discord, sandbox:reddit');
     expect(sourceLabel(env({ sources }), ['reddit'])).toBe('sandbox:reddit');

@@ -24,23 +24,10 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
       labels.push(`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`);
     }
   }
-  if (read.has('github')) {
-    const github = env.sources.get('github');
-    // The runtime labels the GitHub endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
-    if (github) labels.push(github.label === undefined ? 'github' : 'sandbox:github');
-  }
-  if (read.has('bitcoin')) {
-    const bitcoin = env.sources.get('bitcoin');
-    // The runtime labels the endpoint only when the sandbox's stand-in serves it (`runtime/sources.ts`).
-    if (bitcoin) labels.push(bitcoin.label === undefined ? 'bitcoin' : 'sandbox:bitcoin:regtest');
-  }
-  if (read.has('beacon')) {
-    const beacon = env.sources.get('beacon');
-    if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
-  }
-  for (const kind of ['discord', 'reddit'] as const) {
-    const endpoint = read.has(kind) ? env.sources.get(kind) : undefined;
-    if (endpoint) labels.push(endpoint.label === undefined ? kind : `sandbox:${kind}`);
+  // Every other source names itself (its definition's label, `sandbox:` first from the sandbox's stand-in).
+  for (const kind of ['github', 'bitcoin', 'beacon', 'discord', 'reddit'] as const) {
+    const handle = read.has(kind) ? env.sources.get(kind) : undefined;
+    if (handle) labels.push(handle.source);
   }
   return labels.length ? labels.join(', ') : undefined;
 }
@@ -55,7 +42,7 @@ export function chainSourceLabel(env: AreaEnv, chain: string, options: { beacon?
   const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
   const labels = [`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`];
   const beacon = options.beacon ? env.sources.get('beacon') : undefined;
-  if (beacon) labels.push(beacon.label === undefined ? 'beacon' : 'sandbox:beacon');
+  if (beacon) labels.push(beacon.source);
   return labels.join(', ');
 }
 

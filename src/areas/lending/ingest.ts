@@ -3,12 +3,20 @@ import { dailyHistoryInstants, nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
 import { ingest } from '../../jobs/evm/index.js';
 import type { JobContext } from '../../jobs/types.js';
-import { blockAtOrBefore, type EvmChains } from '../../sources/evm/chains.js';
+import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { EvmLog } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { ingestStart } from '../kit/ingest-start.js';
+import {
+  headSnapshotDue as kitHeadSnapshotDue,
+  missingDayEnds as kitMissingDayEnds,
+  SnapshotSchedule,
+  type SnapshotScheduleOptions,
+  type SnapshotTime,
+} from '../kit/snapshot-schedule.js';
 import {
   AAVE_POOL_ABI,
   AAVE_POOL_TOPICS,
@@ -177,13 +185,16 @@ export class LendingSink implements IngestSink {
         data: placed.data,
       });
     }
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('lending_events')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
-        .execute();
-    }
+    await inChunks(
+      rows,
+      (chunk) =>
+        trx
+          .insertInto('lending_events')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+          .execute(),
+      INSERT_CHUNK,
+    );
     return rows.length;
   }
 
@@ -258,30 +269,27 @@ const KEEP_NEWEST = 3;
 /** Instants whose standing snapshot is kept: the head and the ends of the 7 previous days (one more than read). */
 const KEEP_DAYS = 8;
 
-export interface SnapshotTime {
-  readonly blockNumber: number;
-  readonly timestamp: number;
-}
-
-/** Whether the head needs a snapshot: none yet, or the newest is older than `SNAPSHOT_EVERY_SECONDS` and below it. */
-export function headSnapshotDue(last: SnapshotTime | undefined, head: SnapshotTime): boolean {
-  return !last || (last.blockNumber < head.blockNumber && head.timestamp - last.timestamp >= SNAPSHOT_EVERY_SECONDS);
-}
-
 /**
- * The ends of the 6 previous UTC days (newest first) that need a snapshot: those after the market's start with
- * no snapshot taken within `DAILY_TOLERANCE_SECONDS` before them.
+ * The lending area's snapshot schedule (the kit's): the head every `SNAPSHOT_EVERY_SECONDS`, the ends of the 6
+ * previous UTC days with no snapshot within `DAILY_TOLERANCE_SECONDS` before them; a day end the node has no state
+ * for is not asked again while the process runs.
  */
-export function missingDayEnds(
-  times: readonly SnapshotTime[],
-  headTimestamp: number,
-  startTimestamp: number,
-): number[] {
-  return dailyHistoryInstants(headTimestamp)
-    .slice(1)
-    .filter((t) => t >= startTimestamp)
-    .filter((t) => !times.some((x) => x.timestamp <= t && x.timestamp > t - DAILY_TOLERANCE_SECONDS));
-}
+export const LENDING_SNAPSHOTS: SnapshotScheduleOptions = {
+  everySeconds: SNAPSHOT_EVERY_SECONDS,
+  days: 6,
+  toleranceSeconds: DAILY_TOLERANCE_SECONDS,
+  rememberGaps: true,
+};
+
+export type { SnapshotTime };
+
+/** Whether the head needs a snapshot (the kit's `headSnapshotDue` on the lending schedule). */
+export const headSnapshotDue = (last: SnapshotTime | undefined, head: SnapshotTime): boolean =>
+  kitHeadSnapshotDue(last, head, SNAPSHOT_EVERY_SECONDS);
+
+/** The ends of the 6 previous UTC days that need a snapshot (the kit's `missingDayEnds` on the lending schedule). */
+export const missingDayEnds = (times: readonly SnapshotTime[], headTimestamp: number, startTimestamp: number) =>
+  kitMissingDayEnds(times, headTimestamp, startTimestamp, LENDING_SNAPSHOTS);
 
 /** Snapshot blocks to delete: all but the 3 newest and, per instant kept, the newest at or before it. */
 export function snapshotsToPrune(times: readonly SnapshotTime[], headTimestamp: number): number[] {
@@ -302,7 +310,7 @@ export function snapshotsToPrune(times: readonly SnapshotTime[], headTimestamp: 
 export class LendingIngest {
   private readonly sinks = new Map<string, LendingSink>();
   /** Daily snapshots the node could not serve (pruned history): not retried by this process. */
-  private readonly unavailable = new Set<string>();
+  private readonly schedule = new SnapshotSchedule(LENDING_SNAPSHOTS);
 
   constructor(
     private readonly evm: EvmChains,
@@ -375,35 +383,24 @@ export class LendingIngest {
     const start = await this.start(ctx, chain);
     const parts: string[] = [];
     for (const m of this.marketsOn(chain)) {
-      const times = await repo.snapshotTimes(chain, m.pool);
-      let taken = 0;
-      if (headSnapshotDue(times[times.length - 1], { blockNumber: head.number, timestamp: head.timestamp })) {
-        await repo.saveSnapshot(await this.snapshotOf(ctx, m, head));
-        taken++;
-      }
       const marketStart = m.startBlock ?? start.block;
-      const startTs =
+      const startTimestamp =
         m.startBlock === undefined
           ? start.timestamp
           : ((await source.getBlock(marketStart))?.timestamp ?? head.timestamp);
-      for (const t of missingDayEnds(times, head.timestamp, startTs)) {
-        const id = `${chain}:${m.pool}:${t}`;
-        if (this.unavailable.has(id)) continue;
-        const number = await blockAtOrBefore(source, t, marketStart, head.number);
-        if (number === undefined) continue;
-        const block = await source.getBlock(number);
-        if (!block || block.timestamp <= t - DAILY_TOLERANCE_SECONDS) continue;
-        try {
-          await repo.saveSnapshot(await this.snapshotOf(ctx, m, block));
-          taken++;
-        } catch (err) {
-          this.unavailable.add(id);
-          ctx.log.warn(
-            { err, market: m.pool, block: number },
-            'lending: no state at a past day end; its score stays a gap',
-          );
-        }
-      }
+      const taken = (
+        await this.schedule.take({
+          log: ctx.log,
+          source,
+          key: `${chain}:${m.pool}`,
+          head,
+          times: await repo.snapshotTimes(chain, m.pool),
+          startBlock: marketStart,
+          startTimestamp,
+          snapshot: async (block) => repo.saveSnapshot(await this.snapshotOf(ctx, m, block)),
+          what: `lending ${m.protocol} ${m.version} ${m.baseAsset}`,
+        })
+      ).length;
       await repo.deleteSnapshots(
         chain,
         m.pool,

@@ -2,7 +2,7 @@ import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import type { DatasetDocument } from '../../store/datasets.js';
 import { dexPriceBlocks } from '../dex/public.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeLending, type LendingOutput } from './compute.js';
 import { LendingIngest } from './ingest.js';
@@ -41,8 +41,7 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       maxAttempts: 5,
       backoffMs: 2000,
       async run(ctx) {
-        const parts: string[] = [];
-        for (const chain of chains) parts.push(await ingest.events(ctx, chain));
+        const parts = await eachTarget(ctx, chains, String, (chain) => ingest.events(ctx, chain));
         return parts.join('; ');
       },
     },
@@ -55,8 +54,7 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       maxAttempts: 3,
       backoffMs: 2000,
       async run(ctx) {
-        const parts: string[] = [];
-        for (const chain of chains) parts.push(...(await ingest.snapshots(ctx, chain)));
+        const parts = await eachTarget(ctx, chains, String, (chain) => ingest.snapshots(ctx, chain));
         return parts.join('; ') || 'no events ingested yet';
       },
     },

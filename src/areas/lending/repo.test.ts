@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../test/helpers.js';
 import { DAY, HOUR } from '../../core/time.js';
 import type { Dialect, Store } from '../../store/db.js';
-import { DexRepository } from '../dex/public.js';
+// The test writes the DEX area's prices as its ingest would: through the DEX repository (test code only).
+import { DexRepository } from '../dex/repo.js';
 import type { MarketSnapshot, ReserveSnapshot } from './facts.js';
 import { LendingRepository } from './repo.js';
 import type { LendingTables } from './tables.js';

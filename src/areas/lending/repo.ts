@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { Database } from '../../store/schema.js';
-import { DexRepository } from '../dex/public.js';
+import { DexReadModel } from '../dex/public.js';
 import type { LendingInput, MarketInput } from './compute.js';
 import type { LendingEventFact, LendingEventKind, MarketSnapshot, MorphoMarketParams, Participants } from './facts.js';
 import type { ChainDexFacts } from './prices.js';
@@ -107,11 +107,7 @@ export class LendingRepository {
 
   /** The newest hourly DEX price (USD) of each token on the chain within `maxAge` seconds before the hour of `t`. */
   async usdPrices(chain: string, t: number, maxAge = 6 * HOUR): Promise<Map<string, number>> {
-    const hour = Math.floor(t / HOUR) * HOUR;
-    const rows = await new DexRepository(this.platform).prices(chain, hour - maxAge, hour);
-    const out = new Map<string, number>();
-    for (const p of [...rows].sort((a, b) => a.hour - b.hour)) out.set(p.token, p.priceUsd);
-    return out;
+    return new DexReadModel(this.platform).usdPricesAt(chain, t, maxAge);
   }
 
   async saveSnapshot(s: MarketSnapshot): Promise<void> {
@@ -221,7 +217,7 @@ export class LendingRepository {
    * computation's `as_of` is the oldest of the newest snapshots (undefined before the first).
    */
   async computeInput(targets: readonly LendingMarketTarget[]): Promise<LendingInput | undefined> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const latest = new Map<LendingMarketTarget, MarketSnapshot | undefined>();
     for (const m of targets) latest.set(m, await this.latestSnapshot(m.chain, m.pool));
     const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
@@ -257,17 +253,8 @@ export class LendingRepository {
    * The DEX area's facts of a chain up to `asOf` that the computation rebuilds each day's prices and pool states
    * from: pools, tokens, the newest snapshots at or before asOf, the history's swaps and syncs, hourly prices.
    */
-  private async dexFacts(dex: DexRepository, chain: string, asOf: number): Promise<ChainDexFacts> {
+  private dexFacts(dex: DexReadModel, chain: string, asOf: number): Promise<ChainDexFacts> {
     const from = Math.floor((asOf - 8 * DAY) / HOUR) * HOUR;
-    const head = await dex.latestSnapshotBlock(chain);
-    const [pools, tokens, snapshots, swaps, syncs, prices] = await Promise.all([
-      dex.pools(chain),
-      dex.tokens(chain),
-      head && head.timestamp <= asOf ? dex.snapshots(chain, head.blockNumber) : Promise.resolve([]),
-      dex.swaps(chain, from, asOf),
-      dex.syncs(chain, from, asOf),
-      dex.prices(chain, from, asOf),
-    ]);
-    return { pools, tokens, snapshots, swaps, syncs, prices };
+    return dex.factsWindow(chain, { from, until: asOf, snapshot: { atOrBefore: asOf } });
   }
 }

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import { DatasetRepository } from '../../store/datasets.js';
 import type { Database } from '../../store/schema.js';
-import { DEX_COMPUTATION, DexRepository } from '../dex/public.js';
+import { DEX_COMPUTATION, DexReadModel } from '../dex/public.js';
 import {
   LENDING_COMPUTATION,
   type LendingMarketTarget,
@@ -70,10 +71,10 @@ export class LiquidStakingRepository {
 
   /** The DEX snapshot heads of the chains (the computation's `as_of` is the oldest). */
   async heads(chains: readonly string[]): Promise<{ chain: string; blockNumber: number; timestamp: number }[]> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const heads = [];
     for (const chain of chains) {
-      const head = await dex.latestSnapshotBlock(chain);
+      const head = await dex.head(chain);
       if (head) heads.push({ chain, ...head });
     }
     return heads;
@@ -91,7 +92,7 @@ export class LiquidStakingRepository {
     exchangeNames: ReadonlyMap<string, string>,
     pin: Pin,
   ): Promise<FactsInput | undefined> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const lending = new LendingRepository(this.platform);
     const heads: { chain: string; blockNumber: number; timestamp: number }[] = [];
     for (const [chain, block] of pin.heads) {
@@ -137,12 +138,18 @@ export class LiquidStakingRepository {
       lendingSnapshots,
     };
     for (const head of heads) {
-      input.pools.push(...(await dex.pools(head.chain)).filter((p) => lstPools.has(`${p.chain}/${p.address}`)));
-      input.tokens.push(...(await dex.tokens(head.chain)));
-      input.snapshots.push(...(await dex.snapshots(head.chain, head.blockNumber)).filter(own));
-      input.swaps.push(...(await dex.swaps(head.chain, from, asOf.timestamp)).filter(own));
-      input.syncs.push(...(await dex.syncs(head.chain, from, asOf.timestamp)).filter(own));
-      input.prices.push(...(await dex.prices(head.chain, fromHour, asOf.timestamp)));
+      const facts = await dex.factsWindow(head.chain, {
+        from,
+        until: asOf.timestamp,
+        pricesFrom: fromHour,
+        snapshot: { block: head.blockNumber },
+      });
+      input.pools.push(...facts.pools.filter((p) => lstPools.has(`${p.chain}/${p.address}`)));
+      input.tokens.push(...facts.tokens);
+      input.snapshots.push(...facts.snapshots.filter(own));
+      input.swaps.push(...facts.swaps.filter(own));
+      input.syncs.push(...facts.syncs.filter(own));
+      input.prices.push(...facts.prices);
     }
     return input;
   }
@@ -195,17 +202,20 @@ export class LiquidStakingRepository {
         rate: rate === null ? null : rate.toString(),
         read_at: at,
       }));
-      for (let i = 0; i < rows.length; i += 500) {
-        await trx
-          .insertInto('lst_exchange_rates')
-          .values(rows.slice(i, i + 500))
-          .onConflict((oc) =>
-            oc
-              .columns(['chain', 'token', 'block_number'])
-              .doUpdateSet((eb) => ({ rate: eb.ref('excluded.rate'), read_at: eb.ref('excluded.read_at') })),
-          )
-          .execute();
-      }
+      await inChunks(
+        rows,
+        (chunk) =>
+          trx
+            .insertInto('lst_exchange_rates')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc
+                .columns(['chain', 'token', 'block_number'])
+                .doUpdateSet((eb) => ({ rate: eb.ref('excluded.rate'), read_at: eb.ref('excluded.read_at') })),
+            )
+            .execute(),
+        500,
+      );
       const stored = await trx
         .selectFrom('lst_exchange_rates')
         .select('block_number')
@@ -214,14 +224,17 @@ export class LiquidStakingRepository {
         .where('read_at', '<', at - RETAIN_SECONDS)
         .execute();
       const stale = stored.map((r) => Number(r.block_number)).filter((b) => !keep.has(b));
-      for (let i = 0; i < stale.length; i += 500) {
-        await trx
-          .deleteFrom('lst_exchange_rates')
-          .where('chain', '=', chain)
-          .where('token', '=', token)
-          .where('block_number', 'in', stale.slice(i, i + 500))
-          .execute();
-      }
+      await inChunks(
+        stale,
+        (chunk) =>
+          trx
+            .deleteFrom('lst_exchange_rates')
+            .where('chain', '=', chain)
+            .where('token', '=', token)
+            .where('block_number', 'in', chunk)
+            .execute(),
+        500,
+      );
     });
   }
 }

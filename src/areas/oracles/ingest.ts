@@ -7,6 +7,7 @@ import type { EvmChains } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { EvmLog } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import { AGGREGATOR_ABI, ANSWER_UPDATED_TOPIC, decodeAnswerUpdated, PROXY_ABI } from './events.js';
@@ -285,13 +286,16 @@ export class OracleSink implements IngestSink {
         updated_at: round.updatedAt,
       });
     }
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('oracle_rounds')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
-        .execute();
-    }
+    await inChunks(
+      rows,
+      (chunk) =>
+        trx
+          .insertInto('oracle_rounds')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+          .execute(),
+      INSERT_CHUNK,
+    );
     return rows.length;
   }
 

@@ -1,7 +1,7 @@
 import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { dexPriceBlocks } from '../dex/public.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeOracles } from './compute.js';
 import { OracleIngest } from './ingest.js';
@@ -41,8 +41,7 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
       maxAttempts: 5,
       backoffMs: 2000,
       async run(ctx) {
-        const parts: string[] = [];
-        for (const chain of chains) parts.push(await ingest.run(ctx, chain));
+        const parts = await eachTarget(ctx, chains, String, (chain) => ingest.run(ctx, chain));
         return parts.join('; ');
       },
     },

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { storedBlockTimestamp } from '../../jobs/evm/tables.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
-import { DexRepository } from '../dex/public.js';
+import { DexReadModel } from '../dex/public.js';
 import type { IngestStart } from '../kit/ingest-start.js';
 import { type DexPricePoint, type OracleFeedInput, type OracleInput, ROUNDS_HISTORY_SECONDS } from './compute.js';
 import type { OracleFeedState, OracleRoundFact } from './facts.js';
@@ -114,7 +114,7 @@ export class OracleRepository {
    * base tokens over the same time.
    */
   async computeInput(targets: readonly OracleFeedTarget[], asOf: number): Promise<OracleInput> {
-    const dex = new DexRepository(this.platform);
+    const dex = new DexReadModel(this.platform);
     const feeds: OracleFeedInput[] = [];
     const prices: DexPricePoint[] = [];
     const fromHour = Math.floor((asOf - ROUNDS_HISTORY_SECONDS) / 3600) * 3600;

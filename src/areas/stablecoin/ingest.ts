@@ -4,12 +4,14 @@ import { DAY, nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
 import { ingest } from '../../jobs/evm/ingest.js';
 import type { JobContext } from '../../jobs/types.js';
-import { blockAtOrBefore, type EvmChains } from '../../sources/evm/chains.js';
+import type { EvmChains } from '../../sources/evm/chains.js';
 import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/source.js';
 import type { EvmLog, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
+import { eachTarget } from '../kit/each-target.js';
 import { ingestStart } from '../kit/ingest-start.js';
+import { SnapshotSchedule } from '../kit/snapshot-schedule.js';
 import {
   bytes32ToText,
   CHAINLOG_ABI,
@@ -66,8 +68,12 @@ type Call = StateCall;
 export const SNAPSHOT_EVERY = 300;
 /** The stablecoin's transfers are read from this long before the first ingestion's head (at a UTC day's start): the 7 published days and one more. */
 export const TRANSFER_LOOKBACK = 8 * 86_400;
-/** Daily snapshots are back-filled for this many previous UTC days (the 7-day history). */
-const BACKFILL_DAYS = 6;
+/**
+ * The stablecoin area's snapshot schedule (the kit's): the head every `SNAPSHOT_EVERY`, the last block of each of
+ * the 6 previous UTC days without a snapshot (the 7-day history); a day the node has no state for is a gap, tried
+ * again at the next run.
+ */
+const STABLECOIN_SNAPSHOTS = { everySeconds: SNAPSHOT_EVERY, days: 6, toleranceSeconds: DAY };
 
 const read = readCallsAt;
 
@@ -571,6 +577,7 @@ export async function readSnapshot(
 export class StablecoinIngest {
   private readonly starts = new Map<string, number>();
   private readonly resolved = new Map<string, { time: number; sources: LogSources }>();
+  private readonly schedule = new SnapshotSchedule(STABLECOIN_SNAPSHOTS);
 
   constructor(
     private readonly evm: EvmChains,
@@ -581,17 +588,12 @@ export class StablecoinIngest {
 
   /** Every protocol in turn; one that fails keeps its facts and fails the run after the others are done. */
   async run(ctx: JobContext): Promise<string> {
-    const parts: string[] = [];
-    const failed: string[] = [];
-    for (const target of this.targets) {
-      try {
-        parts.push(await this.runOne(ctx, target));
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        failed.push(`${target.chain}/${target.protocol}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    if (failed.length) throw new Error(`${failed.join('; ')}${parts.length ? ` (done: ${parts.join('; ')})` : ''}`);
+    const parts = await eachTarget(
+      ctx,
+      this.targets,
+      (t) => `${t.chain}/${t.protocol}`,
+      (t) => this.runOne(ctx, t),
+    );
     return parts.join('; ');
   }
 
@@ -665,32 +667,16 @@ export class StablecoinIngest {
     if (!checkpoint) return [];
     const head = await source.getBlock(checkpoint.block);
     if (!head) return [];
-    const heads = await repo.snapshotHeads(target.chain, target.protocol);
-    const wanted: { number: number; timestamp: number }[] = [];
-    if (!heads[0] || (heads[0].blockNumber < head.number && head.timestamp - heads[0].timestamp >= SNAPSHOT_EVERY)) {
-      wanted.push(head);
-    }
-    const days = new Set(heads.map((h) => Math.floor(h.timestamp / DAY)));
-    const today = Math.floor(head.timestamp / DAY);
-    for (let d = 1; d <= BACKFILL_DAYS; d++) {
-      if (days.has(today - d)) continue;
-      const n = await blockAtOrBefore(source, (today - d + 1) * DAY - 1, start, head.number);
-      if (n === undefined || n < start) continue;
-      const block = await source.getBlock(n);
-      if (block) wanted.push(block);
-    }
-    const done: number[] = [];
-    for (const block of wanted) {
-      try {
-        await repo.saveSnapshot(await readSnapshot(source, repo, target, block));
-        done.push(block.number);
-      } catch (err) {
-        // A past block the node keeps no state for leaves that day without a snapshot (a gap), never a guess; the
-        // head's own snapshot failing fails the run (retried).
-        if (block.number === head.number) throw err;
-        ctx.log.warn({ err, block: block.number }, `${target.protocol}: no snapshot of a past day`);
-      }
-    }
+    const done = await this.schedule.take({
+      log: ctx.log,
+      source,
+      key: `${target.chain}:${target.protocol}`,
+      head,
+      times: await repo.snapshotHeads(target.chain, target.protocol),
+      startBlock: start,
+      snapshot: async (block) => repo.saveSnapshot(await readSnapshot(source, repo, target, block)),
+      what: target.protocol,
+    });
     if (done.length) await repo.pruneSnapshots(target.chain, target.protocol);
     return done;
   }

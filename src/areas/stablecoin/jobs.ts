@@ -1,5 +1,5 @@
 import type { JobContext, JobDef } from '../../jobs/types.js';
-import { DexRepository, dexPriceBlocks } from '../dex/public.js';
+import { DexReadModel, dexPriceBlocks } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeStablecoin, type StablecoinDexInput, type StablecoinInput, type StablecoinOutput } from './compute.js';
@@ -22,7 +22,7 @@ const SOURCE = 'chain logs (eth_getLogs, the Vat’s LogNotes decoded) and state
 const DEX_HISTORY = 8 * 86_400;
 
 async function dexInput(db: JobContext['store']['db'], chains: readonly string[], asOf: number) {
-  const dex = new DexRepository(db);
+  const dex = new DexReadModel(db);
   const out: { -readonly [K in keyof StablecoinDexInput]: StablecoinDexInput[K][number][] } = {
     pools: [],
     tokens: [],
@@ -32,13 +32,13 @@ async function dexInput(db: JobContext['store']['db'], chains: readonly string[]
     prices: [],
   };
   for (const chain of chains) {
-    out.pools.push(...(await dex.pools(chain)));
-    out.tokens.push(...(await dex.tokens(chain)));
-    const head = await dex.latestSnapshotBlock(chain);
-    if (head) out.snapshots.push(...(await dex.snapshots(chain, head.blockNumber)));
-    out.swaps.push(...(await dex.swaps(chain, asOf - DEX_HISTORY, asOf)));
-    out.syncs.push(...(await dex.syncs(chain, asOf - DEX_HISTORY, asOf)));
-    out.prices.push(...(await dex.prices(chain, Math.floor((asOf - DEX_HISTORY) / 3600) * 3600, asOf)));
+    const facts = await dex.factsWindow(chain, { from: asOf - DEX_HISTORY, until: asOf });
+    out.pools.push(...facts.pools);
+    out.tokens.push(...facts.tokens);
+    out.snapshots.push(...facts.snapshots);
+    out.swaps.push(...facts.swaps);
+    out.syncs.push(...facts.syncs);
+    out.prices.push(...facts.prices);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { startOfUtcDay } from '../../core/time.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { StablecoinProtocolInput, StablecoinRef } from './compute.js';
 import type { StableEventFact, StableSnapshot } from './facts.js';
@@ -56,13 +57,16 @@ function eventFact(r: EventRow): StableEventFact {
 /** Writes the events of one block range inside the EVM engine's transaction (idempotent: insert or ignore). */
 export async function insertEvents(platform: Transaction<Database>, events: readonly StableEventFact[]) {
   const trx = platform.withTables<StablecoinTables>();
-  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto('stable_events')
-      .values(events.slice(i, i + INSERT_CHUNK).map(eventRow))
-      .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
-      .execute();
-  }
+  await inChunks(
+    events,
+    (chunk) =>
+      trx
+        .insertInto('stable_events')
+        .values(chunk.map(eventRow))
+        .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+        .execute(),
+    INSERT_CHUNK,
+  );
 }
 
 /** Reorg rollback: the protocol's events and snapshots above `afterBlock`. */
@@ -185,14 +189,17 @@ export class StablecoinRepository {
       if (i < 3 || !keepDays.has(day)) keepDays.add(day);
       else drop.push(h.blockNumber);
     });
-    for (let i = 0; i < drop.length; i += INSERT_CHUNK) {
-      await this.db
-        .deleteFrom('stable_snapshots')
-        .where('chain', '=', chain)
-        .where('protocol', '=', protocol)
-        .where('block_number', 'in', drop.slice(i, i + INSERT_CHUNK))
-        .execute();
-    }
+    await inChunks(
+      drop,
+      (chunk) =>
+        this.db
+          .deleteFrom('stable_snapshots')
+          .where('chain', '=', chain)
+          .where('protocol', '=', protocol)
+          .where('block_number', 'in', chunk)
+          .execute(),
+      INSERT_CHUNK,
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { mergeLogs } from '../../sources/evm/logs.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { BlockInfo, EvmLog, EvmLogger, Hex, LogTopics } from '../../sources/evm/types.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { inChunks } from '../../store/chunks.js';
 import type { Store } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import type { EvmEngineTables } from './tables.js';
@@ -133,28 +134,32 @@ async function assertCheckpoint(trx: Transaction<Database>, key: string, expecte
 }
 
 async function upsertBlocks(trx: Transaction<Database>, chain: string, blocks: readonly BlockInfo[]): Promise<void> {
-  for (let i = 0; i < blocks.length; i += INSERT_CHUNK) {
-    const rows = blocks.slice(i, i + INSERT_CHUNK).map((b) => ({
-      chain,
-      number: b.number,
-      hash: b.hash,
-      parent_hash: b.parentHash,
-      timestamp: b.timestamp,
-    }));
-    // The newest fetch is the truth: a row left by another sink from an abandoned fork is corrected.
-    await trx
-      .withTables<EvmEngineTables>()
-      .insertInto('evm_blocks')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['chain', 'number']).doUpdateSet((eb) => ({
-          hash: eb.ref('excluded.hash'),
-          parent_hash: eb.ref('excluded.parent_hash'),
-          timestamp: eb.ref('excluded.timestamp'),
-        })),
-      )
-      .execute();
-  }
+  await inChunks(
+    blocks,
+    async (chunk) => {
+      const rows = chunk.map((b) => ({
+        chain,
+        number: b.number,
+        hash: b.hash,
+        parent_hash: b.parentHash,
+        timestamp: b.timestamp,
+      }));
+      // The newest fetch is the truth: a row left by another sink from an abandoned fork is corrected.
+      await trx
+        .withTables<EvmEngineTables>()
+        .insertInto('evm_blocks')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['chain', 'number']).doUpdateSet((eb) => ({
+            hash: eb.ref('excluded.hash'),
+            parent_hash: eb.ref('excluded.parent_hash'),
+            timestamp: eb.ref('excluded.timestamp'),
+          })),
+        )
+        .execute();
+    },
+    INSERT_CHUNK,
+  );
 }
 
 interface FetchedRange {

@@ -119,6 +119,8 @@ export interface DiscordStats {
 interface BucketState {
   remaining: number;
   resetAtMs: number;
+  /** Until when a 429 on the bucket holds it back (its `retry_after`), apart from what remains of the window. */
+  blockedUntilMs?: number;
 }
 
 /** Rate-limit knowledge from response headers, shared by every request of a client. */
@@ -140,6 +142,7 @@ class Buckets {
     let until = this.globalUntilMs;
     const state = this.states.get(this.key(route, major));
     if (state && state.remaining <= 0 && state.resetAtMs > nowMs) until = Math.max(until, state.resetAtMs);
+    if (state?.blockedUntilMs !== undefined) until = Math.max(until, state.blockedUntilMs);
     while (this.sentAt.length && this.sentAt[0]! <= nowMs - 1000) this.sentAt.shift();
     if (this.sentAt.length >= this.perSecond) until = Math.max(until, this.sentAt[0]! + 1000);
     return Math.max(0, until - nowMs);
@@ -158,13 +161,28 @@ class Buckets {
     const resetAfter = Number(headers.get('x-ratelimit-reset-after'));
     if (headers.get('x-ratelimit-remaining') === null || !Number.isFinite(remaining) || !Number.isFinite(resetAfter))
       return;
-    this.states.set(this.key(route, major), { remaining, resetAtMs: nowMs + Math.ceil(resetAfter * 1000) });
+    const key = this.key(route, major);
+    const blockedUntilMs = this.states.get(key)?.blockedUntilMs;
+    this.states.set(key, {
+      remaining,
+      resetAtMs: nowMs + Math.ceil(resetAfter * 1000),
+      ...(blockedUntilMs !== undefined && blockedUntilMs > nowMs ? { blockedUntilMs } : {}),
+    });
   }
 
+  /**
+   * A 429 on a bucket: its requests wait `retry_after`, and no longer unless the bucket's own headers say it is
+   * empty (a 429 on a shared resource, Discord's `X-RateLimit-Scope: shared`, can come with requests remaining:
+   * the bucket is then free again after `retry_after`, not at its reset). Without headers, the bucket is empty.
+   */
   blockBucket(route: string, major: string, untilMs: number): void {
     const key = this.key(route, major);
     const state = this.states.get(key);
-    this.states.set(key, { remaining: 0, resetAtMs: Math.max(untilMs, state?.resetAtMs ?? 0) });
+    this.states.set(key, {
+      remaining: state?.remaining ?? 0,
+      resetAtMs: state?.resetAtMs ?? untilMs,
+      blockedUntilMs: Math.max(untilMs, state?.blockedUntilMs ?? 0),
+    });
   }
 
   blockGlobal(untilMs: number): void {
