@@ -1,17 +1,21 @@
 # protoscore: one image for every role (`start`, `serve`, `worker`, `migrate`, `keys`, `jobs`, `sandbox run`).
 # compose.yaml runs it scaled out; docs/operations.md; test/packaging.test.ts checks what this file names.
 
-FROM node:20-bookworm-slim AS build
+# Node.js 24 (LTS), the line CI runs the suite on besides the machine's 20 (.ci/run); docs/operations.md, "Node.js".
+FROM node:24-trixie-slim AS build
 WORKDIR /app
-# better-sqlite3 builds from source when no prebuilt binary fits.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY src ./src
-# `npm ci` builds the service (the `prepare` script: tsc into dist/); then the dev dependencies go.
-RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
+# No install script is needed on Node.js 24: better-sqlite3 13 ships prebuilt Node-API binaries, and the Node.js 20
+# driver (better-sqlite3-node20, src/store/sqlite-driver.ts) is never loaded here, so it goes with no compiler
+# installed. Then tsc into dist/ (what the `prepare` script does), and the dev dependencies go.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+  && npm run build \
+  && npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/better-sqlite3-node20
 
-FROM node:20-bookworm-slim
+FROM node:24-trixie-slim
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     HOST=0.0.0.0 \

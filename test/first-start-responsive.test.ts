@@ -5,7 +5,6 @@
  * the OpenAPI document and a listing every 100 ms. No request may be shed and the 99th percentile stays under
  * 100 ms, during the first start and during a forced recomputation of every area. Then closing stops both halves.
  */
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +14,7 @@ import { computedKey } from '../src/areas/kit/compute-job.js';
 import { loadConfig } from '../src/config/index.js';
 import { nowSeconds, systemClock } from '../src/core/time.js';
 import { type Embedded, JobSideSetupError, startEmbedded } from '../src/runtime/index.js';
+import { sqliteDriverPath } from '../src/store/sqlite-driver.js';
 import { TokenRepository } from '../src/store/tokens.js';
 import { LogCapture } from './helpers.js';
 import { useTempDirs } from './support/temp-dirs.js';
@@ -88,7 +88,6 @@ function expectServed(samples: readonly Sample[]): void {
  * on this thread would wait for the job side's writes synchronously (better-sqlite3), stalling the API under test.
  */
 async function forgetInputs(sqliteFile: string, computation: string): Promise<void> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const code = `
     const { workerData } = require('node:worker_threads');
     const db = new (require(workerData.driver))(workerData.file);
@@ -97,7 +96,7 @@ async function forgetInputs(sqliteFile: string, computation: string): Promise<vo
     db.close();`;
   const worker = new Worker(code, {
     eval: true,
-    workerData: { driver, file: sqliteFile, key: computedKey(computation) },
+    workerData: { driver: sqliteDriverPath, file: sqliteFile, key: computedKey(computation) },
   });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);

@@ -119,6 +119,7 @@ const top = (file: string) => file.split('/')[0]!.replace(/\.ts$/, '');
 const IO_PACKAGES = [
   'pg',
   'better-sqlite3',
+  'better-sqlite3-node20',
   'kysely',
   'ioredis',
   'fastify',

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { AREAS } from '../src/areas/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { areaEnv, enabledJobs, openSources, registryBook } from '../src/runtime/index.js';
 import { defaultSqliteFile } from '../src/store/db.js';
+import { SQLite as Database } from '../src/store/sqlite-driver.js';
 import { PG_URL, REDIS_URL } from './helpers.js';
 
 /**

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ScopedPostgresDialect } from './introspector.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
+import { SQLite } from './sqlite-driver.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
