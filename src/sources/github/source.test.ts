@@ -123,6 +123,45 @@ describe('GitHub source against the stand-in', () => {
     expect(gh.stats.notModified).toBe(saved.size);
   });
 
+  it('keeps of each answer only the fields its schema reads: smaller in the cache, read the same as the whole', async () => {
+    const { source } = await setup();
+    const whole = source({ keep: (_path, data) => data });
+    const saved = new Map<string, CachedResponse>();
+    const store: EtagStore = {
+      get: async (key) => saved.get(key),
+      set: async (key, value) => {
+        saved.set(key, JSON.parse(JSON.stringify(value)) as CachedResponse);
+      },
+    };
+    const kept = source({ etagStore: store });
+    const project = <T>(xs: T) => JSON.parse(JSON.stringify(xs)) as T;
+    const wholeCommits = await whole.listCommits('ethereum', 'go-ethereum', PAST);
+    const keptCommits = await kept.listCommits('ethereum', 'go-ethereum', PAST);
+    // What a reader reads (the schema's fields) is the same; the rest is gone.
+    const read = (c: (typeof wholeCommits)[number]) => [
+      c.sha,
+      c.commit.author?.date,
+      c.commit.committer?.date,
+      c.commit.message,
+      c.commit.comment_count,
+      c.author && 'login' in c.author ? [c.author.login, c.author.id, c.author.type] : c.author,
+      c.committer && 'login' in c.committer ? c.committer.login : c.committer,
+      c.parents.map((p) => p.sha),
+    ];
+    expect(keptCommits.map(read)).toEqual(wholeCommits.map(read));
+    expect(Object.keys(wholeCommits[0]!)).toContain('html_url');
+    expect(Object.keys(keptCommits[0]!).sort()).toEqual(['author', 'commit', 'committer', 'parents', 'sha']);
+    const wholeBytes = JSON.stringify(wholeCommits).length;
+    const keptBytes = [...saved.values()].reduce((n, v) => n + JSON.stringify(v.data).length, 0);
+    expect(keptBytes).toBeLessThan(wholeBytes / 2);
+    // A 304 answers what a 200 answered.
+    expect(project(await kept.listCommits('ethereum', 'go-ethereum', PAST))).toEqual(project(keptCommits));
+    expect(kept.stats.notModified).toBe(Math.ceil(keptCommits.length / 100));
+    const repo = await kept.getRepo('ethereum', 'go-ethereum');
+    expect(await kept.getRepo('ethereum', 'go-ethereum')).toEqual(repo);
+    expect(repo.full_name).toBe('ethereum/go-ethereum');
+  });
+
   it('waits for the reset when the window is used up, and sends nothing meanwhile', async () => {
     const { gh, source, clock, truth } = await setup({ rateLimit: { limit: 2, windowSeconds: 600 } });
     const src = source();

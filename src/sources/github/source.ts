@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
 import { schemaMismatch } from '../schema-mismatch.js';
 import {
   createGithubClient,
@@ -66,11 +67,34 @@ const CHECK = {
   rateLimit: checker('GET /rate_limit', GithubRateLimit),
 };
 
+/**
+ * What the ETag cache keeps of each endpoint's answers: the fields of its schema (`Value.Clean` of a copy), by the
+ * path's tail (a GitHub Enterprise base URL adds `/api/v3` before it). Every schema checks the fields the source
+ * reads, so a kept answer validates and reads exactly as the whole one did (source.test.ts holds it).
+ */
+const KEPT: readonly [RegExp, TSchema][] = [
+  [/\/orgs\/[^/]+\/repos$/, Type.Array(GithubRepo)],
+  [/\/repos\/[^/]+\/[^/]+$/, GithubRepoDetail],
+  [/\/repos\/[^/]+\/[^/]+\/commits$/, Type.Array(GithubCommit)],
+  [/\/repos\/[^/]+\/[^/]+\/contributors$/, Type.Array(GithubContributor)],
+  [/\/repos\/[^/]+\/[^/]+\/issues$/, Type.Array(GithubIssue)],
+  [/\/repos\/[^/]+\/[^/]+\/pulls$/, Type.Array(GithubPull)],
+  [/\/repos\/[^/]+\/[^/]+\/events$/, Type.Array(GithubEvent)],
+  [/\/repos\/[^/]+\/[^/]+\/branches$/, Type.Array(GithubBranch)],
+  [/\/repos\/[^/]+\/[^/]+\/collaborators$/, Type.Array(GithubCollaborator)],
+];
+
+/** The part of a GitHub answer the cache keeps: its schema's fields, or all of it for a path no schema covers. */
+export function keptOfAnswer(pathname: string, data: unknown): unknown {
+  const schema = KEPT.find(([pattern]) => pattern.test(pathname))?.[1];
+  return schema === undefined ? data : Value.Clean(schema, structuredClone(data));
+}
+
 export class GithubSource {
   readonly client: GithubClient;
 
   constructor(options: GithubClientOptions = {}) {
-    this.client = createGithubClient(options);
+    this.client = createGithubClient({ keep: keptOfAnswer, ...options });
   }
 
   get stats() {
