@@ -2,19 +2,13 @@ import { FormatRegistry, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import type { PoolFact, PoolSnapshotFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
-import {
-  classifyIlk,
-  computeStablecoin,
-  holderConcentration,
-  liquityRedeemableWithin,
-  pegOfDay,
-  replayHolders,
-  type StablecoinInput,
-  type StablecoinProtocolInput,
-  yearlyRate,
-} from './compute.js';
+import { computeStablecoin, type StablecoinInput, type StablecoinProtocolInput } from './compute.js';
 import type { LiquitySnapshot, MakerIlkState, MakerSnapshot, StableEventFact } from './facts.js';
+import { holderConcentration, replayHolders } from './holders.js';
 import { stablecoinDocuments } from './jobs.js';
+import { liquityRedeemableWithin } from './liquity-figures.js';
+import { classifyIlk, yearlyRate } from './maker-figures.js';
+import { pegOfDay } from './market.js';
 import { CollateralsPayload, StableScoreHistory, StableScoreRecord, WeeklyRecord } from './schema.js';
 
 const E18 = 10n ** 18n;
