@@ -74,7 +74,10 @@ export interface StateFigures {
   readonly positionsOwners: number | null;
   readonly psmHoldingsUsd: number | null;
   readonly psmFees: { ilk: string; tin: number | null; tout: number | null }[];
-  /** Debt liquidatable under STRESS_DROP (stablecoin units) and what absorbs it (USD, stablecoin units). */
+  /**
+   * What must be absorbed under STRESS_DROP (stablecoin units: Maker the auctions' tab, Liquity the debt) and what
+   * absorbs it (USD).
+   */
   readonly stress: { liquidatable: number; absorbableUsd: number } | null;
   readonly stressGap: GapReason | null;
   readonly backstopUsd: number | null;

@@ -14,6 +14,7 @@ import {
   rn,
   type StateFigures,
 } from './figures.js';
+import { auctionTerms, makerAbsorption, type StressedIlk } from './maker-absorption.js';
 import { type DexView, type Prices, pairStates } from './market.js';
 import type { CollateralEntry } from './schema.js';
 import { EXIT_MOVE, STRESS_DROP } from './score.js';
@@ -58,9 +59,11 @@ export function makerFigures(
     list.push(u);
   }
   const rows: { kind: CollateralKind; debt: number; usd: number | null; mat: number }[] = [];
-  let stressLiquidatable = 0;
-  let stressAbsorbable = 0;
   let stressGap: GapReason | null = null;
+  // Snapshots before stablecoin.liquidity@1.5.0 lack the Dog's room and the Clippers: the absorption is unknown.
+  if (s.Hole === undefined || s.Dirt === undefined) stressGap = 'no_data';
+  const stressed: StressedIlk[] = [];
+  const auctions = new Map<string, NonNullable<CollateralEntry['auction']>>();
   const collaterals: CollateralEntry[] = s.ilks.map((x) => {
     const kind = classifyIlk(x, psmIlks);
     const debtRad = x.Art * x.rate;
@@ -111,18 +114,46 @@ export function makerFigures(
       const par = toFloat(s.par, 27);
       dist = distribution(positions, price.price_usd / par);
       liq = liquidatable(positions, price.price_usd / par, () => mat);
-      const stressed = liq.find((l) => l.price_drop === STRESS_DROP)!;
-      stressLiquidatable += stressed.debt;
-      // Keepers sell the seized collateral on DEXs: depth within the liquidation penalty absorbs it.
-      const penalty = toFloat(x.chop, 18) - 1;
-      if (stressed.debt > 0 && penalty > 0) {
-        const move = Math.min(penalty, 0.5);
-        let depthUsd = 0;
-        for (const q of absorbQuotes) {
-          const states = pairStates(view, x.gem, q, t).map((p) => p.state);
-          depthUsd += pairSellDepthUsd(states, x.gem, q, move, { [x.gem]: price.price_usd }).usd ?? 0;
-        }
-        stressAbsorbable += Math.min(depthUsd, stressed.debt * (stableUsdPrice ?? 1));
+      const due = liq.find((l) => l.price_drop === STRESS_DROP)!.debt;
+      const terms = x.clipper ? auctionTerms(x.clipper) : null;
+      if (x.clipper === undefined) stressGap ??= 'no_data';
+      const room = x.hole > x.dirt ? toFloat(x.hole - x.dirt, 45) : 0;
+      stressed.push({
+        ilk: x.ilk,
+        gem: x.gem,
+        due,
+        chop: toFloat(x.chop, 18),
+        room,
+        terms,
+        // What the collateral's pools against USD stablecoins and DAI pay for it (at the quotes' prices, in DAI).
+        depth: (move) => {
+          let dai = 0;
+          for (const q of absorbQuotes) {
+            const states = pairStates(view, x.gem, q, t).map((p) => p.state);
+            if (!states.length) continue;
+            const received = pairSellDepthUsd(states, x.gem, q, move, {}).received;
+            const quoteUsd = q === s.token ? stableUsdPrice : (prices.dex(q, t)?.priceUsd ?? null);
+            if (quoteUsd !== null) dai += (received * quoteUsd) / (stableUsdPrice ?? 1);
+          }
+          return dai;
+        },
+      });
+      if (x.clipper && terms) {
+        const c = x.clipper;
+        auctions.set(x.ilk, {
+          clipper: x.clip,
+          calc: c.calc,
+          buf: r(terms.buf),
+          tail: Number(c.tail),
+          cusp: r(terms.cusp),
+          curve_at_tail: r(terms.curveAtTail),
+          lowest_price: r(terms.lowestPrice),
+          keeper_margin: r(terms.keeperMargin),
+          room: r(room),
+          stressed_tab: null,
+          depth: null,
+          absorbable: null,
+        });
       }
     }
     if (amount === null) gaps.amount = 'source_error';
@@ -155,8 +186,10 @@ export function makerFigures(
       positions: complete ? positions.filter((p) => p.debt > 0).length : null,
       distribution: dist,
       liquidatable: liq,
+      auction: auctions.get(x.ilk) ?? null,
       gap_reasons: {
         ...gaps,
+        ...auctionGaps(x, kind, auctions.has(x.ilk), gaps.liquidatable),
         critical_collateralization: 'not_applicable',
         borrowing_rate: 'not_applicable',
         ...(x.chop > 0n ? {} : { liquidation_penalty: 'not_applicable' as const }),
@@ -164,6 +197,18 @@ export function makerFigures(
       },
     };
   });
+  const absorption = stressGap
+    ? null
+    : makerAbsorption(stressed, s.Hole! > s.Dirt! ? toFloat(s.Hole! - s.Dirt!, 45) : 0);
+  if (!stressGap && absorption === null) stressGap = 'no_price';
+  const stress = stressGap ? null : absorption;
+  for (const [ilk, a] of absorption?.ilks ?? []) {
+    const served = collaterals.find((c) => c.ilk === ilk)?.auction;
+    if (!served) continue;
+    served.stressed_tab = r(a.tab);
+    served.depth = a.depth === null ? null : r(a.depth);
+    served.absorbable = r(a.absorbable);
+  }
   const totalDebt = toFloat(s.debt, 45);
   // Vat.debt = Σ Art × rate (backed by collateral) + vice (no collateral backs it): served apart, so that the
   // collateral breakdown, which covers the backed part, and the system's own debt add up to the total.
@@ -209,7 +254,8 @@ export function makerFigures(
       tin: p.tin === null ? null : r(toFloat(p.tin, 18)),
       tout: p.tout === null ? null : r(toFloat(p.tout, 18)),
     })),
-    stress: stressGap ? null : { liquidatable: stressLiquidatable, absorbableUsd: stressAbsorbable },
+    stress:
+      stress === null ? null : { liquidatable: stress.tab, absorbableUsd: stress.absorbable * (stableUsdPrice ?? 1) },
     stressGap,
     backstopUsd,
     backstopGap: backstopUsd === null ? 'no_price' : null,
@@ -217,4 +263,25 @@ export function makerFigures(
     liquity: null,
     exclude: new Set(Object.values(s.addresses)),
   };
+}
+
+/** Why a type's auction, or its stressed figures, are null. */
+function auctionGaps(
+  x: MakerIlkState,
+  kind: CollateralKind,
+  served: boolean,
+  liquidatableGap: GapReason | undefined,
+): Record<string, GapReason> {
+  if (served) {
+    // The stressed figures follow the liquidation table: unknown when it is.
+    return liquidatableGap
+      ? {
+          'auction.stressed_tab': liquidatableGap,
+          'auction.depth': liquidatableGap,
+          'auction.absorbable': liquidatableGap,
+        }
+      : {};
+  }
+  if (kind !== 'crypto' || x.clipper === null) return { auction: 'not_applicable' };
+  return { auction: 'no_data' };
 }
