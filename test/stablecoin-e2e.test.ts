@@ -56,13 +56,36 @@ interface Weekly extends Row {
   dex_liquidity_usd: number | null;
   gap_reasons: Record<string, string>;
 }
+interface Auction {
+  clipper: string;
+  calc: string;
+  buf: number;
+  tail: number;
+  cusp: number;
+  curve_at_tail: number;
+  lowest_price: number;
+  keeper_margin: number;
+  room: number;
+  stressed_tab: number | null;
+  depth: number | null;
+  absorbable: number | null;
+}
 interface Collaterals extends Row {
   snapshot_block: number;
   total_debt: number;
-  collateral_assets: { ilk?: string; kind: string; debt: number; amount: number | null }[];
+  collateral_assets: {
+    ilk?: string;
+    kind: string;
+    debt: number;
+    amount: number | null;
+    liquidatable: { price_drop: number; debt: number }[];
+    auction?: Auction | null;
+    gap_reasons: Record<string, string>;
+  }[];
 }
 
 const RAD = 10n ** 45n;
+const RAY = 10n ** 27n;
 const WAD = 10n ** 18n;
 const ZERO = '0x0000000000000000000000000000000000000000';
 
@@ -84,6 +107,18 @@ const TROVE_MANAGER = parseAbi([
   'function MCR() view returns (uint256)',
 ]);
 const BALANCE = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const DOG = parseAbi([
+  'function ilks(bytes32) view returns (address clip, uint256 chop, uint256 hole, uint256 dirt)',
+  'function Hole() view returns (uint256)',
+  'function Dirt() view returns (uint256)',
+]);
+const CLIPPER = parseAbi([
+  'function buf() view returns (uint256)',
+  'function tail() view returns (uint256)',
+  'function cusp() view returns (uint256)',
+  'function calc() view returns (address)',
+]);
+const ABACUS = parseAbi(['function price(uint256 top, uint256 dur) view returns (uint256)']);
 const POOL = parseAbi(['function getLUSDDebt() view returns (uint256)', 'function getETH() view returns (uint256)']);
 const PRICE_FEED = parseAbi(['function lastGoodPrice() view returns (uint256)']);
 const TROVE_UPDATED = parseAbiItem(
@@ -351,6 +386,81 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
     const exit = score.data[0]!.components.find((x) => x.name === 'exit_liquidity')!;
     expect(exit.inputs.backstop_usd!).toBeLessThanOrEqual(expected * 1.05 + 1e-6);
     expect(exit.inputs.backstop_usd!).toBeGreaterThanOrEqual(expected * 0.95 - 1e-6);
+  });
+
+  it('MakerDAO: the liquidation absorption recounts from the Dog, each Clipper and its Abacus (eth_call at the snapshot block)', async () => {
+    const doc = await get<Collaterals>('/data/stablecoin/makerdao/collaterals');
+    const block = BigInt(doc.data.snapshot_block);
+    const c = client();
+    const at = { blockNumber: block } as const;
+    const Hole = await c.readContract({ address: maker.dog, abi: DOG, functionName: 'Hole', ...at });
+    const Dirt = await c.readContract({ address: maker.dog, abi: DOG, functionName: 'Dirt', ...at });
+    let globalRoom = units(Hole > Dirt ? Hole - Dirt : 0n, RAD);
+    let tab = 0;
+    let absorbed = 0;
+    let auctioned = 0;
+    for (const ilk of maker.ilks) {
+      const served = doc.data.collateral_assets.find((a) => a.ilk === ilk.ilk)!;
+      const [clip, chop, hole, dirt] = await c.readContract({
+        address: maker.dog,
+        abi: DOG,
+        functionName: 'ilks',
+        args: [stringToHex(ilk.ilk, { size: 32 })],
+        ...at,
+      });
+      const due = served.liquidatable.find((l) => l.price_drop === 0.35)?.debt;
+      if (chop === 0n || clip === ZERO) {
+        // Not auctioned by the Dog (ETH-A: a Flipper type under the Cat): its tab counts, nothing absorbs it.
+        expect(served.auction, ilk.ilk).toBeNull();
+        expect(served.gap_reasons.auction, ilk.ilk).toBe('not_applicable');
+        tab += (due ?? 0) * units(chop, WAD);
+        continue;
+      }
+      auctioned++;
+      const read = <F extends 'buf' | 'tail' | 'cusp' | 'calc'>(functionName: F) =>
+        c.readContract({ address: clip, abi: CLIPPER, functionName, ...at });
+      const [buf, tail, cusp, calc] = [await read('buf'), await read('tail'), await read('cusp'), await read('calc')];
+      const atTail = await c.readContract({
+        address: calc,
+        abi: ABACUS,
+        functionName: 'price',
+        args: [RAY, tail],
+        ...at,
+      });
+      const lowest = units(buf, RAY) * Math.max(units(cusp, RAY), units(atTail, RAY));
+      const a = served.auction!;
+      expect(a, ilk.ilk).toMatchObject({ clipper: clip.toLowerCase(), calc: calc.toLowerCase(), tail: Number(tail) });
+      expect(Math.abs(a.buf - units(buf, RAY))).toBeLessThan(1e-6);
+      expect(Math.abs(a.cusp - units(cusp, RAY))).toBeLessThan(1e-6);
+      expect(Math.abs(a.curve_at_tail - units(atTail, RAY))).toBeLessThan(1e-6);
+      expect(Math.abs(a.lowest_price - lowest), `${ilk.ilk} lowest price`).toBeLessThan(1e-6);
+      expect(Math.abs(a.keeper_margin - Math.max(0, 1 - lowest))).toBeLessThan(1e-6);
+      const room = units(hole > dirt ? hole - dirt : 0n, RAD);
+      expect(rel(a.room, room), `${ilk.ilk} room`).toBeLessThan(1e-9);
+      // The tab the auctions must raise: the debt liquidatable under 35 % × chop, read from the Dog.
+      expect(due, ilk.ilk).toBeDefined();
+      const t = due! * units(chop, WAD);
+      if (t === 0) expect(a.stressed_tab).toBe(0);
+      else expect(rel(a.stressed_tab!, t), `${ilk.ilk} tab`).toBeLessThan(1e-6);
+      // Absorbed: at most the tab, the type's room, the Dog's global room left, and the pools' depth.
+      expect(a.absorbable!).toBeLessThanOrEqual(Math.min(t, room, globalRoom, a.depth ?? 0) * (1 + 1e-6) + 1e-6);
+      globalRoom -= a.absorbable!;
+      tab += t;
+      absorbed += a.absorbable!;
+    }
+    // ETH-B, ETH-C and LINK-A sit on Clippers in the sandbox.
+    expect(auctioned).toBe(3);
+    const scores = await get<
+      { components: { name: string; value: number | null; inputs: Record<string, number> }[] }[]
+    >('/scores/liquidity-stablecoin/ethereum/makerdao');
+    const component = scores.data[0]!.components.find((x) => x.name === 'liquidation_absorption')!;
+    expect(component.value).not.toBeNull();
+    const coverage = tab > 0 ? Math.min(1, absorbed / tab) : 1;
+    expect(Math.abs(component.value! - coverage), 'coverage = Σ absorbable / Σ tab').toBeLessThan(1e-4);
+    if (tab > 0) {
+      const served = component.inputs.absorbable_usd! / component.inputs.liquidatable_usd!;
+      expect(Math.abs(served - absorbed / tab), 'absorbable_usd / liquidatable_usd').toBeLessThan(1e-3);
+    }
   });
 
   it('scores every (chain, protocol) with its components, and lists them all', async () => {

@@ -2,19 +2,10 @@ import { FormatRegistry, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import type { PoolFact, PoolSnapshotFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
-import {
-  classifyIlk,
-  computeStablecoin,
-  holderConcentration,
-  liquityRedeemableWithin,
-  pegOfDay,
-  replayHolders,
-  type StablecoinInput,
-  type StablecoinProtocolInput,
-  yearlyRate,
-} from './compute.js';
-import type { LiquitySnapshot, MakerIlkState, MakerSnapshot, StableEventFact } from './facts.js';
+import { computeStablecoin, type StablecoinInput, type StablecoinProtocolInput } from './compute.js';
+import type { LiquitySnapshot, MakerClipperState, MakerIlkState, MakerSnapshot, StableEventFact } from './facts.js';
 import { stablecoinDocuments } from './jobs.js';
+import { liquityRedeemableWithin } from './liquity-figures.js';
 import { CollateralsPayload, StableScoreHistory, StableScoreRecord, WeeklyRecord } from './schema.js';
 
 const E18 = 10n ** 18n;
@@ -115,9 +106,18 @@ function ilk(x: Partial<MakerIlkState> & Pick<MakerIlkState, 'ilk' | 'gem' | 'Ar
     hole: 0n,
     dirt: 0n,
     joinBalance: 0n,
+    clipper: null,
     ...x,
   };
 }
+
+const CLIPPER: MakerClipperState = {
+  calc: '0x00000000000000000000000000000000000000c2',
+  buf: (12n * RAY) / 10n,
+  tail: 8400n,
+  cusp: (45n * RAY) / 100n,
+  curveAtTail: (39n * RAY) / 100n,
+};
 
 /** ETH-A: two vaults (11,000 and 26,400 DAI of debt at rate 1.1), PSM-USDC-A and an unpriced RWA. */
 function makerSnapshot(timestamp: number, block: number, over: Partial<MakerSnapshot> = {}): MakerSnapshot {
@@ -136,6 +136,8 @@ function makerSnapshot(timestamp: number, block: number, over: Partial<MakerSnap
     par: RAY,
     Line: 100_000_000n * 10n ** 45n,
     base: 0n,
+    Hole: 100_000_000n * 10n ** 45n,
+    Dirt: 0n,
     ilks: [
       ilk({
         ilk: 'ETH-A',
@@ -147,6 +149,9 @@ function makerSnapshot(timestamp: number, block: number, over: Partial<MakerSnap
         // 2 % a year: duty = 1.02^(1/year) in ray, as the Jug holds it.
         duty: 1_000000000627937192491029810n,
         chop: 1_130000000000000000n,
+        // The Dog lets ETH-A's auctions raise 30,000 DAI; its Clipper starts at 120 % and resets at 45 % of that.
+        hole: 30_000n * 10n ** 45n,
+        clipper: CLIPPER,
         joinBalance: 30n * E18,
       }),
       ilk({ ilk: 'PSM-USDC-A', gem: USDC, dec: 6, Art: 50_000n * E18, joinBalance: 50_000n * 10n ** 6n }),
@@ -440,6 +445,71 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(out.allMarkets!.data).toEqual([scores[0]]);
   });
 
+  it('liquidation absorption from the auction: the tab (debt × chop) against the Dog’s room and the pools down to the curve’s lowest price', () => {
+    const eth = collaterals.collateral_assets.find((x) => x.ilk === 'ETH-A')!;
+    // 37,400 DAI liquidatable under 35 % owe 37,400 × 1.13 = 42,262; the auction falls to 1.2 × max(0.45, 0.39) = 54 %
+    // of the market, so keepers may sell WETH down 46 %: the 1,000 WETH / 2M USDC pool pays ≈ 530k USDC for that,
+    // but the Dog lets ETH-A's auctions raise 30,000 DAI only.
+    expect(eth.auction).toMatchObject({
+      clipper: '0x00000000000000000000000000000000000000c1',
+      calc: CLIPPER.calc,
+      buf: 1.2,
+      tail: 8400,
+      cusp: 0.45,
+      curve_at_tail: 0.39,
+      lowest_price: 0.54,
+      keeper_margin: 0.46,
+      room: 30_000,
+      stressed_tab: 42_262,
+      absorbable: 30_000,
+    });
+    expect(eth.auction!.depth).toBeGreaterThan(500_000);
+    expect(eth.auction!.depth).toBeLessThan(531_000);
+    const psm = collaterals.collateral_assets.find((x) => x.ilk === 'PSM-USDC-A')!;
+    expect(psm.auction).toBeNull();
+    expect(psm.gap_reasons.auction).toBe('not_applicable');
+    const absorption = out.scores
+      .get('ethereum/makerdao')!
+      .data[0]!.components.find((c) => c.name === 'liquidation_absorption')!;
+    expect(absorption.inputs).toMatchObject({ liquidatable_usd: 42_262, absorbable_usd: 30_000 });
+    expect(absorption.value).toBeCloseTo(30_000 / 42_262, 4);
+  });
+
+  it('absorption: the global Hole bounds every type; no Clipper or no keeper margin absorbs nothing; an old snapshot is no_data', () => {
+    const absorbed = (over: (s: MakerSnapshot) => MakerSnapshot) => {
+      const o = run([makerInput(over)]);
+      const eth = o.collaterals.get('makerdao')!.data.collateral_assets.find((x) => x.ilk === 'ETH-A')!;
+      const c = o.scores
+        .get('ethereum/makerdao')!
+        .data[0]!.components.find((x) => x.name === 'liquidation_absorption')!;
+      return { eth, c };
+    };
+    const eth = (s: MakerSnapshot, f: (x: MakerIlkState) => MakerIlkState) => ({
+      ...s,
+      ilks: s.ilks.map((x) => (x.ilk === 'ETH-A' ? f(x) : x)),
+    });
+    // Dirt 99,990,000 of a 100M Hole: 10,000 DAI of room left for all auctions.
+    const full = absorbed((s) => ({ ...s, Dirt: 99_990_000n * 10n ** 45n }));
+    expect(full.eth.auction).toMatchObject({ room: 30_000, absorbable: 10_000 });
+    expect(full.c.inputs).toMatchObject({ absorbable_usd: 10_000 });
+    // A curve that never falls below the market (1.2 × 0.9): no keeper takes at a profit.
+    const flat = absorbed((s) => eth(s, (x) => ({ ...x, clipper: { ...CLIPPER, cusp: (9n * RAY) / 10n } })));
+    expect(flat.eth.auction).toMatchObject({ lowest_price: 1.08, keeper_margin: 0, absorbable: 0 });
+    expect(flat.c.value).toBe(0);
+    // No Clipper on the Dog (a Flipper type under the old Cat): its tab counts, nothing absorbs it.
+    const none = absorbed((s) => eth(s, (x) => ({ ...x, clipper: null })));
+    expect(none.eth.auction).toBeNull();
+    expect(none.eth.gap_reasons.auction).toBe('not_applicable');
+    expect(none.c.inputs).toMatchObject({ liquidatable_usd: 42_262, absorbable_usd: 0 });
+    // A snapshot stored before the auction was read: unknown, never assumed.
+    const old = absorbed((s) => {
+      const { Hole: _h, Dirt: _d, ...rest } = eth(s, ({ clipper: _c, ...x }) => x);
+      return rest as MakerSnapshot;
+    });
+    expect(old.eth.gap_reasons.auction).toBe('no_data');
+    expect(old.c).toMatchObject({ value: null, gap_reason: 'no_data' });
+  });
+
   it('a crypto collateral without a market price leaves the collateral ratio null (no_price) and the buffer dropped', () => {
     const input = makerInput((s) => ({
       ...s,
@@ -638,68 +708,6 @@ describe('computeStablecoin: Liquity', () => {
   });
 });
 
-describe('pure helpers', () => {
-  it('holder concentration leaves out pools and the protocol’s contracts, and keeps the raw figure beside it', () => {
-    const POOL = '0x00000000000000000000000000000000000000f0';
-    const holders = new Map<string, bigint>(
-      Array.from({ length: 20 }, (_, i) => [`0x${(i + 1).toString(16).padStart(40, '0')}`, BigInt(i + 1) * E18]),
-    );
-    const without = holderConcentration(holders, new Set())!;
-    // 20 holders of 1…20: the 10 largest hold 155 of 210.
-    expect(without.share).toBeCloseTo(155 / 210, 6);
-    // Exit liquidity grows: a pool holding 4 times the holders' supply. Among holders nothing changes; raw, the pool
-    // is the largest holder.
-    const withPool = new Map([...holders, [POOL, 840n * E18]]);
-    const c = holderConcentration(withPool, new Set([POOL, PSM]))!;
-    expect(c.share).toBeCloseTo(without.share, 6);
-    expect(c.excluded).toBe(1);
-    expect(c.rawShare).toBeCloseTo((840 + 20 + 19 + 18 + 17 + 16 + 15 + 14 + 13 + 12) / 1050, 5);
-    expect(holderConcentration(new Map([[POOL, E18]]), new Set([POOL]))).toBeNull();
-  });
-
-  it.each([
-    ['ETH-A', 1, 'crypto'],
-    ['PSM-USDC-A', 1, 'psm'],
-    ['RWA014-A', 3, 'rwa'],
-    ['DIRECT-AAVEV2-DAI', 4, 'credit-line'],
-    ['TELEPORT-FW-A', 3, 'credit-line'],
-    ['WSTETH-B', 1, 'crypto'],
-  ] as const)('classifies %s (class %d) as %s', (name, cls, kind) => {
-    expect(classifyIlk({ ilk: name, class: cls }, new Set())).toBe(kind);
-  });
-
-  it('an ilk a Chainlog PSM names is a PSM whatever its name', () => {
-    expect(classifyIlk({ ilk: 'LITE-PSM-USDC-A', class: 1 }, new Set(['LITE-PSM-USDC-A']))).toBe('psm');
-  });
-
-  it('yearly rate of a per-second ray factor', () => {
-    expect(yearlyRate(RAY)).toBe(0);
-    expect(yearlyRate(1_000000000627937192491029810n)).toBeCloseTo(0.02, 8);
-  });
-
-  it('peg of a day: hours outside ±0.5 %, max deviation; no priced hour is unknown', () => {
-    expect(pegOfDay([1, 1.004, 0.99, null])).toEqual({
-      hoursPriced: 3,
-      hoursOutside: 1,
-      maxDeviation: expect.closeTo(0.01, 12),
-      meanPrice: expect.closeTo((1 + 1.004 + 0.99) / 3, 12),
-    });
-    expect(pegOfDay([null, null])).toBeNull();
-  });
-
-  it('holders replay: balances, burns and the replayed supply at each block', () => {
-    const out = replayHolders(
-      [transfer(1, 1, ZERO, HOLDER_A, 10n), transfer(2, 2, HOLDER_A, HOLDER_B, 4n), transfer(3, 3, HOLDER_B, ZERO, 4n)],
-      [1, 2, 3],
-    );
-    expect([1, 2, 3].map((b) => [out.get(b)!.holders, out.get(b)!.supply])).toEqual([
-      [1, 10n],
-      [2, 10n],
-      [1, 6n],
-    ]);
-  });
-});
-
 // The API's own format check: ISO-8601 UTC with seconds (docs/vocabulary.md).
 if (!FormatRegistry.Has('date-time'))
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
@@ -727,7 +735,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.4.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.5.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

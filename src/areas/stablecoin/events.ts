@@ -42,7 +42,13 @@ export const CLIPPER_ABI = parseAbi([
   'event Kick(uint256 indexed id, uint256 top, uint256 tab, uint256 lot, address indexed usr, address indexed kpr, uint256 coin)',
   'event Take(uint256 indexed id, uint256 max, uint256 price, uint256 owe, uint256 tab, uint256 lot, address indexed usr)',
   'event Redo(uint256 indexed id, uint256 top, uint256 tab, uint256 lot, address indexed usr, address indexed kpr, uint256 coin)',
+  'function buf() view returns (uint256)',
+  'function tail() view returns (uint256)',
+  'function cusp() view returns (uint256)',
+  'function calc() view returns (address)',
 ]);
+/** A Clipper's price curve (LinearDecrease, StairstepExponentialDecrease, ExponentialDecrease): one function. */
+export const ABACUS_ABI = parseAbi(['function price(uint256 top, uint256 dur) view returns (uint256)']);
 export const ILK_REGISTRY_ABI = parseAbi([
   'function list() view returns (bytes32[])',
   'function info(bytes32 ilk) view returns (string name, string symbol, uint256 class, uint256 dec, address gem, address pip, address join, address xlip)',

@@ -97,6 +97,26 @@ export interface MakerIlkState {
   readonly dirt: bigint;
   /** The join adapter's balance of the collateral token (raw, `dec` decimals): what the Vat holds of it; null when unread. */
   readonly joinBalance: bigint | null;
+  /**
+   * The Clipper the Dog auctions the type through (its `clip`), with its price curve; null when the Dog names none
+   * (a type it does not liquidate: PSM, RWA, or a Flipper type under the old Cat). Absent in snapshots taken before
+   * stablecoin.liquidity@1.5.0 (the absorption is then unknown, `no_data`).
+   */
+  readonly clipper?: MakerClipperState | null;
+}
+
+/** A Clipper's auction parameters and its price curve (the Abacus `calc`), read at the snapshot block. */
+export interface MakerClipperState {
+  /** The Abacus (LinearDecrease, StairstepExponentialDecrease, ExponentialDecrease…), lowercase. */
+  readonly calc: string;
+  /** Start price over the oracle price at the kick (ray: 1.2e27 = 120 %). */
+  readonly buf: bigint;
+  /** Seconds after which an auction must be reset (`redo`). */
+  readonly tail: bigint;
+  /** Fall of the price, as a fraction of the start price (ray), below which an auction must be reset. */
+  readonly cusp: bigint;
+  /** `calc.price(RAY, tail)`: the curve at the tail as a fraction of the start price (ray), by the Abacus itself. */
+  readonly curveAtTail: bigint;
 }
 
 /** One vault: the Vat's `urns(ilk, urn)` at the snapshot block. */
@@ -145,6 +165,12 @@ export interface MakerSnapshot {
   readonly par: bigint;
   readonly Line: bigint;
   readonly base: bigint;
+  /**
+   * Dog.Hole and Dog.Dirt (rad): the most DAI (debt and penalty) all auctions may be raising at once, and what they
+   * are raising now. Absent in snapshots taken before stablecoin.liquidity@1.5.0.
+   */
+  readonly Hole?: bigint;
+  readonly Dirt?: bigint;
   readonly ilks: readonly MakerIlkState[];
   readonly psms: readonly MakerPsm[];
   /** Every vault the Vat's notes named, as the Vat holds it at the block. */

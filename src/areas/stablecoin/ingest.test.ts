@@ -35,6 +35,8 @@ const VOW: Hex = '0x00000000000000000000000000000000000000a9';
 const WETH: Hex = '0x00000000000000000000000000000000000000b1';
 const ETH_JOIN: Hex = '0x00000000000000000000000000000000000000b2';
 const CLIP: Hex = '0x00000000000000000000000000000000000000b3';
+const CALC: Hex = '0x00000000000000000000000000000000000000b4';
+const ZERO_ADDR: Hex = '0x0000000000000000000000000000000000000000';
 const URN: Hex = '0x0000000000000000000000000000000000000c01';
 const URN2: Hex = '0x0000000000000000000000000000000000000c02';
 const TM: Hex = '0xa39739ef8b0231dbfa0dcda07d7e29faabcf4bb2';
@@ -272,6 +274,14 @@ describe('readMakerSnapshot (recorded answers)', () => {
     [`${JUG}.ilks`]: [RAY, 0n],
     [`${JUG}.base`]: 0n,
     [`${DOG}.ilks`]: [CLIP, 113n * 10n ** 16n, 10n ** 50n, 0n],
+    [`${DOG}.Hole`]: 10n ** 53n,
+    [`${DOG}.Dirt`]: 3n * 10n ** 45n,
+    [`${CLIP}.buf`]: (12n * RAY) / 10n,
+    [`${CLIP}.tail`]: 8400n,
+    [`${CLIP}.cusp`]: (45n * RAY) / 100n,
+    [`${CLIP}.calc`]: CALC,
+    // The Abacus asked for its curve at the tail from a start of one RAY.
+    [`${CALC}.price`]: ([top, dur]: readonly unknown[]) => (top === RAY && dur === 8400n ? (39n * RAY) / 100n : 0n),
     [`${DAI}.totalSupply`]: 110n * E18,
     [`${DAI}.balanceOf`]: ([a]: readonly unknown[]) => (a === PSM ? 10n * E18 : 0n),
     [`${WETH}.balanceOf`]: 5n * E18,
@@ -309,8 +319,30 @@ describe('readMakerSnapshot (recorded answers)', () => {
         mat: (3n * RAY) / 2n,
         chop: 113n * 10n ** 16n,
         joinBalance: 5n * E18,
+        clipper: {
+          calc: CALC,
+          buf: (12n * RAY) / 10n,
+          tail: 8400n,
+          cusp: (45n * RAY) / 100n,
+          curveAtTail: (39n * RAY) / 100n,
+        },
       }),
     ]);
+    expect(s).toMatchObject({ Hole: 10n ** 53n, Dirt: 3n * 10n ** 45n });
+  });
+
+  it('a type the Dog does not auction has no Clipper; a Clipper that does not answer is a clear error', async () => {
+    const unknown = await readMakerSnapshot(
+      recordedSource({ ...answers, [`${DOG}.ilks`]: [ZERO_ADDR, 0n, 0n, 0n] }),
+      maker,
+      { number: 10, timestamp: 5000 },
+      [],
+    );
+    expect(unknown.ilks[0]!.clipper).toBeNull();
+    const { [`${CLIP}.cusp`]: _, ...noCusp } = answers;
+    await expect(readMakerSnapshot(recordedSource(noCusp), maker, { number: 10, timestamp: 5000 }, [])).rejects.toThrow(
+      /Clipper\(ETH-A\)\.cusp\(\): the call reverted/,
+    );
   });
 
   it('a contract the figures need that reverts is a clear error, never a zero', async () => {

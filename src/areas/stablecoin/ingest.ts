@@ -13,8 +13,10 @@ import { eachTarget } from '../kit/each-target.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import { SnapshotSchedule } from '../kit/snapshot-schedule.js';
 import {
+  ABACUS_ABI,
   bytes32ToText,
   CHAINLOG_ABI,
+  CLIPPER_ABI,
   DOG_ABI,
   decodeStableEvent,
   decodeVatNote,
@@ -32,6 +34,7 @@ import {
 } from './events.js';
 import type {
   LiquitySnapshot,
+  MakerClipperState,
   MakerIlkState,
   MakerPsm,
   MakerSnapshot,
@@ -85,6 +88,7 @@ function required<T>(value: unknown, what: string): T {
 
 const lower = (a: unknown) => String(a).toLowerCase() as Address;
 const ZERO = '0x0000000000000000000000000000000000000000';
+const RAY = 10n ** 27n;
 
 // ---- MakerDAO ----
 
@@ -188,6 +192,8 @@ export async function readMakerSnapshot(
     { address: c.jug, abi: JUG_ABI, functionName: 'base' },
     { address: c.spot, abi: SPOT_ABI, functionName: 'par' },
     { address: c.dai, abi: TOKEN_ABI, functionName: 'totalSupply' },
+    { address: c.dog, abi: DOG_ABI, functionName: 'Hole' },
+    { address: c.dog, abi: DOG_ABI, functionName: 'Dirt' },
     ...perIlk,
     ...psmKeys.flatMap((k): Call[] => [
       { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'ilk' },
@@ -215,6 +221,8 @@ export async function readMakerSnapshot(
   const base = required<bigint>(next(), 'Jug.base()');
   const par = required<bigint>(next(), 'Spot.par()');
   const totalSupply = required<bigint>(next(), 'DAI.totalSupply()');
+  const Hole = required<bigint>(next(), 'Dog.Hole()');
+  const Dirt = required<bigint>(next(), 'Dog.Dirt()');
   const ilks: Omit<MakerIlkState, 'joinBalance'>[] = ilkWords.map((w) => {
     const name = bytes32ToText(w);
     const info = required<readonly [string, string, bigint, bigint, string, string, string, string]>(
@@ -254,7 +262,12 @@ export async function readMakerSnapshot(
     ilks.map((x): Call => ({ address: x.gem as Address, abi: TOKEN_ABI, functionName: 'balanceOf', args: [x.join] })),
     n,
   );
-  const withBalances = ilks.map((x, k) => ({ ...x, joinBalance: (balances[k] as bigint | undefined) ?? null }));
+  const clippers = await readClippers(source, ilks, n);
+  const withBalances = ilks.map((x, k) => ({
+    ...x,
+    joinBalance: (balances[k] as bigint | undefined) ?? null,
+    clipper: clippers[k]!,
+  }));
   const psms: MakerPsm[] = [];
   for (const key of psmKeys) {
     const ilk = next() as Hex | undefined;
@@ -289,10 +302,62 @@ export async function readMakerSnapshot(
     par,
     Line,
     base,
+    Hole,
+    Dirt,
     ilks: withBalances,
     psms,
     urns,
   };
+}
+
+/**
+ * Each type's Clipper as the Dog names it (null where it names none): `buf`, `tail`, `cusp`, its Abacus `calc`, and
+ * the curve at the tail, `calc.price(RAY, tail)`, asked of the Abacus itself whichever kind it is.
+ */
+async function readClippers(
+  source: EvmSource,
+  ilks: readonly Pick<MakerIlkState, 'ilk' | 'clip' | 'chop'>[],
+  n: number,
+): Promise<(MakerClipperState | null)[]> {
+  // The Dog names a clip for the types it auctions; `chop` 0 means the Dog does not know the type (its `clip` then
+  // comes from the IlkRegistry, which may name a Flipper).
+  const auctioned = ilks.map((x) => x.chop > 0n && x.clip !== ZERO);
+  const params = await read(
+    source,
+    ilks.flatMap((x, k): Call[] =>
+      auctioned[k]
+        ? (['buf', 'tail', 'cusp', 'calc'] as const).map((f) => ({
+            address: x.clip as Address,
+            abi: CLIPPER_ABI,
+            functionName: f,
+          }))
+        : [],
+    ),
+    n,
+  );
+  let i = 0;
+  const parsed = ilks.map((x, k) => {
+    if (!auctioned[k]) return null;
+    const [buf, tail, cusp, calc] = params.slice(i, i + 4);
+    i += 4;
+    return {
+      buf: required<bigint>(buf, `Clipper(${x.ilk}).buf()`),
+      tail: required<bigint>(tail, `Clipper(${x.ilk}).tail()`),
+      cusp: required<bigint>(cusp, `Clipper(${x.ilk}).cusp()`),
+      calc: lower(required<string>(calc, `Clipper(${x.ilk}).calc()`)),
+    };
+  });
+  const curve = await read(
+    source,
+    parsed.flatMap((p): Call[] =>
+      p ? [{ address: p.calc, abi: ABACUS_ABI, functionName: 'price', args: [RAY, p.tail] }] : [],
+    ),
+    n,
+  );
+  let j = 0;
+  return parsed.map((p, k) =>
+    p ? { ...p, curveAtTail: required<bigint>(curve[j++], `Abacus(${ilks[k]!.ilk}).price(RAY, tail)`) } : null,
+  );
 }
 
 // ---- Liquity ----

@@ -115,6 +115,35 @@ export const Liquidatable = Type.Object({
   positions: Count(),
 });
 
+export const Auction = Type.Object(
+  {
+    clipper: Type.String({ description: 'The Clipper the Dog auctions the type through (Dog.ilks clip)' }),
+    calc: Type.String({ description: 'Its price curve, the Abacus (Clipper.calc)' }),
+    buf: Type.Number({ description: 'Start price over the oracle price at the kick (Clipper.buf / RAY)' }),
+    tail: Count('Seconds after which an auction must be reset (Clipper.tail)'),
+    cusp: Type.Number({
+      description: 'Fall of the price, as a fraction of the start, that forces a reset (cusp / RAY)',
+    }),
+    curve_at_tail: Type.Number({
+      description: 'The curve at the tail as a fraction of the start: calc.price(RAY, tail) / RAY',
+    }),
+    lowest_price: Type.Number({
+      description:
+        'The lowest price of one auction cycle, as a fraction of the market price at the kick: buf × max(cusp, curve_at_tail)',
+    }),
+    keeper_margin: Type.Number({
+      description: 'max(0, 1 − lowest_price): how far the price may fall for a keeper who sells on DEXs',
+    }),
+    room: Type.Number({ description: 'DAI the Dog lets this type’s auctions raise now: Dog hole − dirt' }),
+    stressed_tab: Amount('DAI the auctions must raise under the 35 % stress: debt liquidatable × chop'),
+    depth: Amount('DAI the collateral’s pools pay for it down to lowest_price (shared by the types of one token)'),
+    absorbable: Amount(
+      'DAI absorbed: min(stressed_tab, room, the pools’ depth left by earlier types of the token), within Dog Hole − Dirt',
+    ),
+  },
+  { description: 'MakerDAO: the type’s liquidation auction (Liquidations 2.0: Dog and Clipper)' },
+);
+
 export const Collateral = Type.Object({
   ilk: Type.Optional(Type.String({ description: 'MakerDAO: the collateral type’s name (ETH-A)' })),
   name: Type.String(),
@@ -137,6 +166,7 @@ export const Collateral = Type.Object({
   positions: Nullable(Count()),
   distribution: Type.Array(Band, { description: 'Positions by collateral ratio at the market price' }),
   liquidatable: Type.Array(Liquidatable, { description: 'Debt liquidatable after a 10/20/35/50 % price drop' }),
+  auction: Type.Optional(Nullable(Auction)),
   gap_reasons: GapReasons,
 });
 

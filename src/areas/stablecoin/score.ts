@@ -14,7 +14,7 @@ import {
   saturating,
 } from '../../core/score.js';
 
-export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.4.0');
+export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.5.0');
 
 /** The peg band of the issue and of common depeg monitors: ±0.5 % around $1. */
 export const PEG_BAND = 0.005;
@@ -57,7 +57,11 @@ export interface LiquidityScoreInputs {
   readonly exit: Gap<{ depthUsd: number; backstopUsd: number; circulatingUsd: number }>;
   /** The collateral ratio over crypto collateral (or Liquity's TCR at the market price) and its liquidation level. */
   readonly buffer: Gap<{ ratio: number; liquidationRatio: number; recoveryMode: boolean }>;
-  /** Debt liquidatable under `STRESS_DROP` and what absorbs it (DEX depth within the penalty, the Stability Pool). */
+  /**
+   * What must be absorbed under `STRESS_DROP` (Maker: the auctions' tab, debt × chop; Liquity: the debt liquidatable)
+   * and what absorbs it (Maker: the auctions within the Dog's room and the pools' depth to the curve's lowest price;
+   * Liquity: the Stability Pool).
+   */
   readonly absorption: Gap<{ liquidatableUsd: number; absorbableUsd: number }>;
   /** HHI of collateral value by type, and the top holders' share of the circulating supply. */
   readonly concentration: Gap<{

@@ -22,73 +22,36 @@
  *   trade some now and then.
  * Calls per hour stay few: about one vault action an hour (×√scale), the hourly pokes and what the crash brings.
  */
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
-import { Agent, type AgentState, agentPrivateKey, newAgentState } from '../../chain/agent.js';
-import type { RpcCall } from '../../chain/rpc.js';
+import { type Address, encodeFunctionData, type Hex } from 'viem';
+import { Agent, agentPrivateKey } from '../../chain/agent.js';
 import type { ChainSession, TxKind } from '../../chain/session.js';
 import type { ManifestMaker } from '../../world/manifest.js';
-import { Rng, seedState } from '../../world/random.js';
-import { StablePair, type StablePairReserves } from '../uniswap/stable-pair.js';
-import { ilkBytes, type MakerSpell, pauseAbi, wadFromFeed } from './deploy.js';
+import { Rng } from '../../world/random.js';
+import { StablePair } from '../uniswap/stable-pair.js';
+import {
+  clipperAbi,
+  daiJoinAbi,
+  dogAbi,
+  gemJoinAbi,
+  jugAbi,
+  pipAbi,
+  potAbi,
+  routerAbi,
+  spotAbi,
+  vatAbi,
+} from './abis.js';
+import { ilkBytes, pauseAbi, wadFromFeed } from './deploy.js';
+import { type IlkReading, type MakerReading, readMaker } from './reading.js';
+import type { MakerRuntimeState } from './state.js';
+
+export type { MakerReading } from './reading.js';
+export type { MakerRuntimeState, MakerVaultState } from './state.js';
 
 const WAD = 10n ** 18n;
 const RAY = 10n ** 27n;
 
-export const vatAbi = parseAbi([
-  'function ilks(bytes32) view returns (uint256 Art, uint256 rate, uint256 spot, uint256 line, uint256 dust)',
-  'function urns(bytes32, address) view returns (uint256 ink, uint256 art)',
-  'function dai(address) view returns (uint256)',
-  'function gem(bytes32, address) view returns (uint256)',
-  'function debt() view returns (uint256)',
-  'function frob(bytes32 i, address u, address v, address w, int256 dink, int256 dart)',
-  'function hope(address usr)',
-]);
-export const gemJoinAbi = parseAbi([
-  'function join(address usr, uint256 wad)',
-  'function exit(address usr, uint256 wad)',
-]);
-export const daiJoinAbi = parseAbi([
-  'function join(address usr, uint256 wad)',
-  'function exit(address usr, uint256 wad)',
-]);
-export const dogAbi = parseAbi([
-  'function bark(bytes32 ilk, address urn, address kpr) returns (uint256 id)',
-  'function ilks(bytes32) view returns (address clip, uint256 chop, uint256 hole, uint256 dirt)',
-  'function Hole() view returns (uint256)',
-  'function Dirt() view returns (uint256)',
-]);
-export const clipperAbi = parseAbi([
-  'function list() view returns (uint256[])',
-  'function sales(uint256 id) view returns (uint256 pos, uint256 tab, uint256 lot, address usr, uint96 tic, uint256 top)',
-  'function calc() view returns (address)',
-  'function tail() view returns (uint256)',
-  'function cusp() view returns (uint256)',
-  'function take(uint256 id, uint256 amt, uint256 max, address who, bytes data)',
-  'function redo(uint256 id, address kpr)',
-  'event Kick(uint256 indexed id, uint256 top, uint256 tab, uint256 lot, address indexed usr, address indexed kpr, uint256 coin)',
-  'event Take(uint256 indexed id, uint256 max, uint256 price, uint256 owe, uint256 tab, uint256 lot, address indexed usr)',
-]);
-const calcAbi = parseAbi(['function price(uint256 top, uint256 dur) view returns (uint256)']);
-const spotAbi = parseAbi([
-  'function poke(bytes32 ilk)',
-  'function ilks(bytes32) view returns (address pip, uint256 mat)',
-]);
-const pipAbi = parseAbi(['function poke(bytes32 wut)']);
-const jugAbi = parseAbi(['function drip(bytes32 ilk) returns (uint256)']);
-const potAbi = parseAbi(['function drip() returns (uint256)']);
-const pairReservesAbi = parseAbi([
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
-]);
-const routerAbi = parseAbi([
-  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
-]);
-
 /** Gas of the actors' calls (generous: unused gas costs nothing). */
 const GAS_OF = { call: 300_000n, bark: 600_000n, take: 600_000n, addLiquidity: 3_500_000n } as const;
-
-/** Vault owners at scale 1 (√scale more in bigger worlds, at least `MIN_OWNERS`). */
-const OWNERS_AT_SCALE_1 = 16;
-const MIN_OWNERS = 8;
 /** Events per hour: vault actions of all owners together (×√scale). */
 const VAULT_EVENTS_PER_HOUR = 1.2;
 /** A vault's size in USD of collateral: log-normal. */
@@ -124,73 +87,6 @@ const SELL_DRAWN = { chance: 0.6, min: 0.3, max: 0.9 } as const;
 const PAIR_TRADES_PER_HOUR = 1;
 const PAIR_TRADE_USD = { median: 15_000, sigma: 1 } as const;
 
-/** One vault: its owner (index into `agents`), type, and target ratio over the type's minimum. */
-export interface MakerVaultState {
-  readonly owner: number;
-  readonly ilk: string;
-  /** Collateral ratio the owner draws to, as a multiple of the type's minimum (`mat`). */
-  readonly target: number;
-  /** Tops up when the ratio falls well below the target (the others let the Dog find them). */
-  readonly watchful: boolean;
-  open: boolean;
-}
-
-/** The Maker actors between steps (saved with the world). */
-export interface MakerRuntimeState {
-  rng: [number, number, number, number];
-  /** Index 0: the keeper; then the vault owners. */
-  agents: AgentState[];
-  vaults: MakerVaultState[];
-  /** The hour (since the epoch) of the last pokes, and the last drips. */
-  lastPokeHour: number;
-  lastDrip: number;
-  lastPotDrip: number;
-  /** The keeper has its vault and has hoped the clippers. */
-  keeperReady: boolean;
-  /** Governance plotted at genesis and not executed yet (`DSPause.exec` at the first step at or after its eta). */
-  spells: MakerSpell[];
-  /** Token symbol → the price (WAD, decimal string) its pip was last poked with. */
-  pokedPrices: Record<string, string>;
-  stats: { opened: number; barks: number; takes: number; redos: number; repaid: number; pokes: number };
-  /** The DAI/USDC pair's market maker (absent in worlds saved before the pair: no pair then). */
-  pairMaker?: {
-    agent: AgentState;
-    seeded: boolean;
-    /** The pair's own random stream (its flows), so that the pair leaves the owners' draws as they were. */
-    rng: [number, number, number, number];
-    stats: { swaps: number; pegSells: number; pegBuys: number };
-  };
-}
-
-/** Key offset of the Maker agents in the world's key derivation (far above the cast's keys). */
-const KEY_OFFSET = 1_000_000;
-/** The market maker's key, after the owners' (fewer than a thousand at any scale). */
-const PAIR_MAKER_KEY = KEY_OFFSET + 100_000;
-
-export function initialMakerState(seed: number, scale: number, genesis: number): MakerRuntimeState {
-  const owners = Math.max(MIN_OWNERS, Math.round(OWNERS_AT_SCALE_1 * Math.sqrt(scale)));
-  const agents = [newAgentState(seed, KEY_OFFSET, 'liquidator')];
-  for (let i = 1; i <= owners; i++) agents.push(newAgentState(seed, KEY_OFFSET + i, 'borrower'));
-  return {
-    rng: seedState(seed, 'maker'),
-    agents,
-    vaults: [],
-    lastPokeHour: Math.floor(genesis / HOUR),
-    lastDrip: genesis,
-    lastPotDrip: genesis,
-    keeperReady: false,
-    spells: [],
-    pokedPrices: {},
-    stats: { opened: 0, barks: 0, takes: 0, redos: 0, repaid: 0, pokes: 0 },
-    pairMaker: {
-      agent: newAgentState(seed, PAIR_MAKER_KEY, 'arbitrageur'),
-      seeded: false,
-      rng: seedState(seed, 'maker-pair'),
-      stats: { swaps: 0, pegSells: 0, pegBuys: 0 },
-    },
-  };
-}
-
 /** What the Maker actors need from the simulated world. */
 export interface MakerHost {
   readonly session: ChainSession;
@@ -208,36 +104,6 @@ export interface MakerHost {
   marketUsd(symbol: string): number;
   /** The block being built's timestamp. */
   readonly now: number;
-}
-
-interface IlkReading {
-  readonly Art: bigint;
-  readonly rate: bigint;
-  readonly mat: bigint;
-  readonly dust: bigint;
-  readonly line: bigint;
-}
-
-interface AuctionReading {
-  readonly clip: Address;
-  readonly ilk: string;
-  readonly id: bigint;
-  readonly needsRedo: boolean;
-  readonly price: bigint;
-  readonly lot: bigint;
-  readonly tab: bigint;
-}
-
-export interface MakerReading {
-  readonly ilks: ReadonlyMap<string, IlkReading>;
-  /** By vault index: ink, art. */
-  readonly urns: ReadonlyMap<number, { ink: bigint; art: bigint }>;
-  readonly keeperDai: bigint;
-  readonly auctions: readonly AuctionReading[];
-  /** The DAI/USDC pair's reserves (updated by the step's swaps), once seeded. */
-  readonly pair?: StablePairReserves;
-  /** The market maker's vault. */
-  readonly pairVault?: { ink: bigint; art: bigint };
 }
 
 export class MakerActors {
@@ -296,113 +162,21 @@ export class MakerActors {
   private send(agent: Agent, to: Address, data: Hex, kind: TxKind, gas: bigint = GAS_OF.call): void {
     this.host.session.send(agent, { to, data, gas, kind });
   }
-
   /** One batch of reads at the head (the state the block starts from). */
-  async read(at: number): Promise<MakerReading> {
-    const m = this.m;
-    const call = (to: Address, data: Hex): RpcCall => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
-    const calls: RpcCall[] = [];
-    for (const i of m.ilks) {
-      calls.push(call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'ilks', args: [ilkBytes(i.ilk)] })));
-      calls.push(call(m.spot, encodeFunctionData({ abi: spotAbi, functionName: 'ilks', args: [ilkBytes(i.ilk)] })));
-    }
-    const open = this.s.vaults.map((v, i) => [v, i] as const).filter(([v]) => v.open);
-    for (const [v] of open) {
-      const owner = this.agents[v.owner]!.address;
-      calls.push(
-        call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'urns', args: [ilkBytes(v.ilk), owner] })),
-      );
-    }
-    calls.push(call(m.vat, encodeFunctionData({ abi: vatAbi, functionName: 'dai', args: [this.keeper.address] })));
-    const clips = m.ilks.filter((i) => i.clip);
-    for (const i of clips) calls.push(call(i.clip!, encodeFunctionData({ abi: clipperAbi, functionName: 'list' })));
-    const pm = this.pairMaker;
-    if (pm) {
-      calls.push(call(pm.pair.ref.address, encodeFunctionData({ abi: pairReservesAbi, functionName: 'getReserves' })));
-      calls.push(
-        call(
-          m.vat,
-          encodeFunctionData({
-            abi: vatAbi,
-            functionName: 'urns',
-            args: [ilkBytes(this.pairIlk.ilk), pm.agent.address],
-          }),
-        ),
-      );
-    }
-    const results = await this.host.session.rpc.batchResults<Hex>(calls);
-    let pairReading: Pick<MakerReading, 'pair' | 'pairVault'> = {};
-    if (pm) {
-      const [reserves, urn] = results.slice(-2);
-      const [ink, art] = decodeFunctionResult({ abi: vatAbi, functionName: 'urns', data: urn! });
-      // No code at the pair's address until the market maker seeds it.
-      const pair =
-        reserves && reserves !== '0x'
-          ? decodeFunctionResult({ abi: pairReservesAbi, functionName: 'getReserves', data: reserves })
-          : undefined;
-      pairReading = {
-        pairVault: { ink, art },
-        ...(pair && pair[0] > 0n ? { pair: pm.pair.reserves(pair[0], pair[1]) } : {}),
-      };
-    }
-    let k = 0;
-    const ilks = new Map<string, IlkReading>();
-    for (const i of m.ilks) {
-      const [Art, rate, , line, dust] = decodeFunctionResult({
-        abi: vatAbi,
-        functionName: 'ilks',
-        data: results[k++]!,
-      });
-      const [, mat] = decodeFunctionResult({ abi: spotAbi, functionName: 'ilks', data: results[k++]! });
-      ilks.set(i.ilk, { Art, rate, mat, dust, line });
-    }
-    const urns = new Map<number, { ink: bigint; art: bigint }>();
-    for (const [, index] of open) {
-      const [ink, art] = decodeFunctionResult({ abi: vatAbi, functionName: 'urns', data: results[k++]! });
-      urns.set(index, { ink, art });
-    }
-    const keeperDai = decodeFunctionResult({ abi: vatAbi, functionName: 'dai', data: results[k++]! });
-    const ids: { clip: Address; ilk: string; id: bigint }[] = [];
-    for (const i of clips) {
-      const list = decodeFunctionResult({ abi: clipperAbi, functionName: 'list', data: results[k++]! });
-      for (const id of list) ids.push({ clip: i.clip!, ilk: i.ilk, id });
-    }
-    if (ids.length === 0) return { ilks, urns, keeperDai, auctions: [], ...pairReading };
-    // Each auction as it will stand at this block's time (`at`), not at the head's: its sale, and the price its
-    // calculator gives then (`getStatus` would answer for the head's time, an hour early in hourly history).
-    const clipCalls = (a: { clip: Address; id: bigint }) => [
-      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'sales', args: [a.id] })),
-      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'calc' })),
-      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'tail' })),
-      call(a.clip, encodeFunctionData({ abi: clipperAbi, functionName: 'cusp' })),
-    ];
-    const sales = await this.host.session.rpc.batchResults<Hex>(ids.flatMap(clipCalls));
-    const parsed = ids.map((a, j) => {
-      const [, tab, lot, , tic, top] = decodeFunctionResult({
-        abi: clipperAbi,
-        functionName: 'sales',
-        data: sales[4 * j]!,
-      });
-      const calc = decodeFunctionResult({ abi: clipperAbi, functionName: 'calc', data: sales[4 * j + 1]! });
-      const tail = decodeFunctionResult({ abi: clipperAbi, functionName: 'tail', data: sales[4 * j + 2]! });
-      const cusp = decodeFunctionResult({ abi: clipperAbi, functionName: 'cusp', data: sales[4 * j + 3]! });
-      const dur = BigInt(at) > tic ? BigInt(at) - tic : 0n;
-      return { ...a, tab, lot, top, calc, tail, cusp, dur };
-    });
-    const prices = await this.host.session.rpc.batchResults<Hex>(
-      parsed.map((a) =>
-        call(a.calc, encodeFunctionData({ abi: calcAbi, functionName: 'price', args: [a.top, a.dur] })),
-      ),
+  read(at: number): Promise<MakerReading> {
+    return readMaker(
+      {
+        m: this.m,
+        rpc: this.host.session.rpc,
+        vaults: this.s.vaults,
+        agents: this.agents,
+        keeper: this.keeper,
+        ...(this.pairMaker ? { pairMaker: this.pairMaker } : {}),
+        pairIlk: this.pairIlk.ilk,
+      },
+      at,
     );
-    const auctions = parsed.map((a, j) => {
-      const price = decodeFunctionResult({ abi: calcAbi, functionName: 'price', data: prices[j]! });
-      // Clipper.status: done when the tail has passed or the price fell below cusp × top.
-      const needsRedo = a.dur > a.tail || (price * RAY) / a.top < a.cusp;
-      return { clip: a.clip, ilk: a.ilk, id: a.id, needsRedo, price, lot: a.lot, tab: a.tab };
-    });
-    return { ilks, urns, keeperDai, auctions, ...pairReading };
   }
-
   /** The market maker's collateral type: the first (ETH-A, a Flipper type the Dog leaves alone). */
   private get pairIlk(): ManifestMaker['ilks'][number] {
     return this.m.ilks[0]!;

@@ -15,7 +15,7 @@ import { deployWorld } from '../../world/deploy.js';
 import type { WorldManifest } from '../../world/manifest.js';
 import { simulate } from '../../world/scenario.js';
 import type { ScenarioState } from '../../world/state.js';
-import { clipperAbi, vatAbi } from './actors.js';
+import { clipperAbi, vatAbi } from './abis.js';
 import { MAKER_COLLATERALS } from './deploy.js';
 import { readMakerSnapshot } from './snapshot.js';
 

@@ -73,7 +73,7 @@ export const maker: SandboxProtocol = {
   cast: async (build) => {
     const queued = build.genesis.find(MAKER);
     if (!build.manifest.maker || !queued) return;
-    const { initialMakerState } = await import('./actors.js');
+    const { initialMakerState } = await import('./state.js');
     const state = { ...initialMakerState(build.seed, build.scale, build.startTimestamp), spells: [...queued.spells] };
     build.state.maker = state;
     for (const agent of state.agents) build.fund(agent);
