@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { address, Block, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin-schema.js';
+import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin/schema.js';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
 import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';

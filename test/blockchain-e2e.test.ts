@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
-import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/jobs.js';
+import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import { type BeaconStandin, startBeaconStandin } from '../src/sandbox/standins/beacon/server.js';
 import { BeaconClient } from '../src/sources/beacon/client.js';
