@@ -15,6 +15,7 @@ import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.j
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
+import type { EtagStore } from '../../src/sources/github/etag.js';
 import type { SourceKind, SourceMap } from '../../src/sources/index.js';
 import type { TestClock } from '../helpers.js';
 import { makeTempDir } from './temp-dirs.js';
@@ -47,6 +48,13 @@ export interface TestSourcesOptions {
   readonly keys?: Readonly<Record<string, string>>;
   /** The HTTP clients' retries of a transient failure (default their own). */
   readonly maxRetries?: number;
+  /** The ETag store the runtime gives the sources that revalidate (`storeEtags(store, clock)`); memory only without. */
+  readonly etags?: EtagStore;
+  /**
+   * The clients wait for real (a stop must end the wait) rather than by advancing the test clock (the default, so
+   * that a rate-limit wait costs no time).
+   */
+  readonly realSleep?: boolean;
 }
 
 export interface TestSources {
@@ -94,9 +102,10 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
       role: 'start',
       logger,
       labels: started.labels,
+      ...(options.etags ? { etags: options.etags } : {}),
       client: {
         clock: options.clock,
-        sleep: async (ms: number) => options.clock.advance(ms / 1000),
+        ...(options.realSleep ? {} : { sleep: async (ms: number) => options.clock.advance(ms / 1000) }),
         ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       },
     });
