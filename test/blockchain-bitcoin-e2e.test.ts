@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { address, Block, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin-schema.js';
+import type { BitcoinL1Record, BitcoinTransactionRecord } from '../src/areas/blockchain/bitcoin/schema.js';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
 import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
-import { loadConfig } from '../src/config/index.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../src/core/time.js';
 import { registry } from '../src/registry/index.js';
-import { type BitcoinStandin, startBitcoinStandin } from '../src/sandbox/standins/bitcoin/server.js';
-import { openBitcoin } from '../src/sources/bitcoin/endpoint.js';
+import type { BitcoinStandin } from '../src/sandbox/standins/bitcoin/server.js';
 import { EvmChains } from '../src/sources/evm/chains.js';
-import { SourceMap } from '../src/sources/index.js';
 import { DatasetRepository } from '../src/store/datasets.js';
 import type { Store } from '../src/store/db.js';
 import { TestClock, testStore } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 import { checkDocument, modelPathsOf } from './support/vocabulary.js';
 
 /**
@@ -26,6 +24,7 @@ import { checkDocument, modelPathsOf } from './support/vocabulary.js';
  * `source_error`.
  */
 const clock = new TestClock(Date.UTC(2026, 10, 20, 15, 30, 0));
+let opened: TestSources;
 let node: BitcoinStandin;
 let store: Store;
 let cleanup: () => Promise<void>;
@@ -114,28 +113,29 @@ async function ingestAll() {
 }
 
 beforeAll(async () => {
-  node = await startBitcoinStandin({ seed: 11, clock, days: 2 });
+  // Bitcoin Core's stand-in started and its source opened as `start` does.
+  opened = await startTestSources({ kinds: ['bitcoin'], clock, seed: 11, days: 2 });
+  node = opened.server('bitcoin');
+  // Its chain is built on a thread into the data directory, as in the sandbox; the recount reads it whole.
+  await node.ready;
   ({ store, cleanup } = testStore());
   await store.migrate();
   const env: AreaEnv = {
-    config: loadConfig({}),
+    config: opened.config,
     registry,
     book: { origin: 'registry', chains: {} },
-    sources: new SourceMap({
-      // The area also reads an EVM chain here (never reached: only the Bitcoin jobs run), so that the test holds
-      // Bitcoin's documents to their own label rather than the area's (which would name ethereum:1 too).
-      evm: new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:9', finalityDepth: 64 }]),
-      bitcoin: openBitcoin(
-        { url: node.url, user: 'sandbox', password: 'sandbox' },
-        { label: 'sandbox:bitcoin:regtest', sleep: async () => undefined },
-      ),
-    }),
+    // The area also reads an EVM chain here (never reached: only the Bitcoin part's jobs run), so that the test
+    // holds Bitcoin's documents to their own part's label rather than the area's (which would name ethereum:1 too).
+    sources: opened.sources.with(
+      'evm',
+      new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:9', finalityDepth: 64 }]),
+    ),
   };
   runner = areaRunner(blockchainArea, env, store, clock);
 }, 60_000);
 
 afterAll(async () => {
-  await node.close();
+  await opened?.close();
   await cleanup();
 });
 

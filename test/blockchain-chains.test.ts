@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
-import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/jobs.js';
+import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import { loadConfig } from '../src/config/index.js';
 import { registry } from '../src/registry/index.js';

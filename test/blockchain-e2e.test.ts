@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
-import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/jobs.js';
+import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
-import { type BeaconStandin, startBeaconStandin } from '../src/sandbox/standins/beacon/server.js';
+import type { BeaconStandin } from '../src/sandbox/standins/beacon/server.js';
 import { BeaconClient } from '../src/sources/beacon/client.js';
-import { openBeacon } from '../src/sources/beacon/endpoint.js';
 import { DatasetRepository } from '../src/store/datasets.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner, sandboxEnv } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 
 /**
  * End to end on a small seeded sandbox world with the beacon stand-in: chain → blockchain ingest → compute → API.
@@ -73,6 +73,7 @@ async function chainTruth(url: string): Promise<Map<string, Truth>> {
 describe('blockchain end to end on the sandbox', () => {
   let w: TestWorld;
   let t: TestApp;
+  let opened: TestSources;
   let beacon: BeaconStandin;
   let env: AreaEnv;
 
@@ -93,11 +94,17 @@ describe('blockchain end to end on the sandbox', () => {
 
   beforeAll(async () => {
     w = await smallWorld({ days: 3, scale: 0.2 });
-    beacon = await startBeaconStandin({ seed: 7, clock: w.clock, days: 3, rpcUrl: w.world.rpcUrl, validators: 200 });
-    env = {
-      ...w.env,
-      sources: w.env.sources.with('beacon', openBeacon(beacon.url, { maxRetries: 0, label: 'sandbox' })),
-    };
+    // The beacon stand-in started and its source opened as `start` does, following the world's chain.
+    opened = await startTestSources({
+      kinds: ['beacon'],
+      clock: w.clock,
+      seed: 7,
+      days: 3,
+      overrides: { beacon: { rpcUrl: w.world.rpcUrl, validators: 200 } },
+      maxRetries: 0,
+    });
+    beacon = opened.server('beacon');
+    env = { ...w.env, sources: w.env.sources.with('beacon', opened.sources.get('beacon')!) };
     t = await testApp();
     const summary = await runAll(areaRunner(blockchainArea, env, t.store, t.clock, () => t.sync()));
     expect(summary).toMatch(/published/);
@@ -106,7 +113,7 @@ describe('blockchain end to end on the sandbox', () => {
 
   afterAll(async () => {
     await t?.close();
-    await beacon?.close();
+    await opened?.close();
     await w?.close();
   });
 

@@ -7,7 +7,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
-import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/jobs.js';
+import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
 import { loadConfig } from '../src/config/index.js';
 import { registry } from '../src/registry/index.js';
 import { jsonRpc } from '../src/sandbox/chain/anvil.js';

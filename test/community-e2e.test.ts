@@ -4,28 +4,17 @@ import { communityArea } from '../src/areas/community/index.js';
 import type { SocialDayRecord } from '../src/areas/community/schema.js';
 import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
-import { loadConfig } from '../src/config/index.js';
 import { isoSeconds } from '../src/core/time.js';
+import { EMPTY_BOOK } from '../src/registry/address-book.js';
 import { type Registry, registry } from '../src/registry/index.js';
 import { dayOf } from '../src/sandbox/standins/base/generate.js';
-import {
-  type DiscordStandin,
-  SANDBOX_DISCORD_TOKEN,
-  SANDBOX_DISCORD_TOKEN_NO_CONTENT,
-  startDiscordStandin,
-} from '../src/sandbox/standins/discord/index.js';
-import {
-  type RedditStandin,
-  SANDBOX_REDDIT_CLIENT_ID,
-  SANDBOX_REDDIT_CLIENT_SECRET,
-  startRedditStandin,
-} from '../src/sandbox/standins/reddit/index.js';
-import { openDiscord } from '../src/sources/discord/endpoint.js';
-import { SourceMap } from '../src/sources/index.js';
-import { openReddit } from '../src/sources/reddit/endpoint.js';
+import type { DiscordStandin } from '../src/sandbox/standins/discord/index.js';
+import { SANDBOX_DISCORD_TOKEN_NO_CONTENT } from '../src/sandbox/standins/discord/index.js';
+import type { RedditStandin } from '../src/sandbox/standins/reddit/index.js';
 import { subredditFor } from '../src/sources/reddit/subreddits.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 import { checkDocument, modelPathsOf, rowOf } from './support/vocabulary.js';
 
 /**
@@ -56,6 +45,7 @@ function trackedOnly(r: Registry): Registry {
 
 describe('community end to end on the Discord and Reddit stand-ins', () => {
   let t: TestApp;
+  let opened: TestSources;
   let discord: DiscordStandin;
   let reddit: RedditStandin;
   let run: (name: string) => Promise<string | undefined>;
@@ -70,45 +60,19 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
 
   beforeAll(async () => {
     t = await testApp({ dialect: 'sqlite' });
-    const originDay = dayOf(t.clock.nowMs()) - DAYS;
-    discord = await startDiscordStandin({
-      seed: 7,
-      clock: t.clock,
-      originDay,
-      days: DAYS,
-      subjects: tracked.socialSubjects('discord'),
-    });
-    reddit = await startRedditStandin({
-      seed: 7,
+    // The stand-ins started and their sources opened as `start` does (with their labels), tracking `PROTOCOLS` only.
+    opened = await startTestSources({
+      kinds: ['discord', 'reddit'],
       clock: t.clock,
       days: DAYS,
-      epochDay: originDay,
-      subjects: tracked.socialSubjects('reddit'),
+      overrides: {
+        discord: { subjects: tracked.socialSubjects('discord') },
+        reddit: { subjects: tracked.socialSubjects('reddit') },
+      },
     });
-    const sleep = async (ms: number) => t.clock.advance(ms / 1000);
-    const env: AreaEnv = {
-      config: loadConfig({}),
-      registry: tracked,
-      book: { origin: 'registry', chains: {} },
-      sources: new SourceMap({
-        // As the runtime opens the stand-ins (runtime/sources.ts): with their labels.
-        discord: openDiscord(
-          { baseUrl: discord.url, token: SANDBOX_DISCORD_TOKEN, guilds: new Map() },
-          { label: 'sandbox Discord stand-in (API v10)', clock: t.clock, sleep },
-        ),
-        reddit: openReddit(
-          {
-            apiUrl: reddit.url,
-            authUrl: reddit.authUrl,
-            clientId: SANDBOX_REDDIT_CLIENT_ID,
-            clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
-            userAgent: 'protoscore-test',
-            subredditFor: (id) => subredditFor(id),
-          },
-          { label: 'sandbox Reddit stand-in (OAuth API)', clock: t.clock },
-        ),
-      }),
-    };
+    discord = opened.server('discord');
+    reddit = opened.server('reddit');
+    const env: AreaEnv = { config: opened.config, registry: tracked, book: EMPTY_BOOK, sources: opened.sources };
     run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
     firstPass = await run('community.ingest.discord');
     await run('community.ingest.reddit');
@@ -117,8 +81,7 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await discord?.close();
-    await reddit?.close();
+    await opened?.close();
     await t?.close();
   });
 
@@ -270,8 +233,8 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
 
 describe('community on a bot without the message-content intent and an unreadable subreddit', () => {
   let t: TestApp;
+  let opened: TestSources;
   let discord: DiscordStandin;
-  let reddit: RedditStandin;
   const tracked = trackedOnly(registry);
 
   const get = async <T>(url: string) => {
@@ -282,44 +245,19 @@ describe('community on a bot without the message-content intent and an unreadabl
 
   beforeAll(async () => {
     t = await testApp({ dialect: 'sqlite' });
-    const originDay = dayOf(t.clock.nowMs()) - DAYS;
-    discord = await startDiscordStandin({
-      seed: 7,
-      clock: t.clock,
-      originDay,
-      days: DAYS,
-      subjects: tracked.socialSubjects('discord'),
-    });
-    reddit = await startRedditStandin({
-      seed: 7,
+    opened = await startTestSources({
+      kinds: ['discord', 'reddit'],
       clock: t.clock,
       days: DAYS,
-      epochDay: originDay,
-      subjects: tracked.socialSubjects('reddit'),
-      unavailable: { [subredditFor('aave')]: 'private' },
+      overrides: {
+        discord: { subjects: tracked.socialSubjects('discord') },
+        reddit: { subjects: tracked.socialSubjects('reddit'), unavailable: { [subredditFor('aave')]: 'private' } },
+      },
+      // A bot without the message-content intent.
+      keys: { DISCORD_BOT_TOKEN: SANDBOX_DISCORD_TOKEN_NO_CONTENT },
     });
-    const env: AreaEnv = {
-      config: loadConfig({}),
-      registry: tracked,
-      book: { origin: 'registry', chains: {} },
-      sources: new SourceMap({
-        discord: openDiscord(
-          { baseUrl: discord.url, token: SANDBOX_DISCORD_TOKEN_NO_CONTENT, guilds: new Map() },
-          { clock: t.clock, sleep: async (ms: number) => t.clock.advance(ms / 1000) },
-        ),
-        reddit: openReddit(
-          {
-            apiUrl: reddit.url,
-            authUrl: reddit.authUrl,
-            clientId: SANDBOX_REDDIT_CLIENT_ID,
-            clientSecret: SANDBOX_REDDIT_CLIENT_SECRET,
-            userAgent: 'protoscore-test',
-            subredditFor: (id) => subredditFor(id),
-          },
-          { clock: t.clock },
-        ),
-      }),
-    };
+    discord = opened.server('discord');
+    const env: AreaEnv = { config: opened.config, registry: tracked, book: EMPTY_BOOK, sources: opened.sources };
     const run = areaRunner(communityArea, env, t.store, t.clock, () => t.sync()).run;
     await run('community.ingest.discord');
     await run('community.ingest.reddit');
@@ -328,8 +266,7 @@ describe('community on a bot without the message-content intent and an unreadabl
   }, 300_000);
 
   afterAll(async () => {
-    await discord?.close();
-    await reddit?.close();
+    await opened?.close();
     await t?.close();
   });
 
@@ -338,7 +275,7 @@ describe('community on a bot without the message-content intent and an unreadabl
     for (const e of listing.data) expect(e).toMatchObject({ coverage: { readable: true, content_visible: false } });
     const now = t.clock.nowMs();
     const doc = await get<SocialDayRecord[]>('/scores/social/discord/aave');
-    expect(doc.meta.source).toBe('discord, reddit');
+    expect(doc.meta.source).toBe('sandbox:discord, sandbox:reddit');
     const day = doc.data[1]!;
     const from = Date.parse(`${day.date}T00:00:00Z`);
     const counted = discord.world

@@ -4,19 +4,26 @@ import { discoverRepos, ingestRepo } from '../src/areas/development/ingest.js';
 import { REPOS_KEY } from '../src/areas/development/repo.js';
 import { registry } from '../src/registry/index.js';
 import { storeEtags } from '../src/runtime/sources.js';
-import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
-import { type GithubEndpoint, openGithub } from '../src/sources/github/endpoint.js';
+import type { GithubStandin } from '../src/sandbox/standins/github/server.js';
 import { GithubSource } from '../src/sources/github/index.js';
 import { writeCheckpoint } from '../src/store/checkpoints.js';
-import type { Store } from '../src/store/db.js';
-import { PG_URL, type TestApp, type TestClock, testApp } from './helpers.js';
+import { PG_URL, type TestApp, testApp } from './helpers.js';
 import { areaRunner, githubEnv } from './support/areas.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 
-/** The GitHub client's open options as the runtime gives them: the test's clock, the store's ETag table. */
-const asTheRuntime = (t: { store: Store; clock: TestClock }) => ({
-  clock: t.clock,
-  etags: storeEtags(t.store, t.clock),
-});
+/**
+ * The GitHub stand-in on `subjects` and its source opened as the runtime opens it (`startTestSources`): the test's
+ * clock, the store's ETag table.
+ */
+const openStandin = (t: TestApp, subjects: readonly string[], options: { realSleep?: boolean } = {}) =>
+  startTestSources({
+    kinds: ['github'],
+    clock: t.clock,
+    seed: 11,
+    githubSubjects: subjects,
+    etags: storeEtags(t.store, t.clock),
+    ...(options.realSleep ? { realSleep: true } : { maxRetries: 1 }),
+  });
 
 /**
  * End to end: GitHub stand-in → development.ingest → development.compute → API, on a few subjects. Commits of the
@@ -49,6 +56,7 @@ const dialects = PG_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as con
 
 describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (dialect) => {
   let t: TestApp;
+  let opened: TestSources;
   let gh: GithubStandin;
   let run: (name: string) => Promise<string | undefined>;
 
@@ -60,25 +68,16 @@ describe.each(dialects)('development end to end on the GitHub stand-in (%s)', (d
 
   beforeAll(async () => {
     t = await testApp({ dialect });
-    const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
-    gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-    const github: GithubEndpoint = openGithub(
-      { baseUrl: gh.url, token: 'test-token' },
-      {
-        ...asTheRuntime(t),
-        sleep: async (ms: number) => t.clock.advance(ms / 1000),
-        maxRetries: 1,
-        subjects: SUBJECTS,
-      },
-    );
-    run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
+    opened = await openStandin(t, SUBJECTS);
+    gh = opened.server('github');
+    run = areaRunner(developmentArea, githubEnv(opened.sources.get('github')!), t.store, t.clock, () => t.sync()).run;
     await run('development.ingest');
     await run('development.compute');
     await t.sync();
   }, 120_000);
 
   afterAll(async () => {
-    await gh?.close();
+    await opened?.close();
     await t?.close();
   });
 
@@ -233,13 +232,12 @@ describe('development publication during the first pass', () => {
     const t = await testApp();
     const keys = ['protocol:aave', 'protocol:uniswap'];
     const subjects = registry.developmentSubjects().filter((s) => keys.includes(`${s.kind}:${s.id}`));
-    const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    const opened = await openStandin(t, keys);
+    const gh = opened.server('github');
     try {
-      const github: GithubEndpoint = openGithub(
-        { baseUrl: gh.url, token: 'test-token' },
-        { ...asTheRuntime(t), sleep: async (ms: number) => t.clock.advance(ms / 1000), maxRetries: 1, subjects: keys },
-      );
-      const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()).run;
+      const run = areaRunner(developmentArea, githubEnv(opened.sources.get('github')!), t.store, t.clock, () =>
+        t.sync(),
+      ).run;
       const status = async (url: string) =>
         (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } })).statusCode;
 
@@ -278,7 +276,7 @@ describe('development publication during the first pass', () => {
       const names = new Set((records.json() as Envelope<Rec[]>).data.map((r) => r.repository));
       expect([...names].sort()).toEqual(uniswap.filter((n) => n !== failing));
     } finally {
-      await gh.close();
+      await opened.close();
       await t.close();
     }
   });
@@ -287,15 +285,11 @@ describe('development publication during the first pass', () => {
 describe('development ingest when the service stops', () => {
   it("ends a rate-limit wait at once when the job's signal aborts", async () => {
     const t = await testApp();
-    const subjects = registry.developmentSubjects().filter((s) => s.kind === 'protocol' && s.id === 'aave');
-    const gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
+    // The real sleep (no test sleep): a 10-minute secondary limit would hold a stopping service that long.
+    const opened = await openStandin(t, ['protocol:aave'], { realSleep: true });
+    const gh = opened.server('github');
     try {
-      // The real sleep (no test sleep): a 10-minute secondary limit would hold a stopping service that long.
-      const github: GithubEndpoint = openGithub(
-        { baseUrl: gh.url, token: 'test-token' },
-        { ...asTheRuntime(t), subjects: ['protocol:aave'] },
-      );
-      const run = areaRunner(developmentArea, githubEnv(github), t.store, t.clock).run;
+      const run = areaRunner(developmentArea, githubEnv(opened.sources.get('github')!), t.store, t.clock).run;
       gh.faults.inject({ fault: { kind: 'secondary-limit', retryAfterSeconds: 600 } });
       const stop = new AbortController();
       const pass = run('development.ingest', stop.signal);
@@ -307,7 +301,7 @@ describe('development ingest when the service stops', () => {
       stop.abort();
       await expect(pass).rejects.toThrow(/stopped/);
     } finally {
-      await gh.close();
+      await opened.close();
       await t.close();
     }
   });

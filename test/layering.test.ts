@@ -3,9 +3,12 @@
  * and is never loosened to let a change pass. A rule that fails names the file, the import and the rule.
  *
  * - `core/` is pure: it imports only `core/`, and reaches no `node:` module, store, source, network client or clock.
- * - An area's `compute.ts` and `score.ts` (and a chain family's `<family>-compute.ts`) are pure: what they reach at
+ * - An area's `compute.ts` and `score.ts` (at its top, or in one of its parts' folders) are pure: what they reach at
  *   run time stays in `core/`, `registry/` and the area's own pure files (or another area's pure files through its
  *   `public.ts`), and they name no store, source, http, jobs or runtime module even as a type.
+ * - An area's parts (`AreaModule.parts`, issue 25) are its folders with a `jobs.ts`, each declared, each with its
+ *   `index.ts`; a part imports no sibling part, and of the area's own files only its `index.ts`, `routes.ts` and
+ *   `public.ts` import a part (what the parts share, such as blockchain's `prices.ts`, imports none).
  * - `store/` and `sources/` import no area; `sources/` writes nothing, so it imports no store either.
  * - An area imports another area only through that area's `public.ts`, and only when it declares the dependency
  *   (`dependsOn`) on its module.
@@ -115,6 +118,15 @@ function areaOf(file: string): string | undefined {
 
 const top = (file: string) => file.split('/')[0]!.replace(/\.ts$/, '');
 
+/** The declared parts of each area (`defineArea({ parts })`), by area id. */
+const PARTS = new Map(AREAS.map((a) => [a.id as string, a.parts]));
+
+/** `areas/<x>/<part>/…` → `part` when `part` is one of area x's declared parts; else undefined. */
+function partOf(file: string): string | undefined {
+  const m = /^areas\/([a-z-]+)\/([a-z0-9-]+)\//.exec(file);
+  return m && PARTS.get(m[1]!)?.includes(m[2]!) ? m[2] : undefined;
+}
+
 /** Network clients and other I/O packages that pure code must never reach. */
 const IO_PACKAGES = [
   'pg',
@@ -209,9 +221,13 @@ describe('layering (DESIGN.md)', () => {
 
   it("an area's compute and score are pure", () => {
     const bad: string[] = [];
-    // `compute.ts`, `score.ts` and a chain family's own `<family>-compute.ts` / `<family>-score.ts` (blockchain's
-    // `bitcoin-compute.ts`).
-    for (const file of FILES.filter((f) => /^areas\/[a-z-]+\/([a-z]+-)?(compute|score)\.ts$/.test(f))) {
+    // `compute.ts` and `score.ts` of an area, and of each of its declared parts (`areas/<area>/<part>/`).
+    const pure = FILES.filter((f) => {
+      const m = /^areas\/([a-z-]+)\/(?:([a-z0-9-]+)\/)?(compute|score)\.ts$/.exec(f);
+      return !!m && (m[2] === undefined || !!PARTS.get(m[1]!)?.includes(m[2]));
+    });
+    expect(pure).toContain('areas/blockchain/bitcoin/compute.ts');
+    for (const file of pure) {
       for (const [reachedFile, from] of reached(file)) {
         for (const imp of GRAPH.get(reachedFile) ?? []) {
           const what = `${file} reaches ${reachedFile} (via ${from}), which imports ${imp.target}`;
@@ -234,6 +250,31 @@ describe('layering (DESIGN.md)', () => {
         }
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it("an area's parts are declared folders, and a part reads no sibling part", () => {
+    // A folder of an area with a `jobs.ts` is a part, and every declared part is such a folder with its index.ts.
+    const withJobs = FILES.flatMap((f) => {
+      const m = /^areas\/([a-z-]+)\/([a-z0-9-]+)\/jobs\.ts$/.exec(f);
+      return m ? [`${m[1]}/${m[2]}`] : [];
+    });
+    const declared = [...PARTS].flatMap(([area, parts]) => parts.map((p) => `${area}/${p}`));
+    expect(withJobs.sort()).toEqual([...declared].sort());
+    for (const part of declared) expect(FILES, `${part} declares itself`).toContain(`areas/${part}/index.ts`);
+    expect(declared).toEqual(expect.arrayContaining(['blockchain/evm', 'blockchain/bitcoin']));
+    const bad = violations((file, imp) => {
+      if (!imp.internal) return undefined;
+      const from = partOf(file);
+      const to = partOf(imp.target);
+      if (!to || areaOf(file) !== areaOf(imp.target)) return undefined;
+      if (from !== undefined) return from === to ? undefined : `a part imports no sibling part (${from} → ${to})`;
+      const area = areaOf(file)!;
+      if ([`areas/${area}/index.ts`, `areas/${area}/routes.ts`, `areas/${area}/public.ts`].includes(file)) {
+        return undefined;
+      }
+      return `only the area's index.ts, routes.ts and public.ts import its part ${to}`;
+    });
     expect(bad).toEqual([]);
   });
 

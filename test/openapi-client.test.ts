@@ -8,12 +8,10 @@ import { developmentArea } from '../src/areas/development/index.js';
 import { dexArea } from '../src/areas/dex/index.js';
 import { PATHS } from '../src/areas/index.js';
 import { oraclesArea } from '../src/areas/oracles/index.js';
-import { registry } from '../src/registry/index.js';
-import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
-import { openGithub } from '../src/sources/github/endpoint.js';
 import { injectSettled, type TestApp, testApp } from './helpers.js';
 import { areaRunner, githubEnv } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 
 /**
  * Outcome 7 of issue 12: a client generated from the served `/openapi.json` (openapi-typescript) type-checks against
@@ -39,7 +37,7 @@ const DEVELOPMENT_SUBJECTS = ['protocol:aave', 'chain:ethereum'];
 
 let w: TestWorld;
 let t: TestApp;
-let gh: GithubStandin;
+let github: TestSources;
 let dir: string;
 
 beforeAll(async () => {
@@ -47,18 +45,15 @@ beforeAll(async () => {
   t = await testApp();
   await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
   await areaRunner(oraclesArea, w.env, t.store, t.clock, () => t.sync()).all();
-  const subjects = registry.developmentSubjects().filter((s) => DEVELOPMENT_SUBJECTS.includes(`${s.kind}:${s.id}`));
-  gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-  const github = openGithub(
-    { baseUrl: gh.url, token: 'test-token' },
-    {
-      clock: t.clock,
-      sleep: async (ms: number) => t.clock.advance(ms / 1000),
-      maxRetries: 1,
-      subjects: DEVELOPMENT_SUBJECTS,
-    },
-  );
-  const development = areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync());
+  github = await startTestSources({
+    kinds: ['github'],
+    clock: t.clock,
+    seed: 11,
+    githubSubjects: DEVELOPMENT_SUBJECTS,
+    maxRetries: 1,
+  });
+  const env = githubEnv(github.sources.get('github')!);
+  const development = areaRunner(developmentArea, env, t.store, t.clock, () => t.sync());
   await development.run('development.ingest');
   await development.run('development.compute');
   await t.sync();
@@ -66,7 +61,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await gh?.close();
+  await github?.close();
   await t?.close();
   await w?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });

@@ -1,22 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockchainArea } from '../src/areas/blockchain/index.js';
-import { developmentArea } from '../src/areas/development/index.js';
-import { dexArea } from '../src/areas/dex/index.js';
-import { PATHS } from '../src/areas/index.js';
-import { lendingArea } from '../src/areas/lending/index.js';
-import { liquidStakingArea } from '../src/areas/liquid-staking/index.js';
-import { oraclesArea } from '../src/areas/oracles/index.js';
-import { stablecoinArea } from '../src/areas/stablecoin/index.js';
+import { AREAS, PATHS } from '../src/areas/index.js';
+import type { AreaEnv } from '../src/areas/kit/module.js';
 import { GAP_REASONS as GAP_REASONS_DOC } from '../src/core/gaps.js';
 import { isoSeconds } from '../src/core/time.js';
 import type { PathDef } from '../src/paths/types.js';
-import { registry } from '../src/registry/index.js';
-import { type GithubStandin, startGithubStandin } from '../src/sandbox/standins/github/server.js';
-import { openGithub } from '../src/sources/github/endpoint.js';
+import { type Registry, registry } from '../src/registry/index.js';
 import { type TestApp, testApp } from './helpers.js';
-import { areaRunner, githubEnv } from './support/areas.js';
+import { runAreas } from './support/areas.js';
 import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
+import { startTestSources, type TestSources } from './support/sources.js';
 import {
   checkDocument,
   groupViolations,
@@ -29,9 +22,10 @@ import {
 } from './support/vocabulary.js';
 
 /**
- * "One vocabulary" (issue 13, docs/vocabulary.md) on every document a sandbox run publishes: the five built areas
- * on one world (DEX, lending, liquid staking, oracles and stablecoins on its chain; development on the GitHub stand-in), every
- * document of the store walked by `checkDocument`. A failure lists the departures grouped by rule, path row and
+ * "One vocabulary" (issue 13, docs/vocabulary.md) on every document a sandbox run publishes: every area of `AREAS`
+ * on one world (DEX, lending, liquid staking, oracles, stablecoins and the EVM chain on its chain) and the stand-ins
+ * (development on GitHub's, Bitcoin on Bitcoin Core's, community on Discord's and Reddit's), opened as `start` opens
+ * them and run in `dependsOn` order, every document of the store walked by `checkDocument`. A failure lists the departures grouped by rule, path row and
  * field (also written to $VOCABULARY_REPORT when set).
  */
 
@@ -205,38 +199,37 @@ describe('the vocabulary checker', () => {
 });
 
 const SUBJECTS = ['protocol:aave', 'protocol:uniswap', 'chain:ethereum'];
+/** The protocols the community area reads on Discord and Reddit here (a shorter read than every tracked one). */
+const SOCIAL = ['aave', 'uniswap'];
 
 describe('one vocabulary on every published document of a sandbox run', () => {
   let w: LendingTestWorld;
   let t: TestApp;
-  let gh: GithubStandin;
+  let opened: TestSources;
   let docs: PublishedDocument[] = [];
-  const summaries: { job: string; summary: string | null }[] = [];
+  let summaries: { job: string; summary: string | null }[] = [];
 
   beforeAll(async () => {
     w = await lendingWorld({ stablecoins: true });
     t = await testApp();
-    // Every job run in the declared order, its summary kept (what /status shows).
-    const runAll = async (runner: ReturnType<typeof areaRunner>) => {
-      for (const name of runner.jobs) summaries.push({ job: name, summary: (await runner.run(name)) ?? null });
-    };
-    for (const area of [dexArea, lendingArea, liquidStakingArea, oraclesArea, blockchainArea, stablecoinArea]) {
-      await runAll(areaRunner(area, w.env, t.store, t.clock, () => t.sync()));
-    }
-    const subjects = registry.developmentSubjects().filter((s) => SUBJECTS.includes(`${s.kind}:${s.id}`));
-    gh = await startGithubStandin({ seed: 11, clock: t.clock, subjects });
-    // As the runtime opens the stand-in (runtime/sources.ts): with its label.
-    const github = openGithub(
-      { baseUrl: gh.url, token: 'test-token' },
-      {
-        label: 'sandbox GitHub stand-in (REST API v3)',
-        clock: t.clock,
-        sleep: async (ms: number) => t.clock.advance(ms / 1000),
-        maxRetries: 1,
-        subjects: SUBJECTS,
+    opened = await startTestSources({
+      kinds: ['github', 'bitcoin', 'discord', 'reddit'],
+      clock: t.clock,
+      seed: 11,
+      days: 2,
+      githubSubjects: SUBJECTS,
+      maxRetries: 1,
+    });
+    const social: Registry = Object.create(registry, {
+      socialSubjects: {
+        value: (channel: string) => registry.socialSubjects(channel).filter((s) => SOCIAL.includes(s.protocolId)),
       },
-    );
-    await runAll(areaRunner(developmentArea, githubEnv(github), t.store, t.clock, () => t.sync()));
+    });
+    let sources = w.env.sources;
+    for (const kind of opened.sources.kinds()) sources = sources.with(kind, opened.sources.get(kind) as never);
+    const env: AreaEnv = { ...w.env, registry: social, sources };
+    // Every job of every area run once, areas in dependsOn order, its summary kept (what /status shows).
+    summaries = await runAreas(AREAS, env, t.store, t.clock, () => t.sync());
     const rows = await t.store.db.selectFrom('datasets').selectAll().execute();
     docs = rows.map((r) => {
       const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
@@ -250,7 +243,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
   }, 600_000);
 
   afterAll(async () => {
-    await gh?.close();
+    await opened?.close();
     await t?.close();
     await w?.close();
   });
@@ -265,6 +258,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     const areas = new Set(docs.map((d) => d.area));
     expect([...areas].sort()).toEqual([
       'blockchain',
+      'community',
       'development',
       'dex',
       'lending',
@@ -273,15 +267,23 @@ describe('one vocabulary on every published document of a sandbox run', () => {
       'stablecoin',
     ]);
     for (const d of docs) expect(rowOf(PATHS, d.area, d.path), d.path).toBeDefined();
+    // Bitcoin's documents as well as the EVM chain's.
+    expect(docs.map((d) => d.path)).toEqual(
+      expect.arrayContaining(['/data/blockchain/bitcoin', '/data/blockchain/ethereum']),
+    );
   });
 
   it('every document follows the rules of one vocabulary', () => {
     const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
     expect(modelPaths.length).toBeGreaterThan(2);
-    const sourceOf = (area: string) =>
-      area === 'development' ? 'sandbox:github' : `sandbox:${w.manifest.chain}:${w.manifest.chainId}`;
+    const sourceOf = (d: PublishedDocument) => {
+      if (d.area === 'development') return 'sandbox:github';
+      if (d.area === 'community') return 'sandbox:discord, sandbox:reddit';
+      if (d.path.startsWith('/data/blockchain/bitcoin')) return 'sandbox:bitcoin:regtest';
+      return `sandbox:${w.manifest.chain}:${w.manifest.chainId}`;
+    };
     const violations: Violation[] = docs.flatMap((d) =>
-      checkDocument(d, rowOf(PATHS, d.area, d.path), { source: sourceOf(d.area), modelPaths }),
+      checkDocument(d, rowOf(PATHS, d.area, d.path), { source: sourceOf(d), modelPaths }),
     );
     const grouped = groupViolations(PATHS, docs, violations);
     if (process.env.VOCABULARY_REPORT) {

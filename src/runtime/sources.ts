@@ -10,7 +10,7 @@ import { type Clock, nowSeconds } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
-import { STANDINS } from '../sandbox/standins/index.js';
+import { STANDINS, type StandinOverrides } from '../sandbox/standins/index.js';
 import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import type { WorldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
@@ -20,6 +20,7 @@ import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
+import type { SourceOpenOptions } from '../sources/http.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
 import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
 import type { Store } from '../store/db.js';
@@ -36,6 +37,8 @@ export interface OpenContext {
   readonly labels: ReadonlyMap<SourceKind, string>;
   /** The persistent ETag store of the sources that revalidate (the store's `github_etags`); memory only without. */
   readonly etags?: EtagStore;
+  /** Tests only: the clock, sleep and retries the HTTP sources' clients are given (`SourceOpenOptions`). */
+  readonly client?: Pick<SourceOpenOptions, 'clock' | 'sleep' | 'maxRetries'>;
 }
 
 /** One entry of the runtime's list: a kind of source, opened from the configuration alone. */
@@ -77,6 +80,7 @@ const evmSource: SourceDef<'evm'> = {
 
 /** What an HTTP source's client is given at open: the process's logger (as the source), its ETag store. */
 const openOptions = (ctx: OpenContext, kind: SourceKind) => ({
+  ...ctx.client,
   log: ctx.logger.child({ source: kind }),
   ...(ctx.etags ? { etags: ctx.etags } : {}),
   ...(ctx.labels.has(kind) ? { label: ctx.labels.get(kind)! } : {}),
@@ -187,6 +191,8 @@ export interface StartedStandins {
   readonly standins: readonly { kind: SourceKind; url: string }[];
   /** What `running.json` shows of them. */
   readonly announce: Readonly<Record<string, unknown>>;
+  /** Each stand-in's own server, by kind (tests read their ground truth from it). */
+  readonly servers: ReadonlyMap<SourceKind, object>;
   close(): Promise<void>;
 }
 
@@ -201,12 +207,17 @@ export async function startStandins(
     logger: Logger;
     chains?: Promise<ReadonlyMap<string, string>>;
     world?: Promise<WorldView>;
+    /** Only these kinds (default: every one the configuration leaves out); tests start the few they read. */
+    kinds?: readonly SourceKind[];
+    /** Tests only: what changes of each stand-in's own start options (`StandinStartOptions.overrides`). */
+    overrides?: StandinOverrides;
   },
 ): Promise<StartedStandins> {
   const keys: Record<string, string> = {};
   const keysByKind: Partial<Record<SourceKind, Record<string, string>>> = {};
   const labels = new Map<SourceKind, string>();
   const standins: { kind: SourceKind; url: string }[] = [];
+  const servers = new Map<SourceKind, object>();
   const announced: Record<string, unknown> = {};
   // `sandbox info --json`: `standins` by service, and the chains stand-ins serve (`standin_chains`, by registry id).
   const services: Record<string, unknown> = {};
@@ -219,6 +230,7 @@ export async function startStandins(
     for (const standin of STANDINS) {
       const def = SOURCES.find((s) => s.kind === standin.kind);
       if (!def || def.configured(config)) continue;
+      if (options.kinds && !options.kinds.includes(standin.kind)) continue;
       const started = await standin.start({
         seed: config.sandbox.seed,
         clock: options.clock,
@@ -226,12 +238,14 @@ export async function startStandins(
         days: config.sandbox.days,
         ...(options.chains ? { chains: options.chains } : {}),
         ...(options.world ? { world: options.world } : {}),
+        ...(options.overrides ? { overrides: options.overrides } : {}),
       });
       closers.push(() => started.close());
       Object.assign(keys, started.config);
       keysByKind[standin.kind] = { ...started.config };
       labels.set(standin.kind, started.label);
       standins.push({ kind: standin.kind, url: started.url });
+      servers.set(standin.kind, started.server);
       Object.assign(announced, started.announce);
       services[started.service] = started.info;
       if (started.chain) {
@@ -246,7 +260,7 @@ export async function startStandins(
     await close();
     throw err;
   }
-  return { config: keys, configByKind: keysByKind, labels, standins, announce: announced, close };
+  return { config: keys, configByKind: keysByKind, labels, standins, announce: announced, servers, close };
 }
 
 /** Where running.json keeps the sandbox's sources (`SandboxSources`), for `jobs list|run` beside a running `start`. */

@@ -93,3 +93,36 @@ export function areaRunner(
     },
   };
 }
+
+/** `areas` with every area after the areas it reads (`dependsOn`, among those given), otherwise in the given order. */
+export function inDependencyOrder(areas: readonly AreaModule[]): AreaModule[] {
+  const given = new Set(areas.map((a) => a.id));
+  const done = new Set<string>();
+  const out: AreaModule[] = [];
+  while (out.length < areas.length) {
+    const next = areas.find((a) => !done.has(a.id) && a.dependsOn.every((d) => done.has(d) || !given.has(d)));
+    if (!next) throw new Error(`the areas' dependsOn close a circle: ${areas.map((a) => a.id).join(', ')}`);
+    done.add(next.id);
+    out.push(next);
+  }
+  return out;
+}
+
+/**
+ * Runs `areas` on one environment as a first pass of the runtime would: the areas in `dependsOn` order, each
+ * area's jobs once in its declared order. Returns every job's summary.
+ */
+export async function runAreas(
+  areas: readonly AreaModule[],
+  env: AreaEnv,
+  store: Store,
+  clock: TestClock,
+  onPublished = async () => {},
+): Promise<{ job: string; summary: string | null }[]> {
+  const summaries: { job: string; summary: string | null }[] = [];
+  for (const area of inDependencyOrder(areas)) {
+    const runner = areaRunner(area, env, store, clock, onPublished);
+    for (const job of runner.jobs) summaries.push({ job, summary: (await runner.run(job)) ?? null });
+  }
+  return summaries;
+}

@@ -1,17 +1,17 @@
 import { defineArea } from '../kit/module.js';
-import { BITCOIN_COMPUTATION, bitcoinJobs } from './bitcoin-jobs.js';
-import { BITCOIN_MIGRATIONS } from './bitcoin-tables.js';
-import { BLOCKCHAIN_COMPUTATION, blockchainJobs } from './jobs.js';
+import { bitcoinPart } from './bitcoin/index.js';
+import { evmPart } from './evm/index.js';
 import { blockchainPaths } from './routes.js';
-import { BLOCKCHAIN_MIGRATIONS } from './tables.js';
 
+/**
+ * The blockchain area, in two parts (`evm/`, `bitcoin/`: one folder per source family in the area's roles) that
+ * share the path table (`routes.ts`) and the native asset prices (`prices.ts`).
+ */
 export const blockchainArea = defineArea({
   id: 'blockchain',
   title: 'Blockchain',
   paths: blockchainPaths,
   // Native asset prices: the oracle area's ETH-USD / BTC-USD feeds and the DEX area's hourly prices.
   dependsOn: ['oracles', 'dex'],
-  migrations: { ...BLOCKCHAIN_MIGRATIONS, ...BITCOIN_MIGRATIONS },
-  jobs: (env) => [...blockchainJobs(env), ...bitcoinJobs(env)],
-  computations: [BLOCKCHAIN_COMPUTATION, BITCOIN_COMPUTATION],
+  parts: [evmPart, bitcoinPart],
 });

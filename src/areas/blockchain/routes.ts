@@ -2,8 +2,8 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { oneOf } from '../../paths/entity.js';
 import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
-import { BitcoinL1Record, BitcoinNetworkRecord, BitcoinTransactionRecord } from './bitcoin-schema.js';
-import { daily7, EthereumL1Doc, EthereumNetworkStatsDoc, EthereumTxStatsDoc, L2Doc } from './schema.js';
+import { BitcoinL1Record, BitcoinNetworkRecord, BitcoinTransactionRecord } from './bitcoin/schema.js';
+import { daily7, EthereumL1Doc, EthereumNetworkStatsDoc, EthereumTxStatsDoc, L2Doc } from './evm/schema.js';
 
 const layer = (name: 'l1_chain' | 'l2_chain', what: string) => (p: PathParams, r: Registry) =>
   oneOf(
@@ -14,6 +14,13 @@ const layer = (name: 'l1_chain' | 'l2_chain', what: string) => (p: PathParams, r
 
 const l1 = layer('l1_chain', 'layer 1 chain');
 const l2 = layer('l2_chain', 'layer 2 chain');
+
+/**
+ * How long the area's documents stay fresh after their `as_of`, for both parts: an hour without a newer block or
+ * mempool sample means the chain, its node or the RPC stalled (Arbitrum and OP make a block every 0.25–2 s, Bitcoin
+ * every 10 minutes on average, with hour-long gaps now and then).
+ */
+export const BLOCKCHAIN_FRESH_FOR_SECONDS = 3600;
 
 /** The daily records each layer 1 path serves, one schema per chain family; the payload is 7 of their union. */
 export const L1_TX_RECORDS: readonly TSchema[] = [EthereumTxStatsDoc, BitcoinTransactionRecord];

@@ -1,6 +1,6 @@
 import { isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { computeJob, DocumentSet } from '../kit/index.js';
+import { computeJob, DocumentSet, freshForEvery } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeCommunity } from './compute.js';
 import { CommunityIngest } from './ingest.js';
@@ -16,8 +16,6 @@ import { communityTargets } from './targets.js';
 export const COMMUNITY_COMPUTATION = 'community.compute';
 /** Discord and Reddit are read every 5 minutes: a pass is a few requests per channel once the first read is done. */
 const INGEST_EVERY_SECONDS = 300;
-/** Two missed passes and a margin. */
-const FRESH_FOR_SECONDS = 3 * INGEST_EVERY_SECONDS + 600;
 
 export function communityJobs(env: AreaEnv): JobDef[] {
   const targets = communityTargets(env);
@@ -54,9 +52,7 @@ export function communityJobs(env: AreaEnv): JobDef[] {
       documents: (output, input) => {
         const docs = new DocumentSet(communityPaths, {
           asOf: input.asOf,
-          // The kit names the sources read (`sandbox:discord`, `reddit`…: `kit/source-label.ts`) in place of this.
-          source: 'Discord API v10 (guild channels and threads), Reddit OAuth API (Listings)',
-          freshFor: FRESH_FOR_SECONDS,
+          freshFor: freshForEvery(INGEST_EVERY_SECONDS),
         });
         for (const [channel, listing] of output.listings) docs.add('community.protocols', { channel }, listing);
         for (const [key, history] of output.histories) {

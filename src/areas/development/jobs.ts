@@ -1,6 +1,6 @@
 import { isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { computeJob, DocumentSet } from '../kit/index.js';
+import { computeJob, DocumentSet, freshForEvery } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeDevelopment } from './compute.js';
 import { DevelopmentIngest } from './ingest.js';
@@ -16,15 +16,12 @@ import { developmentTargets } from './targets.js';
 export const DEVELOPMENT_COMPUTATION = 'development.compute';
 /** GitHub is read every 10 minutes: a pass over ~130 repositories is ~1300 requests, mostly free 304s. */
 const INGEST_EVERY_SECONDS = 600;
-/** Two missed passes and a margin. */
-const FRESH_FOR_SECONDS = 3 * INGEST_EVERY_SECONDS + 600;
 
 export function developmentJobs(env: AreaEnv): JobDef[] {
   const targets = developmentTargets(env);
   if (!targets) return [];
   const { github, subjects } = targets;
   const ingest = new DevelopmentIngest(github, subjects);
-  const provenance = github.label ?? `GitHub REST API (${github.baseUrl})`;
 
   return [
     {
@@ -52,8 +49,7 @@ export function developmentJobs(env: AreaEnv): JobDef[] {
       documents: (output, input) => {
         const docs = new DocumentSet(developmentPaths, {
           asOf: input.asOf,
-          source: provenance,
-          freshFor: FRESH_FOR_SECONDS,
+          freshFor: freshForEvery(INGEST_EVERY_SECONDS),
         });
         const scored = { methodology: DEVELOPMENT_METHODOLOGY };
         for (const [protocol, records] of output.activity) docs.add('development.activity', { protocol }, records);

@@ -17,8 +17,6 @@ import { dexTargets, type PriceAnchor } from './targets.js';
  */
 export const DEX_COMPUTATION = 'dex.compute';
 /** Half an hour without a newer block means the chain or the RPC stalled, and clients should know. */
-const FRESH_FOR_SECONDS = 1800;
-const SOURCE = 'chain logs (eth_getLogs) and state (eth_call multicall)';
 
 /** Prices are (re)computed for this many hours back: the history plus one day of margin for late facts. */
 const PRICE_HOURS = 15 * 24;
@@ -101,11 +99,7 @@ export function dexJobs(env: AreaEnv): JobDef[] {
         (await new DexRepository(ctx.store.db).computeInput(deployments, chains)) ?? wait('no snapshot yet'),
       compute: computeDex,
       documents: (output, input) => {
-        const docs = new DocumentSet(dexPaths, {
-          asOf: input.asOf.timestamp,
-          source: SOURCE,
-          freshFor: FRESH_FOR_SECONDS,
-        });
+        const docs = new DocumentSet(dexPaths, { asOf: input.asOf.timestamp });
         const key = (k: string) => {
           const [chain, protocol, version] = k.split('/') as [string, string, string];
           return { chain, protocol, version };

@@ -34,17 +34,19 @@ export interface ComputeJobSpec<Inputs, Input, Output> {
   inputs(ctx: JobContext): Promise<Inputs | Wait>;
   load(ctx: JobContext, inputs: Inputs): Promise<Input | Wait>;
   compute(input: Input): Output;
-  documents(output: Output, input: Input): DatasetDocument[];
+  documents(output: Output, input: Input): readonly NamedDocument[];
   /** A run whose documents equal the published set publishes nothing (version, computed_at and ETags stay). */
   readonly keepIdentical?: boolean;
-  /**
-   * The documents name their own `meta.source` (an area whose documents each come from other sources, e.g. one chain
-   * each: `sourceLabelOf`); the area's label (`publishedAs`) does not replace it.
-   */
-  readonly ownSources?: boolean;
   /** What the summary says about the input (e.g. `at block 123`). */
   describe?(input: Input): string;
 }
+
+/**
+ * A document as a computation names it: its `meta.source` only where its documents come from different sources
+ * (one chain each: `chainSourceLabel`); the others get the label of the sources their area or part read
+ * (`publishedAs`).
+ */
+export type NamedDocument = Omit<DatasetDocument, 'source'> & { readonly source?: string };
 
 /** The checkpoint under which a computation keeps the inputs it last published from. */
 export const computedKey = (name: string) => `${name}:inputs`;
@@ -61,7 +63,10 @@ export function publishedAs(job: JobDef, source: string): JobDef {
   return relabel ? relabel(source) : job;
 }
 
-/** `source`: the documents' `meta.source`, replacing theirs (`publishedAs`); default: what `documents` says. */
+/**
+ * `source`: the `meta.source` of every document that names none (`publishedAs`: the label of the sources the area or
+ * part read). A document without a source when there is no label is an error of the area's wiring.
+ */
 export function computeJob<Inputs, Input, Output>(
   spec: ComputeJobSpec<Inputs, Input, Output>,
   source?: string,
@@ -82,7 +87,13 @@ export function computeJob<Inputs, Input, Output>(
       const input = await spec.load(ctx, inputs);
       if (isWait(input)) return input.wait;
       const named = spec.documents(spec.compute(input), input);
-      const documents = source === undefined || spec.ownSources ? named : named.map((d) => ({ ...d, source }));
+      const documents = named.map((d): DatasetDocument => {
+        if (d.source !== undefined) return { ...d, source: d.source };
+        if (source === undefined) {
+          throw new Error(`${spec.name}: ${d.path} has no meta.source (its jobs took no source from env.sources)`);
+        }
+        return { ...d, source };
+      });
       const described = spec.describe ? ` ${spec.describe(input)}` : '';
       const datasets = new DatasetRepository(ctx.store.db);
       const at = nowSeconds(ctx.clock);

@@ -1,19 +1,29 @@
 import { type CompiledPath, compilePath, documentPath } from '../../paths/compile.js';
 import type { PathDef } from '../../paths/types.js';
-import type { DatasetDocument } from '../../store/datasets.js';
+import type { NamedDocument } from './compute-job.js';
+
+/**
+ * How long after its `as_of` a document counts as fresh, unless its computation says otherwise: the areas whose
+ * chains are read every few seconds. An area read on a slower schedule states it with `freshForEvery`; the blockchain
+ * area, whose chains can go an hour without a block, with its own figure.
+ */
+export const DEFAULT_FRESH_FOR_SECONDS = 1800;
+
+/** The freshness of documents of an area ingested every `everySeconds` (GitHub, Discord): two missed passes and a margin. */
+export const freshForEvery = (everySeconds: number): number => 3 * everySeconds + 600;
 
 /** What every document of one computation shares unless a document says otherwise. */
 export interface DocumentDefaults {
   /** Unix seconds: the instant at which the figures hold (`API.md` Conventions). */
   readonly asOf: number;
   /**
-   * Where the figures come from, for `meta.source`. A compute job of an area declared with `defineArea` replaces it
-   * with the label of the sources the area read (`sandbox:ethereum:31337`, `ethereum:1`, `github`:
-   * docs/vocabulary.md); this text stays only where no such label exists (a computation run on its own).
+   * `meta.source`, only where a computation's documents come from different sources (the blockchain area's EVM part:
+   * one chain each, `chainSourceLabel`). Left out, a compute job of an area declared with `defineArea` publishes the
+   * label of the sources the area or part read (`sandbox:ethereum:31337`, `ethereum:1`, `github`: docs/vocabulary.md).
    */
-  readonly source: string;
-  /** Seconds after `asOf` within which a document counts as fresh. */
-  readonly freshFor: number;
+  readonly source?: string;
+  /** Seconds after `asOf` within which a document counts as fresh (default `DEFAULT_FRESH_FOR_SECONDS`). */
+  readonly freshFor?: number;
 }
 
 export interface DocumentOptions {
@@ -29,14 +39,14 @@ export const isScorePath = (def: PathDef): boolean =>
 
 /**
  * Turns a computation's outputs into the documents it publishes: each under the canonical path of a path-table
- * row (by id) filled with the entity's parameters, with `as_of`, source, freshness and methodology. A document of a
+ * row (by id) filled with the entity's parameters, with `as_of`, freshness, methodology and, where given, source. A document of a
  * score path without `methodology`, or with another model's than its row names, is refused (docs/vocabulary.md:
  * `meta.methodology` is on every score path).
  */
 export class DocumentSet {
   private readonly defs: ReadonlyMap<string, PathDef>;
   private readonly compiled: ReadonlyMap<string, CompiledPath>;
-  private readonly list: DatasetDocument[] = [];
+  private readonly list: NamedDocument[] = [];
 
   constructor(
     paths: readonly PathDef[],
@@ -65,14 +75,14 @@ export class DocumentSet {
       path: this.path(pathId, params),
       data,
       asOf: options.asOf ?? this.defaults.asOf,
-      source: this.defaults.source,
-      freshFor: this.defaults.freshFor,
+      ...(this.defaults.source === undefined ? {} : { source: this.defaults.source }),
+      freshFor: this.defaults.freshFor ?? DEFAULT_FRESH_FOR_SECONDS,
       ...(options.methodology ? { methodology: options.methodology } : {}),
     });
     return this;
   }
 
-  get documents(): DatasetDocument[] {
+  get documents(): NamedDocument[] {
     return [...this.list];
   }
 }

@@ -1,6 +1,28 @@
-export { type ComputeJobSpec, computedKey, computeJob, publishedAs, type Wait, wait } from './compute-job.js';
-export { type DocumentDefaults, type DocumentOptions, DocumentSet, isScorePath } from './documents.js';
+export {
+  type ComputeJobSpec,
+  computedKey,
+  computeJob,
+  type NamedDocument,
+  publishedAs,
+  type Wait,
+  wait,
+} from './compute-job.js';
+export {
+  DEFAULT_FRESH_FOR_SECONDS,
+  type DocumentDefaults,
+  type DocumentOptions,
+  DocumentSet,
+  freshForEvery,
+  isScorePath,
+} from './documents.js';
 export { eachTarget } from './each-target.js';
 export { type IngestStart, type IngestStartOptions, ingestStart } from './ingest-start.js';
-export { type AreaEnv, type AreaModule, defineArea } from './module.js';
+export {
+  type AreaDeclaration,
+  type AreaEnv,
+  type AreaModule,
+  type AreaPart,
+  defineArea,
+  definePart,
+} from './module.js';
 export { chainSourceLabel, isSandboxSource, sourceLabel } from './source-label.js';

@@ -12,8 +12,8 @@ import { openGithub } from '../../sources/github/endpoint.js';
 import { SourceMap } from '../../sources/index.js';
 import { openReddit } from '../../sources/reddit/endpoint.js';
 import { computeJob } from './compute-job.js';
-import { DocumentSet } from './documents.js';
-import { type AreaEnv, defineArea } from './module.js';
+import { DEFAULT_FRESH_FOR_SECONDS, DocumentSet } from './documents.js';
+import { type AreaEnv, defineArea, definePart } from './module.js';
 import { isSandboxSource, sourceLabel } from './source-label.js';
 
 const evm = new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:1', finalityDepth: 2 }], {
@@ -79,6 +79,14 @@ describe('sourceLabel (meta.source)', () => {
 const paths: PathDef[] = [
   { id: 'dex.x', area: 'dex', template: '/data/x', shape: 'snapshot', summary: 'x', entity: () => undefined },
   {
+    id: 'dex.x-plain',
+    area: 'dex',
+    template: '/data/x-plain',
+    shape: 'snapshot',
+    summary: 'x',
+    entity: () => undefined,
+  },
+  {
     id: 'dex.x-score',
     area: 'dex',
     template: '/data/x-score',
@@ -90,7 +98,7 @@ const paths: PathDef[] = [
 ];
 
 describe('DocumentSet', () => {
-  const docs = () => new DocumentSet(paths, { asOf: 1, source: 'chain logs', freshFor: 60 });
+  const docs = () => new DocumentSet(paths, { asOf: 1, freshFor: 60 });
 
   it('refuses a score path document without the methodology of its row', () => {
     expect(() => docs().add('dex.x-score', {}, [])).toThrow(/needs its methodology/);
@@ -105,34 +113,24 @@ describe('defineArea labels what its compute jobs publish', () => {
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => cleanup?.());
 
-  it('meta.source is the label of the sources the area took, not its description', async () => {
-    const area = defineArea({
-      id: 'dex',
-      title: 'x',
-      paths,
-      dependsOn: [],
-      computations: ['dex.compute'],
-      jobs: (e) =>
-        e.sources.get('evm')
-          ? [
-              computeJob({
-                name: 'dex.compute',
-                area: 'dex',
-                description: 'x',
-                inputs: async () => ({ n: 1 }),
-                load: async () => 1,
-                compute: (n: number) => n,
-                documents: (n) =>
-                  new DocumentSet(paths, { asOf: 1, source: 'chain logs', freshFor: 60 }).add('dex.x', {}, { n })
-                    .documents,
-              }),
-            ]
-          : [],
+  /** A compute job publishing one document on `pathId`, with `source` as its own `meta.source` when given. */
+  const oneDocument = (name: string, pathId: string, source?: string) =>
+    computeJob({
+      name,
+      area: 'dex',
+      description: 'x',
+      inputs: async () => ({ n: 1 }),
+      load: async () => 1,
+      compute: (n: number) => n,
+      documents: (n) =>
+        new DocumentSet(paths, { asOf: 1, ...(source ? { source } : {}) }).add(pathId, {}, { n }).documents,
     });
+
+  async function context(): Promise<JobContext> {
     const s = testStore();
     cleanup = s.cleanup;
     await s.store.migrate();
-    const ctx: JobContext = {
+    return {
       store: s.store,
       clock: new TestClock(),
       log: pino({ level: 'silent' }),
@@ -140,9 +138,63 @@ describe('defineArea labels what its compute jobs publish', () => {
       attempt: 1,
       notifyPublished: async () => undefined,
     };
+  }
+  it('meta.source is the label of the sources the area took; freshness the kit default', async () => {
+    const area = defineArea({
+      id: 'dex',
+      title: 'x',
+      paths,
+      dependsOn: [],
+      computations: ['dex.compute'],
+      jobs: (e) => (e.sources.get('evm') ? [oneDocument('dex.compute', 'dex.x')] : []),
+    });
+    expect(area.parts).toEqual([]);
+    const ctx = await context();
     const [job] = area.jobs(env({ book: sandboxBook }));
     expect(await job!.run(ctx)).toMatch(/^published 1 documents/);
-    const rows = await s.store.db.selectFrom('datasets').select(['path', 'meta']).execute();
-    expect(rows.map((r) => [r.path, JSON.parse(r.meta).source])).toEqual([['/data/x', 'sandbox:ethereum:31337']]);
+    const row = await ctx.store.db
+      .selectFrom('datasets')
+      .select(['path', 'meta', 'fresh_for'])
+      .executeTakeFirstOrThrow();
+    expect([row.path, JSON.parse(row.meta).source, Number(row.fresh_for)]).toEqual([
+      '/data/x',
+      'sandbox:ethereum:31337',
+      DEFAULT_FRESH_FOR_SECONDS,
+    ]);
+  });
+
+  it('each part is labelled with the sources it took, and a document naming its own source keeps it', async () => {
+    const github = openGithub({ baseUrl: 'https://api.github.com', token: undefined });
+    const chainPart = definePart({
+      id: 'chains',
+      computations: ['dex.chains'],
+      jobs: (e) => (e.sources.get('evm') ? [oneDocument('dex.chains', 'dex.x', 'ethereum:1 (own)')] : []),
+    });
+    const githubPart = definePart({
+      id: 'repos',
+      computations: ['dex.repos'],
+      jobs: (e) => (e.sources.get('github') ? [oneDocument('dex.repos', 'dex.x-plain')] : []),
+    });
+    const area = defineArea({ id: 'dex', title: 'x', paths, dependsOn: [], parts: [chainPart, githubPart] });
+    expect(area.parts).toEqual(['chains', 'repos']);
+    expect(area.computations).toEqual(['dex.chains', 'dex.repos']);
+    const ctx = await context();
+    const jobs = area.jobs(env({ sources: new SourceMap({ evm, github }) }));
+    for (const job of jobs) expect(await job.run(ctx)).toMatch(/^published 1 documents/);
+    // Not `ethereum:1, github` on both: the GitHub part's label names GitHub alone, the chain part's documents theirs.
+    const rows = await ctx.store.db.selectFrom('datasets').select(['path', 'meta']).orderBy('path').execute();
+    expect(rows.map((r) => [r.path, JSON.parse(r.meta).source])).toEqual([
+      ['/data/x', 'ethereum:1 (own)'],
+      ['/data/x-plain', 'github'],
+    ]);
+    expect(() => defineArea({ id: 'dex', title: 'x', paths, dependsOn: [], parts: [githubPart, githubPart] })).toThrow(
+      /twice/,
+    );
+    expect(() => definePart({ id: 'Bad/part', computations: [], jobs: () => [] })).toThrow(/folder/);
+  });
+
+  it('a document without a source, from jobs that took none, is refused', async () => {
+    const ctx = await context();
+    await expect(oneDocument('dex.compute', 'dex.x').run(ctx)).rejects.toThrow(/has no meta.source/);
   });
 });

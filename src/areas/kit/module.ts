@@ -35,6 +35,35 @@ export interface AreaModule {
   jobs(env: AreaEnv): readonly JobDef[];
   /** Computations whose first publication makes the area ready (`/ready`). */
   readonly computations: readonly string[];
+  /** The area's parts (`AreaPart.id`, each the folder `areas/<id>/<part>/`); empty for an area of one source family. */
+  readonly parts: readonly string[];
+}
+
+/**
+ * One source family of an area made of several (the blockchain area's EVM chains and Bitcoin; derivatives' GMX, dYdX
+ * and Synthetix next): the folder `areas/<area>/<id>/` with the area's roles (`ingest.ts`, `facts`/`schema.ts`,
+ * `compute.ts`, `repo.ts`, `tables.ts`, `jobs.ts`, its `index.ts` declaring it), beside the area's shared files
+ * (`index.ts`, `routes.ts`, `public.ts` and what its parts share). A part reads no sibling part; its documents are
+ * labelled with the sources it took (`meta.source`), not with every source of the area.
+ */
+export interface AreaPart {
+  readonly id: string;
+  readonly migrations?: Readonly<Record<string, Migration>>;
+  jobs(env: AreaEnv): readonly JobDef[];
+  readonly computations: readonly string[];
+}
+
+/** What an area declares: its jobs, computations and migrations itself, or its parts. */
+export type AreaDeclaration = Omit<AreaModule, 'jobs' | 'computations' | 'parts'> &
+  (
+    | { jobs(env: AreaEnv): readonly JobDef[]; readonly computations: readonly string[]; readonly parts?: undefined }
+    | { readonly parts: readonly AreaPart[]; readonly jobs?: undefined; readonly computations?: undefined }
+  );
+
+/** Checks a part's declaration (its id is its folder's name). */
+export function definePart(part: AreaPart): AreaPart {
+  if (!/^[a-z][a-z0-9-]*$/.test(part.id)) throw new Error(`area part ${part.id}: its id is its folder's name`);
+  return part;
 }
 
 /** The sources of an environment, noting which kinds an area takes (`get`). */
@@ -65,23 +94,55 @@ class NotedSources extends SourceMap {
 }
 
 /**
- * Checks an area's declaration (its paths are its own) and labels its publications: the compute jobs it makes
- * publish with `meta.source` naming the sources its jobs took from the environment (`sourceLabel`: the chain and its
- * id, `sandbox:` first when the sandbox serves it), whatever description the area gave its `DocumentSet`.
+ * The jobs of one source family with `meta.source` naming the sources they took from the environment (`sourceLabel`:
+ * the chain and its id, `sandbox:` first when the sandbox serves it) on every document that names none.
  */
-export function defineArea(area: AreaModule): AreaModule {
+function labelledJobs(jobs: (env: AreaEnv) => readonly JobDef[], env: AreaEnv): readonly JobDef[] {
+  const taken = new Set<SourceKind>();
+  const made = jobs({ ...env, sources: new NotedSources(env.sources, taken) });
+  const label = sourceLabel(env, taken);
+  return label === undefined ? made : made.map((job) => publishedAs(job, label));
+}
+
+/**
+ * Checks an area's declaration (its paths are its own; its parts' ids, computations and migration keys distinct)
+ * and labels its publications: each part's compute jobs (the area's, when it has no parts) publish with
+ * `meta.source` naming the sources that part's jobs took, on every document that names none (`publishedAs`).
+ */
+export function defineArea(area: AreaDeclaration): AreaModule {
   for (const path of area.paths) {
     if (path.area !== area.id) throw new Error(`${area.id}: path ${path.id} belongs to ${path.area}`);
     if (!path.id.startsWith(`${area.id}.`)) throw new Error(`${area.id}: path id ${path.id} must start with the area`);
   }
   if (area.dependsOn.includes(area.id)) throw new Error(`${area.id}: an area does not depend on itself`);
+  const base = { id: area.id, title: area.title, paths: area.paths, dependsOn: area.dependsOn };
+  if (!area.parts) {
+    const { jobs } = area;
+    return {
+      ...base,
+      ...(area.migrations ? { migrations: area.migrations } : {}),
+      computations: area.computations,
+      parts: [],
+      jobs: (env) => labelledJobs(jobs, env),
+    };
+  }
+  const parts = area.parts;
+  if (!parts.length) throw new Error(`${area.id}: an area of parts has at least one`);
+  const migrations: Record<string, Migration> = { ...area.migrations };
+  for (const part of parts) {
+    if (parts.filter((p) => p.id === part.id).length > 1) throw new Error(`${area.id}: part ${part.id} twice`);
+    for (const [key, migration] of Object.entries(part.migrations ?? {})) {
+      if (key in migrations) throw new Error(`${area.id}/${part.id}: migration ${key} is declared twice`);
+      migrations[key] = migration;
+    }
+  }
+  const computations = parts.flatMap((p) => p.computations);
+  if (new Set(computations).size !== computations.length) throw new Error(`${area.id}: a computation twice`);
   return {
-    ...area,
-    jobs(env) {
-      const taken = new Set<SourceKind>();
-      const jobs = area.jobs({ ...env, sources: new NotedSources(env.sources, taken) });
-      const label = sourceLabel(env, taken);
-      return label === undefined ? jobs : jobs.map((job) => publishedAs(job, label));
-    },
+    ...base,
+    ...(Object.keys(migrations).length ? { migrations } : {}),
+    computations,
+    parts: parts.map((p) => p.id),
+    jobs: (env) => parts.flatMap((part) => labelledJobs((e) => part.jobs(e), env)),
   };
 }

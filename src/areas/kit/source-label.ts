@@ -33,8 +33,9 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
 }
 
 /**
- * The label of one EVM chain, and of the beacon API with it when `beacon` (the same words as `sourceLabel`), for an
- * area whose documents each come from one chain (`ComputeJobSpec.ownSources`): in the sandbox also a chain its
+ * The label of one EVM chain, and of the beacon API with it when `beacon` (the same words as `sourceLabel`), for a
+ * computation whose documents each come from one chain (the blockchain area's EVM part names it as its `DocumentSet`'s
+ * `source`, which the part's label then leaves as it is): in the sandbox also a chain its
  * address book does not name (its layer-2 chains), with the registry's chain id.
  */
 export function chainSourceLabel(env: AreaEnv, chain: string, options: { beacon?: boolean } = {}): string {

@@ -1,8 +1,7 @@
 import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import type { DatasetDocument } from '../../store/datasets.js';
 import { dexPriceBlocks } from '../dex/public.js';
-import { computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, eachTarget, type NamedDocument, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeLending, type LendingOutput } from './compute.js';
 import { LendingIngest } from './ingest.js';
@@ -21,9 +20,6 @@ import { lendingTargets } from './targets.js';
 export const LENDING_COMPUTATION = 'lending.compute';
 /** Where ingestion starts for a market without a start block (production forks the registry dates not). */
 const LOOKBACK_SECONDS = 30 * DAY;
-const FRESH_FOR_SECONDS = 1800;
-const SOURCE =
-  'lending market events (eth_getLogs) and state (eth_call multicall at the as_of block); DEX depth and prices';
 
 export function lendingJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -79,8 +75,8 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
 }
 
 /** The documents of one computation, at their paths (canonical letter case per path). */
-export function lendingDocuments(output: LendingOutput, asOf: number): DatasetDocument[] {
-  const docs = new DocumentSet(lendingPaths, { asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+export function lendingDocuments(output: LendingOutput, asOf: number): NamedDocument[] {
+  const docs = new DocumentSet(lendingPaths, { asOf });
   const values = (k: { chain: string; protocol: string; version: string; baseAsset: string }) => ({
     chain: k.chain,
     protocol: k.protocol,

@@ -1,7 +1,6 @@
 import type { JobDef } from '../../jobs/types.js';
-import type { DatasetDocument } from '../../store/datasets.js';
 import { dexTargets } from '../dex/public.js';
-import { computeJob, DocumentSet, wait } from '../kit/index.js';
+import { computeJob, DocumentSet, type NamedDocument, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { lendingTargets } from '../lending/public.js';
 import { computeLiquidStaking, exchangeRateBlocks, type LiquidStakingOutput } from './compute.js';
@@ -19,12 +18,10 @@ import { liquidStakingTargets, marketsOfTokens } from './targets.js';
  */
 export const LIQUID_STAKING_COMPUTATION = 'liquid-staking.compute';
 /** As the DEX area: half an hour without a newer block means the chain or the RPC stalled. */
-const FRESH_FOR_SECONDS = 1800;
-const SOURCE = 'DEX and lending facts of this service (chain logs and state) and stEthPerToken() read by eth_call';
 
 /** The documents of one computation, keyed by canonical path. */
-export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number): DatasetDocument[] {
-  const docs = new DocumentSet(liquidStakingPaths, { asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+export function liquidStakingDocuments(output: LiquidStakingOutput, asOf: number): NamedDocument[] {
+  const docs = new DocumentSet(liquidStakingPaths, { asOf });
   docs.add('liquid-staking.available-lending-markets-exposure', {}, output.availableLending);
   docs.add('liquid-staking.available-dexes-exposure', {}, output.availableDexes);
   for (const [pool, x] of output.poolAnalytics) {

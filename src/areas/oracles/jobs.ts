@@ -22,8 +22,6 @@ export const ORACLE_COMPUTATION = 'oracles.compute';
  */
 const LOOKBACK_SECONDS = 15 * DAY;
 /** As the DEX area's: the jobs run every 10 s, so half an hour without a newer block means a stalled chain or RPC. */
-const FRESH_FOR_SECONDS = 1800;
-const SOURCE = 'feed aggregators’ AnswerUpdated logs (eth_getLogs); DEX hourly USD prices for the comparison';
 
 export function oraclesJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -61,7 +59,7 @@ export function oraclesJobs(env: AreaEnv): JobDef[] {
       load: (ctx, { asOf }) => new OracleRepository(ctx.store.db).computeInput(targets, asOf),
       compute: computeOracles,
       documents: (output, input) => {
-        const docs = new DocumentSet(oraclesPaths, { asOf: input.asOf, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+        const docs = new DocumentSet(oraclesPaths, { asOf: input.asOf });
         for (const oracle of new Set(targets.map((f) => f.oracle))) {
           docs.add('oracles.pairs', { oracle }, output.pairs);
           for (const [pair, records] of output.records) docs.add('oracles.pair', { oracle, pair }, records);

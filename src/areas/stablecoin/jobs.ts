@@ -16,8 +16,6 @@ import { type StablecoinTarget, stablecoinTargets } from './targets.js';
  */
 export const STABLECOIN_COMPUTATION = 'stablecoin.compute';
 /** As the DEX area: half an hour without a newer block means the chain or the RPC stalled. */
-const FRESH_FOR_SECONDS = 1800;
-const SOURCE = 'chain logs (eth_getLogs, the Vat’s LogNotes decoded) and state (eth_call multicall), DEX facts';
 /** DEX facts read for the history: the 7 days and one of margin (pool states are rebuilt from their events). */
 const DEX_HISTORY = 8 * 86_400;
 
@@ -44,7 +42,7 @@ async function dexInput(db: JobContext['store']['db'], chains: readonly string[]
 }
 
 export function stablecoinDocuments(output: StablecoinOutput) {
-  const docs = new DocumentSet(stablecoinPaths, { asOf: 0, source: SOURCE, freshFor: FRESH_FOR_SECONDS });
+  const docs = new DocumentSet(stablecoinPaths, { asOf: 0 });
   const scored = { methodology: STABLECOIN_METHODOLOGY };
   for (const [protocol, x] of output.weekly) {
     docs.add('stablecoin.weekly', { protocol }, x.data, { asOf: x.asOf, ...scored });

@@ -10,16 +10,23 @@ import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
 import type { WorldView } from '../world/view.js';
 import { dayOf } from './base/generate.js';
-import { startBeaconStandin } from './beacon/server.js';
-import { SANDBOX_BITCOIN_PASSWORD, SANDBOX_BITCOIN_USER, startBitcoinStandin } from './bitcoin/server.js';
+import { type BeaconStandinOptions, startBeaconStandin } from './beacon/server.js';
 import {
+  type BitcoinStandinOptions,
+  SANDBOX_BITCOIN_PASSWORD,
+  SANDBOX_BITCOIN_USER,
+  startBitcoinStandin,
+} from './bitcoin/server.js';
+import {
+  type DiscordStandinOptions,
   SANDBOX_DISCORD_FAULTS,
   SANDBOX_DISCORD_TOKEN,
   startDiscordStandin,
   worldOriginDay,
 } from './discord/server.js';
-import { SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
+import { type GithubStandinOptions, SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 import {
+  type RedditStandinOptions,
   SANDBOX_REDDIT_CLIENT_ID,
   SANDBOX_REDDIT_CLIENT_SECRET,
   SANDBOX_REDDIT_FAULTS,
@@ -46,6 +53,8 @@ export interface StartedStandin {
    * registry's chain id.
    */
   readonly chain?: Readonly<{ id: string; rpc_url: string } & Record<string, string>>;
+  /** The stand-in's own server (its world, request counts and fault injector), for tests' ground truth. */
+  readonly server: object;
   close(): Promise<void>;
 }
 
@@ -67,6 +76,20 @@ export interface StandinStartOptions {
    * that quotes market data or serves contract sources reads it; the others need not wait for it.
    */
   readonly world?: Promise<WorldView>;
+  /**
+   * What a test changes of a stand-in's own start options, by kind (fewer subjects, no faults, a private subreddit):
+   * the sandbox passes none. The stand-in is otherwise started as the sandbox starts it.
+   */
+  readonly overrides?: StandinOverrides;
+}
+
+/** Per kind of stand-in, options of its server that replace the sandbox's (tests only). */
+export interface StandinOverrides {
+  readonly github?: Partial<GithubStandinOptions>;
+  readonly bitcoin?: Partial<BitcoinStandinOptions>;
+  readonly beacon?: Partial<BeaconStandinOptions>;
+  readonly discord?: Partial<DiscordStandinOptions>;
+  readonly reddit?: Partial<RedditStandinOptions>;
 }
 
 export interface StandinDef {
@@ -79,8 +102,8 @@ export const SANDBOX_GITHUB_TOKEN = 'sandbox';
 
 const github: StandinDef = {
   kind: 'github',
-  async start({ seed, clock }) {
-    const standin = await startGithubStandin({ seed, clock, faults: SANDBOX_GITHUB_FAULTS });
+  async start({ seed, clock, overrides }) {
+    const standin = await startGithubStandin({ seed, clock, faults: SANDBOX_GITHUB_FAULTS, ...overrides?.github });
     return {
       url: standin.url,
       config: { GITHUB_API_URL: standin.url, GITHUB_TOKEN: SANDBOX_GITHUB_TOKEN },
@@ -88,6 +111,7 @@ const github: StandinDef = {
       announce: { github_api_url: standin.url },
       service: 'github',
       info: { url: standin.url, token: SANDBOX_GITHUB_TOKEN },
+      server: standin,
       close: () => standin.close(),
     };
   },
@@ -96,8 +120,9 @@ const github: StandinDef = {
 /** Bitcoin Core's RPC over a regtest chain of real blocks, kept under `<dataDir>/sandbox/bitcoin/`. */
 const bitcoin: StandinDef = {
   kind: 'bitcoin',
-  async start({ seed, clock, dataDir, days }) {
-    const standin = await startBitcoinStandin({ seed, clock, days, dir: path.join(dataDir, 'sandbox', 'bitcoin') });
+  async start({ seed, clock, dataDir, days, overrides }) {
+    const dir = path.join(dataDir, 'sandbox', 'bitcoin');
+    const standin = await startBitcoinStandin({ seed, clock, days, dir, ...overrides?.bitcoin });
     const credentials = { rpc_user: SANDBOX_BITCOIN_USER, rpc_password: SANDBOX_BITCOIN_PASSWORD };
     return {
       url: standin.url,
@@ -111,6 +136,7 @@ const bitcoin: StandinDef = {
       service: 'bitcoin',
       info: { url: standin.url, ...credentials },
       chain: { id: 'bitcoin', rpc_url: standin.url, ...credentials },
+      server: standin,
       close: () => standin.close(),
     };
   },
@@ -118,9 +144,9 @@ const bitcoin: StandinDef = {
 
 const beacon: StandinDef = {
   kind: 'beacon',
-  async start({ seed, clock, days, chains }) {
+  async start({ seed, clock, days, chains, overrides }) {
     const rpcUrl = (await chains)?.get('ethereum');
-    const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}) });
+    const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}), ...overrides?.beacon });
     return {
       url: standin.url,
       config: { BEACON_API_URL: standin.url },
@@ -128,6 +154,7 @@ const beacon: StandinDef = {
       announce: { beacon_api_url: standin.url },
       service: 'beacon',
       info: { url: standin.url },
+      server: standin,
       close: () => standin.close(),
     };
   },
@@ -139,9 +166,16 @@ const beacon: StandinDef = {
  */
 const discord: StandinDef = {
   kind: 'discord',
-  async start({ seed, clock, dataDir, days }) {
+  async start({ seed, clock, dataDir, days, overrides }) {
     const originDay = worldOriginDay(path.join(dataDir, 'sandbox', 'discord'), seed, days, clock.nowMs());
-    const standin = await startDiscordStandin({ seed, clock, originDay, days, faults: SANDBOX_DISCORD_FAULTS });
+    const standin = await startDiscordStandin({
+      seed,
+      clock,
+      originDay,
+      days,
+      faults: SANDBOX_DISCORD_FAULTS,
+      ...overrides?.discord,
+    });
     // The base URL plays the part of `https://discord.com/api/v10`: the stand-in serves its routes at the root.
     return {
       url: standin.url,
@@ -150,6 +184,7 @@ const discord: StandinDef = {
       announce: { discord_api_url: standin.url },
       service: 'discord',
       info: { url: standin.url, token: SANDBOX_DISCORD_TOKEN },
+      server: standin,
       close: () => standin.close(),
     };
   },
@@ -161,7 +196,7 @@ const discord: StandinDef = {
  */
 const reddit: StandinDef = {
   kind: 'reddit',
-  async start({ seed, clock, dataDir, days }) {
+  async start({ seed, clock, dataDir, days, overrides }) {
     const file = path.join(dataDir, 'sandbox', 'reddit.json');
     let epochDay: number;
     try {
@@ -173,7 +208,14 @@ const reddit: StandinDef = {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, `${JSON.stringify({ epoch_day: epochDay })}\n`);
     }
-    const standin = await startRedditStandin({ seed, clock, days, epochDay, faults: SANDBOX_REDDIT_FAULTS });
+    const standin = await startRedditStandin({
+      seed,
+      clock,
+      days,
+      epochDay,
+      faults: SANDBOX_REDDIT_FAULTS,
+      ...overrides?.reddit,
+    });
     return {
       url: standin.url,
       config: {
@@ -191,6 +233,7 @@ const reddit: StandinDef = {
         client_id: SANDBOX_REDDIT_CLIENT_ID,
         client_secret: SANDBOX_REDDIT_CLIENT_SECRET,
       },
+      server: standin,
       close: () => standin.close(),
     };
   },

@@ -1,4 +1,4 @@
-import type { FullBlock, FullReceipt } from '../../sources/evm/full-blocks.js';
+import type { FullBlock, FullReceipt } from '../../../sources/evm/full-blocks.js';
 import type { BlockFact, EvmChainKind } from './facts.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { DAY, utcDate } from '../../core/time.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { inChunks } from '../../store/chunks.js';
-import type { Database } from '../../store/schema.js';
-import type { IngestStart } from '../kit/ingest-start.js';
+import { DAY, utcDate } from '../../../core/time.js';
+import { readCheckpoint, writeCheckpoint } from '../../../store/checkpoints.js';
+import { inChunks } from '../../../store/chunks.js';
+import type { Database } from '../../../store/schema.js';
+import type { IngestStart } from '../../kit/ingest-start.js';
 import { type ChainInput, type DayFacts, historyDays } from './compute.js';
 import type { BlockFact, NetworkSample } from './facts.js';
 import type { NativePriceValue } from './schema.js';

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Count, Fraction, Iso, IsoDate, Nullable } from '../kit/schema.js';
+import { Count, Fraction, Iso, IsoDate, Nullable } from '../../kit/schema.js';
 
 /**
  * Payloads of the blockchain area's EVM chains (docs/methodology/blockchain-evm.md): the daily records of

@@ -1,4 +1,4 @@
-import type { AreaEnv } from '../kit/module.js';
+import type { AreaEnv } from '../../kit/module.js';
 import type { EvmChainKind } from './facts.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY } from '../../core/time.js';
+import { DAY } from '../../../core/time.js';
 import { type ChainInput, computeChain, type DayFacts, historyDays } from './compute.js';
 import type { BlockFact, NetworkSample } from './facts.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BitcoinComputeInput } from './bitcoin-compute.js';
-import { computeBitcoin, feeRatePercentiles, truncatedMedian } from './bitcoin-compute.js';
-import type { BitcoinBlockFact } from './bitcoin-schema.js';
+import type { BitcoinComputeInput } from './compute.js';
+import { computeBitcoin, feeRatePercentiles, truncatedMedian } from './compute.js';
+import type { BitcoinBlockFact } from './schema.js';
 
 const T = Date.UTC(2026, 10, 20, 12, 0, 0) / 1000; // 2026-11-20 12:00 UTC
 const DAY = 86_400;

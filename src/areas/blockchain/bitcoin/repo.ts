@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import { DAY } from '../../core/time.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
-import { inChunks } from '../../store/chunks.js';
-import type { Database } from '../../store/schema.js';
-import type { BitcoinBlockFact, BitcoinMissingBlock, MempoolSample } from './bitcoin-schema.js';
-import type { BitcoinTables, BtcBlockTable } from './bitcoin-tables.js';
+import { DAY } from '../../../core/time.js';
+import { readCheckpoint, writeCheckpoint } from '../../../store/checkpoints.js';
+import { inChunks } from '../../../store/chunks.js';
+import type { Database } from '../../../store/schema.js';
+import type { BitcoinBlockFact, BitcoinMissingBlock, MempoolSample } from './schema.js';
+import type { BitcoinTables, BtcBlockTable } from './tables.js';
 
 /** Checkpoints of the Bitcoin ingest: where it goes on, and its last failure. */
 export const BITCOIN_INGEST_KEY = 'blockchain.bitcoin:ingest';

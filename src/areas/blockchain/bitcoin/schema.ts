@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { GAP_REASON_WORDS } from '../../core/gaps.js';
-import { Count, Fraction, IsoDate, Nullable, Usd } from '../kit/schema.js';
+import { GAP_REASON_WORDS } from '../../../core/gaps.js';
+import { Count, Fraction, IsoDate, Nullable, Usd } from '../../kit/schema.js';
 
 /**
  * Bitcoin's daily records (l1_chain = bitcoin) and the facts they are computed from. Field names shared with

@@ -1,29 +1,26 @@
-import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../core/time.js';
-import type { JobDef } from '../../jobs/types.js';
-import { computeJob, DocumentSet, sourceLabel, wait } from '../kit/index.js';
-import type { AreaEnv } from '../kit/module.js';
-import { computeBitcoin } from './bitcoin-compute.js';
-import { BitcoinIngest, DEFAULT_BITCOIN_INGEST } from './bitcoin-ingest.js';
+import { DAY, dailyHistoryInstants, startOfUtcDay, utcDate } from '../../../core/time.js';
+import type { JobDef } from '../../../jobs/types.js';
+import { computeJob, DocumentSet, wait } from '../../kit/index.js';
+import type { AreaEnv } from '../../kit/module.js';
+import { loadNativeUsdByDay } from '../prices.js';
+import { BLOCKCHAIN_FRESH_FOR_SECONDS, blockchainPaths } from '../routes.js';
+import { computeBitcoin } from './compute.js';
+import { BitcoinIngest, DEFAULT_BITCOIN_INGEST } from './ingest.js';
 import {
   BITCOIN_ERROR_KEY,
   BITCOIN_INGEST_KEY,
   BitcoinRepository,
   type ErrorCheckpoint,
   type IngestCheckpoint,
-} from './bitcoin-repo.js';
-import { BITCOIN_METHODOLOGY } from './bitcoin-schema.js';
-import { loadNativeUsdByDay } from './prices.js';
-import { blockchainPaths } from './routes.js';
+} from './repo.js';
+import { BITCOIN_METHODOLOGY } from './schema.js';
 
 /**
- * The blockchain area's Bitcoin jobs: `blockchain.bitcoin.ingest` (blocks and mempool samples from Bitcoin Core's
+ * The blockchain area's Bitcoin part's jobs: `blockchain.bitcoin.ingest` (blocks and mempool samples from Bitcoin Core's
  * RPC into facts) and `blockchain.bitcoin.compute` (the 7 daily records of l1_chain = bitcoin, published on
  * `transaction-statistics`, `network-statistics` and the chain's own path).
  */
 export const BITCOIN_COMPUTATION = 'blockchain.bitcoin.compute';
-/** An hour without a newer block or sample means the node or the RPC stalled. */
-const FRESH_FOR_SECONDS = 3600;
-const SOURCE = 'Bitcoin Core RPC (getblock, getblockstats, getnetworkhashps, getmempoolinfo)';
 /** Publications follow new blocks, and the mempool at most every 10 minutes. */
 const SAMPLE_BUCKET = 600;
 
@@ -49,8 +46,6 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
       name: BITCOIN_COMPUTATION,
       runAfter: ['blockchain.bitcoin.ingest'],
       area: 'blockchain',
-      // Bitcoin's documents come from Bitcoin Core alone, not from every source the area reads (EVM nodes, beacon).
-      ownSources: true,
       description: 'Bitcoin daily transaction and network statistics, published for l1_chain = bitcoin',
       inputs: async (ctx) => {
         const repo = new BitcoinRepository(ctx.store.db);
@@ -83,11 +78,8 @@ export function bitcoinJobs(env: AreaEnv): JobDef[] {
       },
       compute: computeBitcoin,
       documents: (output, input) => {
-        const docs = new DocumentSet(blockchainPaths, {
-          asOf: input.asOf,
-          source: sourceLabel(env, ['bitcoin']) ?? SOURCE,
-          freshFor: FRESH_FOR_SECONDS,
-        });
+        // `meta.source`: Bitcoin Core alone (this part's label), not every source of the area (EVM nodes, beacon).
+        const docs = new DocumentSet(blockchainPaths, { asOf: input.asOf, freshFor: BLOCKCHAIN_FRESH_FOR_SECONDS });
         const params = { l1_chain: 'bitcoin' };
         const options = { methodology: BITCOIN_METHODOLOGY };
         docs.add('blockchain.transaction-statistics', params, output.transactions, options);

@@ -1,12 +1,12 @@
-import { StoppedError } from '../../core/retry.js';
-import { DAY, nowSeconds, startOfUtcDay } from '../../core/time.js';
-import type { JobContext } from '../../jobs/types.js';
-import { btcToSats } from '../../sources/bitcoin/amounts.js';
-import { BitcoinPrunedError } from '../../sources/bitcoin/errors.js';
-import type { BlockV2 } from '../../sources/bitcoin/schemas.js';
-import type { BitcoinSource } from '../../sources/bitcoin/source.js';
-import { BITCOIN_INGEST_KEY, BitcoinRepository, type BlockBatch, type IngestCheckpoint } from './bitcoin-repo.js';
-import type { BtcBlockTable } from './bitcoin-tables.js';
+import { StoppedError } from '../../../core/retry.js';
+import { DAY, nowSeconds, startOfUtcDay } from '../../../core/time.js';
+import type { JobContext } from '../../../jobs/types.js';
+import { btcToSats } from '../../../sources/bitcoin/amounts.js';
+import { BitcoinPrunedError } from '../../../sources/bitcoin/errors.js';
+import type { BlockV2 } from '../../../sources/bitcoin/schemas.js';
+import type { BitcoinSource } from '../../../sources/bitcoin/source.js';
+import { BITCOIN_INGEST_KEY, BitcoinRepository, type BlockBatch, type IngestCheckpoint } from './repo.js';
+import type { BtcBlockTable } from './tables.js';
 
 /**
  * Reads Bitcoin Core into facts: per block (`getblockhash`, `getblock <hash> 3`, `getblockstats`) its counts, fees

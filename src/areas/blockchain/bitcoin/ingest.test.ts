@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestClock, testStore } from '../../../test/helpers.js';
-import { jobRunner } from '../../../test/support/areas.js';
-import { loadConfig } from '../../config/index.js';
-import { registry } from '../../registry/index.js';
-import { coinbase, mineBlock } from '../../sandbox/standins/bitcoin/build.js';
-import { BitcoinChain } from '../../sandbox/standins/bitcoin/chain.js';
-import { type BitcoinStandin, type ChainWorld, startBitcoinStandin } from '../../sandbox/standins/bitcoin/server.js';
-import { BitcoinWorld } from '../../sandbox/standins/bitcoin/world.js';
-import { openBitcoin } from '../../sources/bitcoin/endpoint.js';
-import { SourceMap } from '../../sources/index.js';
-import { DatasetRepository } from '../../store/datasets.js';
-import type { Store } from '../../store/db.js';
-import { bitcoinJobs } from './bitcoin-jobs.js';
-import { BitcoinRepository } from './bitcoin-repo.js';
-import type { BitcoinTransactionRecord } from './bitcoin-schema.js';
-import type { BitcoinTables } from './bitcoin-tables.js';
+import { TestClock, testStore } from '../../../../test/helpers.js';
+import { jobRunner } from '../../../../test/support/areas.js';
+import { loadConfig } from '../../../config/index.js';
+import { registry } from '../../../registry/index.js';
+import { coinbase, mineBlock } from '../../../sandbox/standins/bitcoin/build.js';
+import { BitcoinChain } from '../../../sandbox/standins/bitcoin/chain.js';
+import { type BitcoinStandin, type ChainWorld, startBitcoinStandin } from '../../../sandbox/standins/bitcoin/server.js';
+import { BitcoinWorld } from '../../../sandbox/standins/bitcoin/world.js';
+import { openBitcoin } from '../../../sources/bitcoin/endpoint.js';
+import { SourceMap } from '../../../sources/index.js';
+import { DatasetRepository } from '../../../store/datasets.js';
+import type { Store } from '../../../store/db.js';
+import { blockchainArea } from '../index.js';
+import { BitcoinRepository } from './repo.js';
+import type { BitcoinTransactionRecord } from './schema.js';
+import type { BitcoinTables } from './tables.js';
 
 const clock = new TestClock(Date.UTC(2026, 10, 20, 9, 0, 0));
 const world = BitcoinWorld.open({ seed: 21, nowSeconds: clock.nowMs() / 1000, days: 1 });
@@ -47,7 +47,8 @@ async function setUp(chain: () => BitcoinChain, options: { pruneHeight?: number 
       bitcoin: openBitcoin({ url: node.url, user: 'sandbox', password: 'sandbox' }, { sleep: async () => {} }),
     }),
   };
-  return { run: jobRunner(bitcoinJobs(env), store, clock), store, node };
+  // Through the area, as the runtime runs it: with Bitcoin Core as the only source, the Bitcoin part's jobs alone.
+  return { run: jobRunner(blockchainArea.jobs(env), store, clock), store, node };
 }
 
 const stored = (store: Store) =>

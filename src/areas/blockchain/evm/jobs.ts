@@ -1,24 +1,22 @@
-import { isoSeconds, nowSeconds } from '../../core/time.js';
-import type { JobDef } from '../../jobs/types.js';
-import { chainSourceLabel, computeJob, DocumentSet, eachTarget, wait } from '../kit/index.js';
-import type { AreaEnv } from '../kit/module.js';
+import { isoSeconds, nowSeconds } from '../../../core/time.js';
+import type { JobDef } from '../../../jobs/types.js';
+import { chainSourceLabel, computeJob, DocumentSet, eachTarget, wait } from '../../kit/index.js';
+import type { AreaEnv } from '../../kit/module.js';
+import { loadNativeUsdByDay } from '../prices.js';
+import { BLOCKCHAIN_FRESH_FOR_SECONDS, blockchainPaths } from '../routes.js';
 import { type ChainInput, computeBlockchain } from './compute.js';
 import { BlockchainIngest } from './ingest.js';
-import { loadNativeUsdByDay } from './prices.js';
 import { BlockchainRepository } from './repo.js';
-import { blockchainPaths } from './routes.js';
 import { EVM_METHODOLOGY } from './schema.js';
 import { blockchainTargets } from './targets.js';
 
 /**
- * The blockchain area's EVM jobs: `blockchain.ingest` (blocks, receipts and a network sample per chain; one chain
+ * The blockchain area's EVM part's jobs: `blockchain.ingest` (blocks, receipts and a network sample per chain; one chain
  * failing leaves the others' runs committed) and `blockchain.compute` (stored facts → the 7-day documents of every
  * chain with stored blocks, published together; a chain whose node stopped answering is recomputed from what was
  * stored, so its documents stay as they were).
  */
 export const BLOCKCHAIN_COMPUTATION = 'blockchain.compute';
-/** An hour without a newer block means the chain or its node stalled (Arbitrum and OP make one every 0.25–2 s). */
-const FRESH_FOR_SECONDS = 3600;
 /** Prices move while blocks do not: the computation runs again at least this often (identical documents kept). */
 const PRICE_REFRESH_SECONDS = 600;
 
@@ -53,8 +51,6 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
       area: 'blockchain',
       description: 'Daily transaction and network statistics of Ethereum and the layer 2s, 7 days',
       keepIdentical: true,
-      // Each chain's documents name their own chain (and the beacon API for Ethereum's).
-      ownSources: true,
       inputs: async (ctx) => {
         const repo = new BlockchainRepository(ctx.store.db);
         const heads: [string, number, string, number | null][] = [];
@@ -82,7 +78,12 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
         for (const c of output.chains) {
           const beacon = targets.find((t) => t.chain === c.chain)?.beacon ?? false;
           const source = chainSourceLabel(env, c.chain, { beacon });
-          const set = new DocumentSet(blockchainPaths, { asOf: c.asOf, source, freshFor: FRESH_FOR_SECONDS });
+          // Each chain's documents name their own chain (and the beacon API for Ethereum's), not every chain read.
+          const set = new DocumentSet(blockchainPaths, {
+            asOf: c.asOf,
+            source,
+            freshFor: BLOCKCHAIN_FRESH_FOR_SECONDS,
+          });
           const m = { methodology: EVM_METHODOLOGY };
           if (c.transactionStatistics)
             set.add('blockchain.transaction-statistics', { l1_chain: c.chain }, c.transactionStatistics, m);

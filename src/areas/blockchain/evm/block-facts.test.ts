@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FullBlock, FullReceipt } from '../../sources/evm/full-blocks.js';
+import type { FullBlock, FullReceipt } from '../../../sources/evm/full-blocks.js';
 import { ARBOS_ADDRESS, blockFact as factOf, OP_L1_BLOCK, OP_SYSTEM_FROM } from './block-facts.js';
 import type { EvmChainKind } from './facts.js';
 

@@ -1,7 +1,7 @@
-import type { GapReason } from '../../core/gaps.js';
-import { roundTo } from '../../core/score.js';
-import { meanMedianP95 } from '../../core/stats.js';
-import { DAY, dailyHistoryInstants, inDayWindow, utcDate, utcDayWindow } from '../../core/time.js';
+import type { GapReason } from '../../../core/gaps.js';
+import { roundTo } from '../../../core/score.js';
+import { meanMedianP95 } from '../../../core/stats.js';
+import { DAY, dailyHistoryInstants, inDayWindow, utcDate, utcDayWindow } from '../../../core/time.js';
 import {
   type BitcoinBlockFact,
   type BitcoinDayRecord,
@@ -13,7 +13,7 @@ import {
   bitcoinTransactionFields,
   type DailyPrices,
   type MempoolSample,
-} from './bitcoin-schema.js';
+} from './schema.js';
 
 /**
  * Bitcoin's 7 daily records (newest first) from ingested blocks: each UTC day from the blocks whose header

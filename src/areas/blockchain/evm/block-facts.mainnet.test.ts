@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFullBlock, parseReceipt } from '../../sources/evm/full-blocks.js';
+import { parseFullBlock, parseReceipt } from '../../../sources/evm/full-blocks.js';
 import { blockFact } from './block-facts.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { GapReason } from '../../core/gaps.js';
-import { roundTo } from '../../core/score.js';
-import { meanMedianP95 } from '../../core/stats.js';
-import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../core/time.js';
+import type { GapReason } from '../../../core/gaps.js';
+import { roundTo } from '../../../core/score.js';
+import { meanMedianP95 } from '../../../core/stats.js';
+import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../../core/time.js';
 import type { BlockFact, EvmChainKind, NetworkSample } from './facts.js';
 import type { EthereumL1, EthereumNetworkStats, EthereumTxStats, L2Record, NativePriceValue } from './schema.js';
 
