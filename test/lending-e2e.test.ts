@@ -97,6 +97,8 @@ describe('lending markets end to end on the sandbox', () => {
   let w: TestWorld;
   let t: TestApp;
   let jobs: ReturnType<typeof areaRunner>;
+  /** The DEX's jobs: Morpho's snapshots are valued at its prices and taken no later than the block it priced. */
+  let dexJobs: ReturnType<typeof areaRunner>;
   const client = () => createPublicClient({ transport: http(w.world.rpcUrl) });
 
   const get = async <T>(url: string, status = 200) => {
@@ -110,7 +112,8 @@ describe('lending markets end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld();
     t = await testApp();
-    await areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync()).all();
+    dexJobs = areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync());
+    await dexJobs.all();
     jobs = areaRunner(lendingArea, w.env, t.store, t.clock, () => t.sync());
     await jobs.all();
     await t.sync();
@@ -552,6 +555,7 @@ describe('lending markets end to end on the sandbox', () => {
     const refresh = async () => {
       head += 600;
       await c.request({ method: 'evm_mine' as never, params: [head] as never });
+      await dexJobs.all();
       await jobs.all();
       await t.sync();
       const score = (await get<Score[]>(scorePath)).data[0]!;

@@ -170,19 +170,72 @@ const MILESTONES = ALL_MILESTONES.filter((m) => m !== 'stablecoins' || withStabl
  * with yesterday's record counted, and (with MakerDAO and Liquity in the world) of both stablecoin protocols' weekly
  * documents and liquidity scores with yesterday's record. Returns the child for stopping.
  */
+/** Where a start's time went, from its JSON log lines: the world's catch-up, then per area its jobs' run time. */
+interface Breakdown {
+  /** The world caught up with the clock (history simulated), from the spawn. */
+  simulatedMs?: number;
+  /** The world's own figure for its catch-up (`ms` of its log line). */
+  simulateMs?: number;
+  /** Per area: seconds its ingest (and other non-compute) jobs and its compute jobs ran, first publication. */
+  areas: Record<string, { ingestS: number; computeS: number; runs: number; firstPublishedMs?: number }>;
+}
+
+/** The area a job belongs to, from its name (`dex.ingest`, `prices.hourly` of the DEX, `blockchain.bitcoin.compute`). */
+const areaOfJob = (job: string) => {
+  const head = job.split('.')[0]!;
+  return head === 'prices' ? 'dex' : head;
+};
+
 async function timedStart(
   dataDir: string,
   port: number,
-): Promise<{ ms: Partial<Record<Milestone, number>>; child: ChildProcess }> {
+): Promise<{ ms: Partial<Record<Milestone, number>>; child: ChildProcess; breakdown: Breakdown }> {
   const started = Date.now();
   const child = spawn(process.execPath, ['bin/protoscore.js', 'start'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
+  let pending = '';
+  const breakdown: Breakdown = { areas: {} };
+  const onLine = (line: string) => {
+    if (!line.startsWith('{')) return;
+    let entry: { msg?: string; job?: string; seconds?: number; summary?: string; ms?: number };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (entry.msg === 'sandbox: caught up with the clock' && breakdown.simulatedMs === undefined) {
+      breakdown.simulatedMs = Date.now() - started;
+      breakdown.simulateMs = entry.ms;
+    }
+    if (entry.msg === 'job finished' && entry.job) {
+      const name = areaOfJob(entry.job);
+      breakdown.areas[name] ??= { ingestS: 0, computeS: 0, runs: 0 };
+      const area = breakdown.areas[name]!;
+      area.runs++;
+      if (entry.job.endsWith('.compute')) area.computeS += entry.seconds ?? 0;
+      else area.ingestS += entry.seconds ?? 0;
+      if (entry.job.endsWith('.compute') && entry.summary?.startsWith('published') && !area.firstPublishedMs)
+        area.firstPublishedMs = Date.now() - started;
+    }
+  };
   child.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
+    const text = c.toString();
+    out += text;
+    const lines = (pending + text).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
   });
   const ms: Partial<Record<Milestone, number>> = {};
   const base = `http://127.0.0.1:${port}`;
@@ -251,7 +304,7 @@ async function timedStart(
         // not listening yet
       }
     }
-    if (MILESTONES.every((m) => ms[m] !== undefined)) return { ms, child };
+    if (MILESTONES.every((m) => ms[m] !== undefined)) return { ms, child, breakdown };
   }
   child.kill('SIGKILL');
   throw new Error(`within 30 minutes, only: ${JSON.stringify(ms)}`);
@@ -293,12 +346,32 @@ if (!flags['skip-startup']) {
   const second = await timedStart(dataDir, port);
   await stop(second.child);
   rmSync(dataDir, { recursive: true, force: true });
-  Object.assign(measured, { firstStart: first.ms, secondStart: second.ms });
+  Object.assign(measured, {
+    firstStart: first.ms,
+    secondStart: second.ms,
+    firstStartBreakdown: first.breakdown,
+    loadAverage: os.loadavg(),
+  });
   const each = (x: Partial<Record<Milestone, number>>) =>
     MILESTONES.map((m) => `${m} ${seconds(x[m] ?? Number.NaN)}`).join(', ');
+  const b = first.breakdown;
+  const areas = Object.entries(b.areas)
+    .sort(([, x], [, y]) => (x.firstPublishedMs ?? Infinity) - (y.firstPublishedMs ?? Infinity))
+    .map(
+      ([area, a]) =>
+        `${area}: ingest ${a.ingestS.toFixed(1)} s, compute ${a.computeS.toFixed(1)} s over ${a.runs} runs` +
+        (a.firstPublishedMs === undefined ? '' : `, first published at ${seconds(a.firstPublishedMs)}`),
+    );
   lines.push(
     `npm start on a fresh data directory (default world) → first served: ${each(first.ms)}`,
+    `first start, where the time went: world simulated and caught up at ${seconds(b.simulatedMs ?? Number.NaN)} ` +
+      `(catch-up ${seconds(b.simulateMs ?? Number.NaN)}); per area, job run time until every path was served ` +
+      `(jobs overlap on the job thread): ${areas.join('; ')}`,
     `second start on the same data directory → served: ${each(second.ms)}`,
+    `load average at the end (1, 5, 15 min): ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../core/errors.js';
 import { DAY } from '../../core/time.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import { headSnapshotDue, missingDayEnds, SnapshotSchedule } from './snapshot-schedule.js';
@@ -46,7 +47,8 @@ describe('the snapshot schedule', () => {
           startBlock: 0,
           snapshot: async (block) => {
             asked.push(block.number);
-            if (block.timestamp === dayEnd(8) - 3599) throw new Error('missing trie node');
+            // The node's answer retrying cannot change (an RpcError is not retryable).
+            if (block.timestamp === dayEnd(8) - 3599) throw new ServiceError('eth_call: missing trie node', false);
           },
           what: 'test',
         });
@@ -60,6 +62,31 @@ describe('the snapshot schedule', () => {
       expect(asked).toEqual(rememberGaps ? [] : [8 * 24 + 23]);
     });
   }
+
+  it('asks again for a past day whose snapshot failed for a while (a timeout), even when gaps are remembered', async () => {
+    const schedule = new SnapshotSchedule({ everySeconds: 300, days: 3, toleranceSeconds: DAY, rememberGaps: true });
+    let down = true;
+    const asked: number[] = [];
+    const take = (times: { blockNumber: number; timestamp: number }[]) =>
+      schedule.take({
+        log: silent,
+        source,
+        key: 'chain:market',
+        head,
+        times,
+        startBlock: 0,
+        snapshot: async (block) => {
+          asked.push(block.number);
+          if (down && block.timestamp === dayEnd(8) - 3599) throw new ServiceError('eth_call: timed out', true);
+        },
+        what: 'test',
+      });
+    const taken = await take([]);
+    expect(taken).toEqual([HOURS, 9 * 24 + 23, 7 * 24 + 23]);
+    down = false;
+    asked.length = 0;
+    expect(await take(taken.map((n) => ({ blockNumber: n, timestamp: blocks[n]!.timestamp })))).toEqual([8 * 24 + 23]);
+  });
 
   it('fails the run when the head’s own snapshot fails', async () => {
     const schedule = new SnapshotSchedule({ everySeconds: 300, days: 1, toleranceSeconds: DAY });

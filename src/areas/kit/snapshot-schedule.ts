@@ -1,3 +1,4 @@
+import { isRetryable } from '../../core/errors.js';
 import { DAY, dailyHistoryInstants } from '../../core/time.js';
 import { blockAtOrBefore } from '../../sources/evm/chains.js';
 import type { EvmSource } from '../../sources/evm/source.js';
@@ -92,7 +93,9 @@ export class SnapshotSchedule {
         await args.snapshot(block);
         taken.push(block.number);
       } catch (err) {
-        if (this.options.rememberGaps) this.gaps.add(id);
+        // Only an answer that retrying cannot change (the node has no state there) makes the day a gap for good; a
+        // timeout under load would otherwise leave one process with a gap another fills (issue 31).
+        if (this.options.rememberGaps && !isRetryable(err)) this.gaps.add(id);
         args.log.warn(
           { err, key: args.key, block: number },
           `${args.what}: no state at a past day's end; that day stays a gap`,

@@ -9,6 +9,7 @@ import type { EvmLog } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
+import { dexPriceBlocks } from '../dex/public.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import {
   headSnapshotDue as kitHeadSnapshotDue,
@@ -317,6 +318,11 @@ export class LendingIngest {
     private readonly targets: readonly LendingMarketTarget[],
     /** Without every market's deployment block: how far below the head ingestion starts. */
     private readonly lookbackSeconds: number,
+    /**
+     * The chains the DEX area prices (its hourly USD prices): a Morpho market's snapshot values its collateral with
+     * them, so on these chains it is taken no later than the block they were computed for (see `snapshots`).
+     */
+    private readonly dexPricedChains: ReadonlySet<string> = new Set(),
   ) {}
 
   private marketsOn(chain: string): LendingMarketTarget[] {
@@ -382,7 +388,29 @@ export class LendingIngest {
     const repo = new LendingRepository(ctx.store.db);
     const start = await this.start(ctx, chain);
     const parts: string[] = [];
+    // A Morpho market's snapshot values the loan token (and so every collateral) at the DEX's hourly price of its
+    // time, and keeps that value. Taken at a block the DEX has not priced yet, it would keep an older price or none:
+    // what it holds would depend on which job ran first (issue 31: two deployments of one world disagreed on
+    // Morpho's oracle_price_usd, a value on one side and null on the other). So on a chain the DEX prices, the
+    // snapshot's head is the lending head or the DEX's priced block, whichever is older.
+    let priced: { number: number; timestamp: number } | null | undefined;
+    const pricedHead = async () => {
+      if (priced !== undefined) return priced;
+      const block = (await dexPriceBlocks(ctx.store.db, [chain]))[chain] ?? null;
+      priced = block === null ? null : block >= head.number ? head : ((await source.getBlock(block)) ?? null);
+      return priced;
+    };
     for (const m of this.marketsOn(chain)) {
+      const what = `${m.protocol} ${m.version} ${m.baseAsset}`;
+      let at: { number: number; timestamp: number } = head;
+      if (m.design === 'morpho-blue' && this.dexPricedChains.has(chain)) {
+        const p = await pricedHead();
+        if (!p) {
+          parts.push(`${what}: waiting for the DEX's first prices`);
+          continue;
+        }
+        at = p;
+      }
       const marketStart = m.startBlock ?? start.block;
       const startTimestamp =
         m.startBlock === undefined
@@ -393,7 +421,7 @@ export class LendingIngest {
           log: ctx.log,
           source,
           key: `${chain}:${m.pool}`,
-          head,
+          head: at,
           times: await repo.snapshotTimes(chain, m.pool),
           startBlock: marketStart,
           startTimestamp,
@@ -406,7 +434,7 @@ export class LendingIngest {
         m.pool,
         snapshotsToPrune(await repo.snapshotTimes(chain, m.pool), head.timestamp),
       );
-      parts.push(`${m.protocol} ${m.version} ${m.baseAsset}: ${taken} snapshots`);
+      parts.push(`${what}: ${taken} snapshots${at === head ? '' : ` (up to block ${at.number}, priced by the DEX)`}`);
     }
     return parts;
   }

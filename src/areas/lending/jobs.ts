@@ -1,6 +1,6 @@
 import { DAY, isoSeconds } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
-import { dexPriceBlocks } from '../dex/public.js';
+import { dexPriceBlocks, dexTargets } from '../dex/public.js';
 import { computeJob, DocumentSet, eachTarget, type NamedDocument, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { computeLending, type LendingOutput } from './compute.js';
@@ -26,7 +26,9 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
   const targets = lendingTargets(env);
   if (!evm || !targets.length) return [];
   const chains = [...new Set(targets.map((m) => m.chain))];
-  const ingest = new LendingIngest(evm, targets, LOOKBACK_SECONDS);
+  // The chains whose hourly USD prices the DEX area makes in this process's deployment (Morpho snapshots wait for them).
+  const dexPriced = new Set(env.config.disabledAreas.has('dex') ? [] : dexTargets(env).chains);
+  const ingest = new LendingIngest(evm, targets, LOOKBACK_SECONDS, dexPriced);
 
   return [
     {

@@ -3,6 +3,7 @@
  * the exact math): prices in raw units, sqrtPriceX96 and ticks, V3 position amounts, and the inputs that move a pool
  * to a target price.
  */
+import { pow } from '../world/pow.js';
 
 export const Q96 = 2n ** 96n;
 export const MIN_TICK = -887272;
@@ -24,16 +25,16 @@ export function minBigint(a: bigint, b: bigint): bigint {
 
 /** The price of raw token0 in raw token1 from two USD prices and the decimals. */
 export function rawPrice(price0Usd: number, decimals0: number, price1Usd: number, decimals1: number): number {
-  return (price0Usd / price1Usd) * 10 ** (decimals1 - decimals0);
+  return (price0Usd / price1Usd) * pow(10, decimals1 - decimals0);
 }
 
 export function sqrtPriceX96FromPrice(price: number): bigint {
-  const s = BigInt(Math.round(Math.sqrt(price) * 2 ** 96));
+  const s = BigInt(Math.round(Math.sqrt(price) * pow(2, 96)));
   return s < MIN_SQRT_RATIO ? MIN_SQRT_RATIO : s >= MAX_SQRT_RATIO ? MAX_SQRT_RATIO - 1n : s;
 }
 
 export function priceFromSqrtPriceX96(sqrtPriceX96: bigint): number {
-  const s = Number(sqrtPriceX96) / 2 ** 96;
+  const s = Number(sqrtPriceX96) / pow(2, 96);
   return s * s;
 }
 
@@ -74,8 +75,8 @@ export function v3AmountsForValue(
   value: number,
 ): { amount0: number; amount1: number } {
   const sp = Math.sqrt(price);
-  const sa = 1.0001 ** (tickLower / 2);
-  const sb = 1.0001 ** (tickUpper / 2);
+  const sa = pow(1.0001, tickLower / 2);
+  const sb = pow(1.0001, tickUpper / 2);
   if (sp <= sa) return { amount0: value / price, amount1: 0 };
   if (sp >= sb) return { amount0: 0, amount1: value };
   const liquidity = value / (2 * sp - price / sb - sa);

@@ -13,6 +13,7 @@
  *   log-uniform up to ~1 gwei.
  */
 import { keccak256, toHex } from 'viem';
+import { pow } from '../world/pow.js';
 
 const MERGE_BLOCK = 15_537_394;
 const MERGE_TIME = 1_663_224_179;
@@ -30,7 +31,7 @@ export interface L1Origin {
 /** A uniform number in [0, 1) from the hash of the parts. */
 function hashUniform(...parts: (string | number)[]): number {
   const h = keccak256(toHex(parts.join('/')));
-  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / 2 ** 52;
+  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / pow(2, 52);
 }
 
 /** A standard normal draw from two hash-uniforms (Box–Muller). */

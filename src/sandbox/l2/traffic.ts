@@ -6,6 +6,7 @@
  */
 import { type Address, type Hex, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { pow } from '../world/pow.js';
 import { Rng } from '../world/random.js';
 
 export const L2_USERS = 40;
@@ -36,7 +37,7 @@ export function l2Cast(chain: string, seed: number): { deployer: L2User; users: 
 
 function hourUniform(seed: number, chain: string, hour: number, what: string): number {
   const h = keccak256(toHex(`protoscore/sandbox/l2/${what}/${chain}/${seed}/${hour}`));
-  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / 2 ** 52;
+  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / pow(2, 52);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { PROTOCOLS } from '../protocols/index.js';
 import { crashFactor, type TokenPlan } from './plan.js';
+import { pow } from './pow.js';
 import type { Rng } from './random.js';
 
 const SECONDS_PER_YEAR = 365 * 86400;
@@ -42,7 +43,7 @@ export function advancePrices(
     }
     const rho = t.plan?.marketCorrelation ?? 0.5;
     const z = rho * market + Math.sqrt(1 - rho * rho) * own;
-    next[t.symbol] = previous * Math.exp(-0.5 * t.volatility ** 2 * years + t.volatility * Math.sqrt(years) * z);
+    next[t.symbol] = previous * Math.exp(-0.5 * pow(t.volatility, 2) * years + t.volatility * Math.sqrt(years) * z);
   }
   return next;
 }

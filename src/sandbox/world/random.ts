@@ -5,8 +5,8 @@
  *
  * The generator is sfc32 (Chris Doty-Humphrey's Small Fast Counting generator): 128 bits of state, passes
  * PractRand, and needs only 32-bit integer operations, which JavaScript does exactly on every platform.
- * `Math.log`/`Math.exp`/`Math.cos` used by the samplers come from V8's fdlibm port, so they are identical on every
- * machine running the same Node major.
+ * `Math.log`/`Math.exp`/`Math.cos` used by the samplers come from V8's fdlibm port, identical on every machine and on
+ * Node.js 20, 24 and 26; `**` is not (V8 moved it to the C library's `pow`): the sandbox uses `pow` of pow.ts instead.
  */
 
 /** The serialisable state of a generator: four unsigned 32-bit integers. */

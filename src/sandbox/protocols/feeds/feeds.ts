@@ -18,6 +18,7 @@ import { feedBaseSymbol } from '../../../registry/feeds.js';
 import { registry } from '../../../registry/index.js';
 import type { ManifestOracle, ManifestToken } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
+import { pow } from '../../world/pow.js';
 import { Rng, seedState } from '../../world/random.js';
 import type { FeedRuntimeState, OracleRuntimeState } from '../../world/state.js';
 import artifact from './contracts/FeedAggregator.json' with { type: 'json' };
@@ -118,7 +119,7 @@ export function transmitData(answer: bigint): Hex {
 /** The answer for a USD price: the price in units of 10^-decimals, rounded to the nearest. */
 export function answerFor(priceUsd: number, decimals: number): bigint {
   if (!(priceUsd > 0) || !Number.isFinite(priceUsd)) throw new RangeError(`no answer for the price ${priceUsd}`);
-  return BigInt(Math.round(priceUsd * 10 ** decimals));
+  return BigInt(Math.round(priceUsd * pow(10, decimals)));
 }
 
 export type RoundTrigger = 'deviation' | 'heartbeat';

@@ -7,6 +7,7 @@ import type { Address } from 'viem';
 import { bookKey } from '../../../registry/address-book.js';
 import type { Agent } from '../../chain/agent.js';
 import type { ManifestOracle } from '../../world/manifest.js';
+import { pow } from '../../world/pow.js';
 import {
   artifactIn,
   type DeployedContract,
@@ -104,7 +105,7 @@ class FeedActors implements ProtocolActors {
     const i = this.feeds.findIndex((f) => f.token === symbol);
     const answer = i >= 0 ? this.host.state.oracles?.feeds[i]?.answer : undefined;
     if (answer === undefined) return this.host.state.prices[symbol] ?? 1;
-    return Number(answer) / 10 ** this.feeds[i]!.decimals;
+    return Number(answer) / pow(10, this.feeds[i]!.decimals);
   }
 
   /** The feeds' rounds that land in this block, first in it (their order does not matter to anyone else). */

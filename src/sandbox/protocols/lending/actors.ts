@@ -16,6 +16,7 @@ import type { Agent } from '../../chain/agent.js';
 import { type RpcReceipt, received } from '../../chain/receipts.js';
 import type { ChainSession } from '../../chain/session.js';
 import type { ManifestToken } from '../../world/manifest.js';
+import { pow } from '../../world/pow.js';
 import { Rng } from '../../world/random.js';
 import type { LendingActorsState, LendingPositionState } from '../../world/state.js';
 
@@ -199,13 +200,13 @@ export abstract class LendingActors<Reading> {
   /** The raw amount of a token worth `usd` at the oracle price of this block's rounds. */
   protected raw(symbol: string, usd: number): bigint {
     const t = this.host.token(symbol);
-    const x = (usd / this.host.oracleUsd(symbol)) * 10 ** t.decimals;
+    const x = (usd / this.host.oracleUsd(symbol)) * pow(10, t.decimals);
     return x > 0 && Number.isFinite(x) ? BigInt(Math.floor(x)) : 0n;
   }
 
   /** The USD value of a raw amount at the oracle price of this block's rounds. */
   protected usd(symbol: string, raw: bigint): number {
-    return (Number(raw) / 10 ** this.host.token(symbol).decimals) * this.host.oracleUsd(symbol);
+    return (Number(raw) / pow(10, this.host.token(symbol).decimals)) * this.host.oracleUsd(symbol);
   }
 
   /** A USD amount at scale 1, for this world's scale (at least 0.3 of it: a small world still has markets). */

@@ -20,6 +20,7 @@ import type { RpcClient } from '../../chain/rpc.js';
 import { type ChainSession, GAS } from '../../chain/session.js';
 import type { ManifestDex, ManifestPool, ManifestToken } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
+import { pow } from '../../world/pow.js';
 import { stakeEthData, underlyingForTokens } from '../staking/staked-token.js';
 import {
   sortTokens,
@@ -197,7 +198,7 @@ export class PoolSeeder {
     for (const pool of pools) {
       const { token0, token1, plan } = pool;
       const price = rawPrice(token0.initialPriceUsd, token0.decimals, token1.initialPriceUsd, token1.decimals);
-      const valueIn1 = (depthForScale(plan.depthUsd, scale) / token1.initialPriceUsd) * 10 ** token1.decimals;
+      const valueIn1 = (depthForScale(plan.depthUsd, scale) / token1.initialPriceUsd) * pow(10, token1.decimals);
       const positions: Seed['positions'] = [];
       if (plan.version === 'V2') {
         positions.push({

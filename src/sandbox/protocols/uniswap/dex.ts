@@ -11,6 +11,7 @@ import { RpcClient } from '../../chain/rpc.js';
 import type { ChainSession } from '../../chain/session.js';
 import type { ManifestDex, ManifestPool, WorldManifest } from '../../world/manifest.js';
 import { isLiquidStakingPool } from '../../world/plan.js';
+import { pow } from '../../world/pow.js';
 import type { PoolRuntimeState, ScenarioState } from '../../world/state.js';
 import type { TokenView } from '../../world/tokens.js';
 import { v2PairAbi, v2RouterAbi, v3PoolAbi, v3SwapRouterAbi } from './artifacts.js';
@@ -53,7 +54,7 @@ export type PoolEstimate =
 export function estimateOf(reading: PoolReading): PoolEstimate {
   return reading.kind === 'V2'
     ? { kind: 'V2', reserve0: Number(reading.reserve0), reserve1: Number(reading.reserve1) }
-    : { kind: 'V3', sqrtPrice: Number(reading.sqrtPriceX96) / 2 ** 96, liquidity: Number(reading.liquidity) };
+    : { kind: 'V3', sqrtPrice: Number(reading.sqrtPriceX96) / pow(2, 96), liquidity: Number(reading.liquidity) };
 }
 
 /** The reading an estimate stands for (what the closing arbitrage sizes its trade from). */
@@ -62,7 +63,7 @@ export function readingOf(estimate: PoolEstimate): PoolReading {
     ? { kind: 'V2', reserve0: toRawAmount(estimate.reserve0), reserve1: toRawAmount(estimate.reserve1) }
     : {
         kind: 'V3',
-        sqrtPriceX96: BigInt(Math.round(estimate.sqrtPrice * 2 ** 96)),
+        sqrtPriceX96: BigInt(Math.round(estimate.sqrtPrice * pow(2, 96))),
         liquidity: toRawAmount(estimate.liquidity),
       };
 }
@@ -171,11 +172,11 @@ export class Dex {
   }
 
   rawFromUsd(token: TokenView, usd: number): bigint {
-    return toRawAmount((usd / this.priceUsd(token)) * 10 ** token.m.decimals);
+    return toRawAmount((usd / this.priceUsd(token)) * pow(10, token.m.decimals));
   }
 
   usdFromRaw(token: TokenView, amount: bigint): number {
-    return (Number(amount) / 10 ** token.m.decimals) * this.priceUsd(token);
+    return (Number(amount) / pow(10, token.m.decimals)) * this.priceUsd(token);
   }
 
   /** A swap through the pool's router (the V2 router or V3's SwapRouter), paid for with `spend`. */
@@ -250,7 +251,7 @@ export class Dex {
     }
     let sqrt = v3SqrtAfterSwap(e.sqrtPrice, e.liquidity, zeroForOne, amount, pool.fee);
     if (sqrtPriceLimitX96 > 0n) {
-      const limit = Number(sqrtPriceLimitX96) / 2 ** 96;
+      const limit = Number(sqrtPriceLimitX96) / pow(2, 96);
       // A limit on the wrong side of the price reverts the swap (SPL): the pool stays where it is.
       if (zeroForOne ? limit >= e.sqrtPrice : limit <= e.sqrtPrice) return;
       sqrt = zeroForOne ? Math.max(sqrt, limit) : Math.min(sqrt, limit);

@@ -7,6 +7,7 @@ import { type Address, encodeFunctionData, toEventSelector } from 'viem';
 import type { Agent } from '../../chain/agent.js';
 import { tickRange, toRawAmount, v3AmountsForValue } from '../../chain/amm.js';
 import { type RpcReceipt, TRANSFER_TOPIC, topicAddress } from '../../chain/receipts.js';
+import { pow } from '../../world/pow.js';
 import type { Rng } from '../../world/random.js';
 import type { V2ShareState, V3PositionState } from '../../world/state.js';
 import { v2RouterAbi, v3PositionManagerAbi } from './artifacts.js';
@@ -112,7 +113,7 @@ function v3Add(dex: Dex, rng: Rng, pool: PoolView, lp: Agent): void {
   const width = rng.pick(LP_RANGE_WIDTHS) * (pool.stablePair ? STABLE_RANGE_FACTOR : 1);
   const [tickLower, tickUpper] = tickRange(price, width, spacing);
   const usd = pool.runtime.depthUsd * rng.uniform(...LP_ADD_SHARE);
-  const value = (usd / dex.priceUsd(pool.t1)) * 10 ** pool.t1.m.decimals;
+  const value = (usd / dex.priceUsd(pool.t1)) * pow(10, pool.t1.m.decimals);
   const amounts = v3AmountsForValue(price, tickLower, tickUpper, value);
   const amount0 = toRawAmount(amounts.amount0);
   const amount1 = toRawAmount(amounts.amount1);

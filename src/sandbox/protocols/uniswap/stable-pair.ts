@@ -8,6 +8,7 @@ import { type Address, encodeFunctionData } from 'viem';
 import type { Agent } from '../../chain/agent.js';
 import type { ChainSession } from '../../chain/session.js';
 import type { ManifestStablePair } from '../../world/manifest.js';
+import { pow } from '../../world/pow.js';
 import { v2RouterAbi } from './artifacts.js';
 
 /** The pair as the manifest names it (`ManifestLiquity.pool`, `ManifestMaker.pool`). */
@@ -62,7 +63,7 @@ export class StablePair {
 
   /** USDC per stablecoin (18 decimals). */
   peg(r: StablePairReserves): number {
-    return Number(r.usdc) / 10 ** this.ref.usdcDecimals / (Number(r.stable) / 1e18);
+    return Number(r.usdc) / pow(10, this.ref.usdcDecimals) / (Number(r.stable) / 1e18);
   }
 
   /**
@@ -116,7 +117,7 @@ export class StablePair {
     const move = this.toPrice(r, 1 + TRADER_LIMIT);
     const room = move.sellStable ? 0 : move.units;
     const usdc = Math.min(room, (Number(amount) / 1e18) * this.peg(r) * (1 + V2_FEE) * 1.01);
-    const raw = BigInt(Math.ceil(usdc * 10 ** this.ref.usdcDecimals));
+    const raw = BigInt(Math.ceil(usdc * pow(10, this.ref.usdcDecimals)));
     return raw > 0n ? this.swap(agent, false, raw, r) : 0n;
   }
 
@@ -126,7 +127,7 @@ export class StablePair {
    * is there already.
    */
   toPrice(r: StablePairReserves, target: number): { sellStable: boolean; units: number } {
-    const u = Number(r.usdc) / 10 ** this.ref.usdcDecimals;
+    const u = Number(r.usdc) / pow(10, this.ref.usdcDecimals);
     const s = Number(r.stable) / 1e18;
     const peg = u / s;
     if (!(s > 0 && u > 0) || peg === target) return { sellStable: false, units: 0 };
@@ -136,6 +137,6 @@ export class StablePair {
 
   /** Raw units of whole `units` of the stablecoin (`stable`) or of USDC. */
   raw(stable: boolean, units: number): bigint {
-    return BigInt(Math.floor(units * 10 ** (stable ? 18 : this.ref.usdcDecimals)));
+    return BigInt(Math.floor(units * pow(10, stable ? 18 : this.ref.usdcDecimals)));
   }
 }

@@ -1,3 +1,4 @@
+import { pow } from '../../world/pow.js';
 import { Rng } from '../../world/random.js';
 
 /**
@@ -45,12 +46,12 @@ export function stableId(name: string, bits = 40): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   const value = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return (value % 2 ** bits) + 1;
+  return (value % pow(2, bits)) + 1;
 }
 
 /** Zipf-like weights 1/(k+1)^s: a few heavy contributors and a long tail. */
 export function zipfWeights(n: number, exponent: number): number[] {
-  return Array.from({ length: n }, (_, k) => 1 / (k + 1) ** exponent);
+  return Array.from({ length: n }, (_, k) => 1 / pow(k + 1, exponent));
 }
 
 /** `count` instants uniformly inside the UTC day `day`, ascending, whole seconds. */

@@ -1,5 +1,6 @@
 import type { SocialSubject } from '../../../registry/index.js';
 import { msToSnowflake, snowflakeToMs } from '../../../sources/discord/snowflake.js';
+import { pow } from '../../world/pow.js';
 import type { Rng } from '../../world/random.js';
 import { DAY_MS, dayOf, stableId, streamRng, zipfWeights } from '../base/generate.js';
 import { PHRASES, type Phrase, type PhraseCategory, renderPhrase } from '../social/phrases.js';
@@ -425,7 +426,7 @@ function pick<T>(rng: Rng, items: readonly T[]): T {
 /** The guild's user traffic in `general` on a day: its character, its decline, its events. */
 export function generalRate(guild: GuildProfile, day: number, originDay: number): number {
   let rate = GENERAL_RATE[guild.character];
-  if (guild.character === 'declining' && day > originDay) rate *= 0.5 ** ((day - originDay) / DECLINE_HALF_LIFE_DAYS);
+  if (guild.character === 'declining' && day > originDay) rate *= pow(0.5, (day - originDay) / DECLINE_HALF_LIFE_DAYS);
   if (guild.exploitDays.has(day)) rate *= 3;
   return Math.max(rate, 1);
 }
