@@ -23,6 +23,8 @@ const OWN_FIELDS = new Set([
   'l2_chains',
   'standins',
   'standin_chains',
+  'address_book',
+  'chain_contracts',
 ]);
 
 type Entries = Record<string, Record<string, unknown>>;
@@ -56,6 +58,14 @@ function protocolsOf(manifest: WorldManifest) {
   }));
 }
 
+/** Each sandbox chain's entry with its deployed contracts, where `start` announced them. */
+function withContracts(chains: Entries, contracts: Record<string, unknown[]> | undefined): Entries {
+  if (!contracts) return chains;
+  return Object.fromEntries(
+    Object.entries(chains).map(([id, c]) => [id, contracts[id] ? { ...c, contracts: contracts[id] } : c]),
+  );
+}
+
 /** The `sandbox info` document: what a client needs to talk to the world. */
 function infoDocument(running: RunningWorld, head: { number: string; timestamp: string }, dataDir: string) {
   const extras = Object.fromEntries(Object.entries(running).filter(([k]) => !OWN_FIELDS.has(k)));
@@ -73,12 +83,19 @@ function infoDocument(running: RunningWorld, head: { number: string; timestamp: 
     anvil_pid: running.anvil_pid,
     data_dir: worldDir(dataDir),
     ...extras,
-    // Every chain a client can reach, by registry chain id: the world's own, the layer-2 chains, a stand-in's.
-    chains: {
-      [manifest.chain]: { rpc_url: running.rpc_url, chain_id: running.chain_id },
-      ...((running.l2_chains as Entries | undefined) ?? {}),
-      ...((running.standin_chains as Entries | undefined) ?? {}),
-    } as Entries,
+    // Every chain a client can reach, by registry chain id: the world's own, the layer-2 chains, a stand-in's; each
+    // sandbox chain with the contracts deployed on it (`contracts`: the world's tokens and every protocol's).
+    chains: withContracts(
+      {
+        [manifest.chain]: { rpc_url: running.rpc_url, chain_id: running.chain_id },
+        ...((running.l2_chains as Entries | undefined) ?? {}),
+        ...((running.standin_chains as Entries | undefined) ?? {}),
+      },
+      running.chain_contracts as Record<string, unknown[]> | undefined,
+    ),
+    // The address book the service is given: per chain, its chain id, tokens and entry points (absent from a world
+    // announced before it).
+    ...(running.address_book ? { address_book: running.address_book } : {}),
     // Every stand-in by service: `url` (its base-URL key's value) and the credentials a client needs.
     standins: ((running.standins as Entries | undefined) ?? {}) as Entries,
     weth: manifest.weth,
