@@ -190,7 +190,8 @@ export async function deployWorld(
     chainId,
     genesisTimestamp: opts.startTimestamp,
     deployer: deployerAddress,
-    tokens,
+    // A token a protocol issues is the world's only where that protocol is (a layer-2 chain's world may lack it).
+    tokens: tokens.filter((t) => t.address !== zeroAddress),
     dex: [],
     pools: [],
     weth,
