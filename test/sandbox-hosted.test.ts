@@ -216,4 +216,46 @@ describe('a protocol hosted on the Arbitrum sandbox chain', () => {
     );
     expect(more.map((t) => t.step)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
   }, 240_000);
+
+  it("on Optimism: the hosted transactions follow the L1-attributes deposit and carry op-geth's fee fields", async () => {
+    const dataDir = tempDir('sandbox-hosted-op-');
+    const onOptimism = { ...ticker, chain: 'optimism' as const };
+    const l2 = await openL2Chains({
+      dataDir,
+      seed: 5,
+      genesisTimestamp: GENESIS,
+      blockSeconds: 60,
+      log,
+      clock,
+      live: false,
+      kinds: ['optimism'],
+      protocols: [...PROTOCOLS, onOptimism],
+    });
+    l2s.push(l2);
+    await l2.caughtUp;
+    const op = l2.chains[0]!;
+    const section = op.manifest!.sections?.ticker as TickerSection;
+    const book = addressBookFromManifests([op.manifest!], [onOptimism]);
+    expect(bookEntry(book, 'optimism', TICKER_BOOK_KEY)).toEqual({ address: section.address.toLowerCase() });
+    const url = op.rpcUrl;
+    for (let n = 2; n <= 1 + STEPS; n++) {
+      const block = await jsonRpc<Json & { transactions: Json[] }>(url, 'eth_getBlockByNumber', [
+        `0x${n.toString(16)}`,
+        true,
+      ]);
+      expect(Number(block.transactions[0]!.type)).toBe(0x7e);
+      const last = block.transactions.at(-1)!;
+      expect(String(last.to).toLowerCase()).toBe(section.address.toLowerCase());
+      const receipt = await jsonRpc<Json>(url, 'eth_getTransactionReceipt', [last.hash]);
+      expect(receipt.status).toBe('0x1');
+      expect(BigInt(receipt.l1Fee as string)).toBeGreaterThan(0n);
+      expect(receipt.l1BaseFeeScalar).toBeDefined();
+    }
+    const ticks = await ingestTicks(
+      book,
+      new EvmChains([{ id: 'optimism', rpcUrl: url, finalityDepth: 0 }]),
+      'optimism',
+    );
+    expect(ticks.map((t) => t.step)).toEqual([1n, 2n, 3n, 4n, 5n]);
+  }, 240_000);
 });

@@ -388,11 +388,13 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
   });
   const chains = worldOpening.then((w) => new Map([[w.manifest.chain, w.rpcUrl]]) as ReadonlyMap<string, string>);
   chains.catch(() => undefined);
-  const view = worldOpening.then((w) => w.view());
+  const l2Opening = openL2(genesisTimestamp);
+  // The view holds every chain's world: the layer-2 chains' hosted protocols too (their manifests once they open).
+  const view = Promise.all([worldOpening, l2Opening]).then(([w, l2]) => w.view(sandboxManifests(w, l2).slice(1)));
   view.catch(() => undefined);
   const [worldOpened, l2Opened, standinsStarted] = await Promise.allSettled([
     worldOpening,
-    openL2(genesisTimestamp),
+    l2Opening,
     startStandins(config, { clock, logger, chains, world: view }),
   ]);
   const world = worldOpened.status === 'fulfilled' ? worldOpened.value : undefined;
