@@ -177,7 +177,12 @@ describe('a protocol hosted on the Arbitrum sandbox chain', () => {
 
     // `sandbox info --json`: every chain's contracts, and the address book, as `start` announces them.
     await world.announce({ ...l2Announcement(l2), ...deploymentAnnouncement(manifests, LIST) });
-    const info = await cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir });
+    const [info, text] = await Promise.all([
+      cli(['sandbox', 'info', '--json'], { DATA_DIR: dataDir }),
+      cli(['sandbox', 'info'], { DATA_DIR: dataDir }),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`ticker Ticker  ${section.address.toLowerCase()}`);
     expect(info.code).toBe(0);
     const doc = JSON.parse(info.stdout);
     expect(doc.chains.arbitrum).toMatchObject({ rpc_url: url, chain_id: ARBITRUM_CHAIN_ID });

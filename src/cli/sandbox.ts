@@ -126,7 +126,14 @@ function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unk
   const others = Object.entries(doc.chains).filter(([, c]) => c.rpc_url !== doc.rpc_url);
   if (others.length) {
     lines.push('', 'Chains');
-    for (const [id, c] of others) lines.push(`  ${id.padEnd(10)}  ${String(c.rpc_url)}`);
+    for (const [id, c] of others) {
+      lines.push(`  ${id.padEnd(10)}  ${String(c.rpc_url)}`);
+      // The protocols a layer-2 chain hosts: their contracts (the world's tokens there are in --json).
+      const hosted = ((c.contracts as { address: string; name: string; protocol: string }[] | undefined) ?? []).filter(
+        (x) => x.protocol !== 'world',
+      );
+      for (const x of hosted) lines.push(`    ${x.protocol} ${x.name}  ${x.address}`);
+    }
   }
   if (Object.keys(doc.standins).length) {
     lines.push('', 'Stand-ins');
