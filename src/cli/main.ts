@@ -5,6 +5,7 @@ import type { AreaEnv } from '../areas/kit/module.js';
 import type { Config } from '../config/index.js';
 import { isoSeconds, nowSeconds, parseDuration, systemClock } from '../core/time.js';
 import { JobRunner } from '../jobs/runner.js';
+import type { AddressBook } from '../registry/address-book.js';
 import {
   areaEnv,
   besideRunningSandbox,
@@ -207,7 +208,10 @@ async function cliEnv(cfg: Config, store: Store): Promise<AreaEnv> {
   const found = await findRunningWorld(cfg.dataDir);
   if (!found.running) return areaEnv(cfg, openSources(cfg, ctx));
   const { config, labels } = besideRunningSandbox(cfg, found.running);
-  return areaEnv(config, openSources(config, { ...base, labels }), addressBookFromManifest(found.running.manifest));
+  // The book `start` gave its service (every chain's, from its protocol list); a world announced before it, its own.
+  const book =
+    (found.running.address_book as AddressBook | undefined) ?? addressBookFromManifest(found.running.manifest);
+  return areaEnv(config, openSources(config, { ...base, labels }), book);
 }
 
 export function buildCli(): Command {

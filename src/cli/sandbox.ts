@@ -23,6 +23,8 @@ const OWN_FIELDS = new Set([
   'l2_chains',
   'standins',
   'standin_chains',
+  'address_book',
+  'chain_contracts',
 ]);
 
 type Entries = Record<string, Record<string, unknown>>;
@@ -56,6 +58,14 @@ function protocolsOf(manifest: WorldManifest) {
   }));
 }
 
+/** Each sandbox chain's entry with its deployed contracts, where `start` announced them. */
+function withContracts(chains: Entries, contracts: Record<string, unknown[]> | undefined): Entries {
+  if (!contracts) return chains;
+  return Object.fromEntries(
+    Object.entries(chains).map(([id, c]) => [id, contracts[id] ? { ...c, contracts: contracts[id] } : c]),
+  );
+}
+
 /** The `sandbox info` document: what a client needs to talk to the world. */
 function infoDocument(running: RunningWorld, head: { number: string; timestamp: string }, dataDir: string) {
   const extras = Object.fromEntries(Object.entries(running).filter(([k]) => !OWN_FIELDS.has(k)));
@@ -73,12 +83,19 @@ function infoDocument(running: RunningWorld, head: { number: string; timestamp: 
     anvil_pid: running.anvil_pid,
     data_dir: worldDir(dataDir),
     ...extras,
-    // Every chain a client can reach, by registry chain id: the world's own, the layer-2 chains, a stand-in's.
-    chains: {
-      [manifest.chain]: { rpc_url: running.rpc_url, chain_id: running.chain_id },
-      ...((running.l2_chains as Entries | undefined) ?? {}),
-      ...((running.standin_chains as Entries | undefined) ?? {}),
-    } as Entries,
+    // Every chain a client can reach, by registry chain id: the world's own, the layer-2 chains, a stand-in's; each
+    // sandbox chain with the contracts deployed on it (`contracts`: the world's tokens and every protocol's).
+    chains: withContracts(
+      {
+        [manifest.chain]: { rpc_url: running.rpc_url, chain_id: running.chain_id },
+        ...((running.l2_chains as Entries | undefined) ?? {}),
+        ...((running.standin_chains as Entries | undefined) ?? {}),
+      },
+      running.chain_contracts as Record<string, unknown[]> | undefined,
+    ),
+    // The address book the service is given: per chain, its chain id, tokens and entry points (absent from a world
+    // announced before it).
+    ...(running.address_book ? { address_book: running.address_book } : {}),
     // Every stand-in by service: `url` (its base-URL key's value) and the credentials a client needs.
     standins: ((running.standins as Entries | undefined) ?? {}) as Entries,
     weth: manifest.weth,
@@ -109,7 +126,14 @@ function render(doc: ReturnType<typeof infoDocument>, extras: Record<string, unk
   const others = Object.entries(doc.chains).filter(([, c]) => c.rpc_url !== doc.rpc_url);
   if (others.length) {
     lines.push('', 'Chains');
-    for (const [id, c] of others) lines.push(`  ${id.padEnd(10)}  ${String(c.rpc_url)}`);
+    for (const [id, c] of others) {
+      lines.push(`  ${id.padEnd(10)}  ${String(c.rpc_url)}`);
+      // The protocols a layer-2 chain hosts: their contracts (the world's tokens there are in --json).
+      const hosted = ((c.contracts as { address: string; name: string; protocol: string }[] | undefined) ?? []).filter(
+        (x) => x.protocol !== 'world',
+      );
+      for (const x of hosted) lines.push(`    ${x.protocol} ${x.name}  ${x.address}`);
+    }
   }
   if (Object.keys(doc.standins).length) {
     lines.push('', 'Stand-ins');

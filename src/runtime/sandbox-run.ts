@@ -10,7 +10,6 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, ConfigError } from '../config/index.js';
 import type { Clock } from '../core/time.js';
-import { addressBookFromManifest } from '../sandbox/world/address-book.js';
 import { worldDir } from '../sandbox/world/running.js';
 import { writeAddressBookFile, writeJsonFile } from './address-book-file.js';
 import { setUpSources } from './sources.js';
@@ -61,7 +60,7 @@ export async function runSandbox(options: {
     ADDRESS_BOOK_FILE: bookFile,
     SANDBOX_STANDINS: setup.standins.map((s) => s.kind).join(','),
   };
-  writeAddressBookFile(bookFile, addressBookFromManifest(world.manifest));
+  writeAddressBookFile(bookFile, setup.book);
   writeJsonFile(configFile, keys);
   let stopping: Promise<void> | undefined;
   return {

@@ -10,9 +10,11 @@ import { type Clock, nowSeconds } from '../core/time.js';
 import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
 import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
+import type { SandboxProtocol } from '../sandbox/protocols/index.js';
 import { STANDINS, type StandinOverrides } from '../sandbox/standins/index.js';
-import { addressBookFromManifest } from '../sandbox/world/address-book.js';
-import type { WorldView } from '../sandbox/world/view.js';
+import { addressBookFromManifest, addressBookFromManifests } from '../sandbox/world/address-book.js';
+import type { WorldManifest } from '../sandbox/world/manifest.js';
+import { type WorldView, worldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig, openBeacon } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
@@ -302,6 +304,32 @@ export function l2Announcement(l2: Pick<SandboxL2, 'chains'>): Record<string, un
   return { l2_chains: Object.fromEntries(l2.chains.map((c) => [c.kind, { rpc_url: c.rpcUrl, chain_id: c.chainId }])) };
 }
 
+/** The manifests of every sandbox chain's world: the Ethereum world's, then each layer-2 chain's hosted protocols'. */
+export function sandboxManifests(
+  world: Pick<World, 'manifest'>,
+  l2: Pick<SandboxL2, 'chains'> | undefined,
+): WorldManifest[] {
+  return [world.manifest, ...(l2?.chains ?? []).flatMap((c) => (c.manifest ? [c.manifest] : []))];
+}
+
+/**
+ * What running.json says of every chain's deployment (`sandbox info --json`, `jobs list|run` beside `start`): the
+ * address book the service is given (`address_book`, per chain) and every deployed contract per chain
+ * (`chain_contracts`: address, name, protocol), from the protocol list the world was built with.
+ */
+export function deploymentAnnouncement(
+  manifests: readonly WorldManifest[],
+  protocols?: readonly SandboxProtocol[],
+): Record<string, unknown> {
+  const view = worldView(manifests, { hours: () => [], hour: () => undefined }, protocols);
+  const contracts: Record<string, { address: string; name: string; protocol: string }[]> = {};
+  for (const c of view.contracts()) {
+    contracts[c.chain] ??= [];
+    contracts[c.chain]!.push({ address: c.address, name: c.name, protocol: c.protocol });
+  }
+  return { address_book: addressBookFromManifests(manifests, protocols), chain_contracts: contracts };
+}
+
 export interface SourceSetupOptions {
   readonly config: Config;
   readonly role: Role;
@@ -356,6 +384,8 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       seed: config.sandbox.seed,
       genesisTimestamp: genesis,
       blockSeconds: config.sandbox.blockSeconds,
+      scale: config.sandbox.scale,
+      stablecoins: config.sandbox.stablecoins,
       log: logger,
     });
   const worldOpening = openWorld({
@@ -372,11 +402,13 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
   });
   const chains = worldOpening.then((w) => new Map([[w.manifest.chain, w.rpcUrl]]) as ReadonlyMap<string, string>);
   chains.catch(() => undefined);
-  const view = worldOpening.then((w) => w.view());
+  const l2Opening = openL2(genesisTimestamp);
+  // The view holds every chain's world: the layer-2 chains' hosted protocols too (their manifests once they open).
+  const view = Promise.all([worldOpening, l2Opening]).then(([w, l2]) => w.view(sandboxManifests(w, l2).slice(1)));
   view.catch(() => undefined);
   const [worldOpened, l2Opened, standinsStarted] = await Promise.allSettled([
     worldOpening,
-    openL2(genesisTimestamp),
+    l2Opening,
     startStandins(config, { clock, logger, chains, world: view }),
   ]);
   const world = worldOpened.status === 'fulfilled' ? worldOpened.value : undefined;
@@ -412,12 +444,18 @@ export async function setUpSources(options: SourceSetupOptions): Promise<SourceS
       keys: { evm: chainKeys, ...started.configByKind },
       labels: Object.fromEntries(started.labels),
     };
-    await world.announce({ ...started.announce, ...l2Announcement(l2), [SANDBOX_SOURCES_FIELD]: sandboxSources });
+    const manifests = sandboxManifests(world, l2);
+    await world.announce({
+      ...started.announce,
+      ...l2Announcement(l2),
+      ...deploymentAnnouncement(manifests),
+      [SANDBOX_SOURCES_FIELD]: sandboxSources,
+    });
     config = configWith(config, sandboxKeys);
     return {
       config,
       sources: openSources(config, { role, logger, labels: started.labels, ...etags }),
-      book: addressBookFromManifest(world.manifest),
+      book: addressBookFromManifests(manifests),
       world,
       l2,
       standins: started.standins,

@@ -2,7 +2,7 @@
  * How transactions reach the chain: `ChainSession` signs locally, sends in JSON-RPC batches, mines one block per
  * step and checks the receipts. Deployment and scenario share it.
  */
-import { type Address, type Hex, keccak256 } from 'viem';
+import { type Address, type Hex, keccak256, serializeTransaction } from 'viem';
 import type { Agent } from './agent.js';
 import {
   DEPOSIT_TOPIC,
@@ -72,7 +72,7 @@ export interface TxRequest {
   readonly onMined?: (ok: boolean, receipt: RpcReceipt) => void;
 }
 
-interface QueuedTx extends TxRequest {
+export interface QueuedTx extends TxRequest {
   readonly agent: Agent;
   readonly nonce: number;
 }
@@ -92,6 +92,35 @@ export interface BlockOutcome {
  * timestamp (automine off), then reads the block's receipts once: every queued transaction must be in the block,
  * reverts are counted, token balances of watched agents are updated from the Transfer/Deposit logs.
  */
+/**
+ * How a session's node orders its pool and prices gas.
+ * - `fees` (the Ethereum world's anvil): distinct decreasing bids (see `MIN_FEE_FLOOR`) make the block's order the
+ *   queue's, whatever order the batches arrive in; the node's block gas limit is raised to `BLOCK_GAS_LIMIT`.
+ * - `arrival` (a layer-2 chain's anvil, `--order fifo`, whose blocks open with the chain's system transaction and
+ *   carry its generic traffic): transactions are sent one after another in the queue's order and bid `maxFeePerGas`
+ *   with no tip; the chain keeps its own gas limit and base fee.
+ */
+export type SessionOptions = { readonly order?: 'fees' } | { readonly order: 'arrival'; readonly maxFeePerGas: bigint };
+
+/** A block's queued transactions once signed and sent (`sendQueued`), before the block is mined. */
+export interface SentTransactions {
+  readonly queue: readonly QueuedTx[];
+  readonly hashes: readonly Hex[];
+  /** The signed transactions, in the queue's order. */
+  readonly signed: readonly Hex[];
+}
+
+/** A gas limit's top-up for what the chain charges on top of execution (Nitro's L1 part), from the unsigned bytes. */
+export type GasTopUp = (unsigned: Hex) => bigint;
+
+/**
+ * Builds one block at a time: `send` queues transactions (nonces tracked locally, gas given, no estimation),
+ * `mine` signs them, sends them in JSON-RPC batches without waiting for receipts, mines one block at the given
+ * timestamp (automine off), then reads the block's receipts once: every queued transaction must be in the block,
+ * reverts are counted, token balances of watched agents are updated from the Transfer/Deposit logs. A layer-2 chain
+ * that hosts protocols mines the block itself, with its own transactions around the session's (`sendQueued`, then
+ * `settle` with the block's receipts).
+ */
 export class ChainSession {
   readonly rpc: RpcClient;
   private queue: QueuedTx[] = [];
@@ -99,19 +128,27 @@ export class ChainSession {
   private readonly tokens = new Set<string>();
   private weth = '';
   private feeFloor = MIN_FEE_FLOOR;
+  private readonly options: SessionOptions;
 
   constructor(
     rpcUrl: string,
     readonly chainId: number,
+    options: SessionOptions = {},
   ) {
     this.rpc = new RpcClient(rpcUrl);
+    this.options = options;
   }
 
   /**
    * Manual mining, a block gas limit that fits an hour of trading (node settings, lost on restart: set again by
-   * every call), and the fee floor for the node's base fee.
+   * every call), and the fee floor for the node's base fee. On a node ordered by arrival (a layer-2 chain), only
+   * manual mining: the chain sets its own gas limit and base fee.
    */
   async prepareNode(): Promise<void> {
+    if (this.options.order === 'arrival') {
+      await this.rpc.batchResults([{ method: 'evm_setAutomine', params: [false] }]);
+      return;
+    }
     const [, , latest] = await this.rpc.batchResults<{ baseFeePerGas?: Hex; gasLimit: Hex } | null>([
       { method: 'evm_setAutomine', params: [false] },
       { method: 'evm_setBlockGasLimit', params: [`0x${BLOCK_GAS_LIMIT.toString(16)}`] },
@@ -138,27 +175,49 @@ export class ChainSession {
   }
 
   async mine(timestamp: number): Promise<BlockOutcome> {
+    const sent = await this.sendQueued();
+    await this.rpc.request('evm_mine', [timestamp]);
+    const receipts =
+      sent.queue.length > 0 ? await this.rpc.request<RpcReceipt[]>('eth_getBlockReceipts', ['latest']) : [];
+    return this.settle(sent, receipts, timestamp);
+  }
+
+  /**
+   * Signs the queued transactions and sends them to the node's pool (the queue is then empty); the caller mines the
+   * block and hands its receipts to `settle`. `topUp` adds to each gas limit (a layer-2 chain's L1 part).
+   */
+  async sendQueued(topUp?: GasTopUp): Promise<SentTransactions> {
     const queue = this.queue;
     this.queue = [];
     const n = queue.length;
     const hashes: Hex[] = new Array(n);
+    const signed: Hex[] = new Array(n);
+    const arrival = this.options.order === 'arrival' ? this.options : undefined;
     const sends: Promise<RpcResponse[]>[] = [];
     let chunk: RpcCall[] = [];
     for (let i = 0; i < n; i++) {
       const tx = queue[i]!;
       const fee = this.feeFloor + BigInt(n - i);
-      const raw = await tx.agent.signer().signTransaction({
+      const request = {
         chainId: this.chainId,
-        type: 'eip1559',
+        type: 'eip1559' as const,
         to: tx.to,
         data: tx.data,
         value: tx.value ?? 0n,
         nonce: tx.nonce,
         gas: tx.gas,
-        maxFeePerGas: fee,
-        maxPriorityFeePerGas: fee,
-      });
+        maxFeePerGas: arrival ? arrival.maxFeePerGas : fee,
+        maxPriorityFeePerGas: arrival ? 0n : fee,
+      };
+      if (topUp) request.gas += topUp(serializeTransaction(request));
+      const raw = await tx.agent.signer().signTransaction(request);
       hashes[i] = keccak256(raw);
+      signed[i] = raw;
+      if (arrival) {
+        // One after another: the node's pool keeps the order they arrive in, which a batch does not promise.
+        sends.push(Promise.resolve(await this.rpc.batch([{ method: 'eth_sendRawTransaction', params: [raw] }])));
+        continue;
+      }
       chunk.push({ method: 'eth_sendRawTransaction', params: [raw] });
       if (chunk.length === SEND_CHUNK || i === n - 1) {
         // Not awaited: anvil validates this chunk on its own core while the next one is signed here.
@@ -174,14 +233,22 @@ export class ChainSession {
         `sandbox: the node rejected a ${tx.kind} transaction from ${tx.agent.address} (nonce ${tx.nonce}): ${responses[rejected]!.error!.message}`,
       );
     }
-    await this.rpc.request('evm_mine', [timestamp]);
+    return { queue, hashes, signed };
+  }
 
+  /**
+   * Checks the mined block against what was sent: `receipts` are the block's receipts of the sent transactions (all
+   * of the block's on a chain where the session is alone), which must be every one of them in the queued order.
+   * Counts reverts, applies the balance logs and calls each transaction's `onMined`.
+   */
+  settle(sent: SentTransactions, receipts: readonly RpcReceipt[], timestamp: number): BlockOutcome {
+    const { queue, hashes } = sent;
+    const n = queue.length;
     const byKind: Partial<Record<TxKind, number>> = {};
     let revertedTolerated = 0;
     let revertedUnexpected = 0;
     const unexpected: { kind: TxKind; hash: Hex; from: string }[] = [];
     if (n > 0) {
-      const receipts = await this.rpc.request<RpcReceipt[]>('eth_getBlockReceipts', ['latest']);
       if (receipts.length !== n || receipts.some((r, i) => r.transactionHash !== hashes[i])) {
         throw new Error(
           `sandbox: the block at ${timestamp} holds ${receipts.length} of ${n} transactions, or not in the queued order`,

@@ -8,6 +8,7 @@ import {
   type Hex,
   keccak256,
   parseAbi,
+  parseTransaction,
   serializeTransaction,
   type TransactionSerializableEIP1559,
 } from 'viem';
@@ -15,8 +16,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { type Clock, HOUR, systemClock } from '../../core/time.js';
 import { type Anvil, startAnvil } from '../chain/anvil.js';
 import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
+import type { RpcReceipt } from '../chain/receipts.js';
+import type { BlockOutcome, ChainSession, GasTopUp, SessionOptions } from '../chain/session.js';
+import { PROTOCOLS, type SandboxProtocol } from '../protocols/index.js';
+import type { SimulationState, WorldManifest } from '../world/manifest.js';
 import { Rng, type RngState } from '../world/random.js';
 import { loadChain, readSavedChain, removeLeftovers, sha256, toJson, writeAtomic } from '../world/saved.js';
+import type { Simulation } from '../world/scenario.js';
 import { l1OriginAt } from './l1.js';
 import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, gasUsedForL1, internalTx } from './nitro.js';
 import {
@@ -72,6 +78,8 @@ interface Stats {
   deployments: number;
   /** Receipts whose status differed from the plan (a bug if not 0). */
   unexpected: number;
+  /** Transactions of the protocols the chain hosts (absent in chains saved before it hosted any). */
+  hosted?: number;
 }
 
 export interface L2State {
@@ -104,6 +112,14 @@ interface SavedL2 {
   readonly chain_file: string;
   readonly chain_sha256: string;
   readonly state: L2State;
+  /** The world of the protocols the chain hosts (`SandboxProtocol.chain`): absent when it hosts none. */
+  readonly hosted?: HostedWorld;
+}
+
+/** The manifest and scenario state of the protocols a layer-2 chain hosts, as the Ethereum world keeps its own. */
+export interface HostedWorld {
+  readonly manifest: WorldManifest;
+  readonly state: SimulationState;
 }
 
 export interface L2ChainOptions {
@@ -117,6 +133,11 @@ export interface L2ChainOptions {
   readonly clock?: Clock;
   readonly live?: boolean;
   readonly saveEveryMs?: number;
+  /** The protocol list (default protocols/index.ts; a test may pass its own): a new chain hosts those of its kind. */
+  readonly protocols?: readonly SandboxProtocol[];
+  /** The world's activity multiplier and switches, for the hosted protocols (as the Ethereum world's). */
+  readonly scale?: number;
+  readonly stablecoins?: boolean;
 }
 
 export interface L2Status {
@@ -136,6 +157,8 @@ export interface L2Chain {
   /** anvil itself (tests, diagnostics): not Nitro- or op-geth-shaped. */
   readonly anvilUrl: string;
   readonly caughtUp: Promise<void>;
+  /** The manifest of the protocols the chain hosts (its section of the address book); undefined when none. */
+  readonly manifest: WorldManifest | undefined;
   sync(): Promise<void>;
   status(): L2Status;
   stop(): Promise<void>;
@@ -176,6 +199,18 @@ function accountOf(key: Hex) {
     accounts.set(key, account);
   }
   return account;
+}
+
+/** The fee cap every transaction of the chain bids (traffic and hosted protocols alike): far above its base fee. */
+const maxFeeOf = (kind: L2Kind) => (kind === 'optimism' ? 1_000_000_000n : 100_000_000n);
+
+/** How the hosted protocols' session sends: by arrival (the node orders `fifo`), at the chain's fee cap. */
+const hostedSession = (kind: L2Kind): SessionOptions => ({ order: 'arrival', maxFeePerGas: maxFeeOf(kind) });
+
+/** The protocols a new chain of `kind` hosts: the list's enabled protocols that declare it. */
+function hostedProtocols(options: L2ChainOptions): SandboxProtocol[] {
+  const switches = { stablecoins: options.stablecoins ?? false };
+  return (options.protocols ?? PROTOCOLS).filter((p) => p.chain === options.kind && p.enabled(switches));
 }
 
 /** OP's L2 base fee of an hour: log-normal around 0.001 gwei (log-sd 0.8), from the hash of (seed, hour). */
@@ -221,6 +256,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
 
   let anvil: Anvil | undefined;
   let state: L2State | undefined;
+  let hosted: HostedWorld | undefined;
   let nodeGenesis: SavedL2['node_genesis'] | undefined;
   let lastSaved: string | undefined;
   try {
@@ -232,6 +268,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
         anvil: { mining: 'manual', anvilDefaults: true, extraArgs, background: true },
       });
       state = saved.saved.state;
+      hosted = saved.saved.hosted;
       nodeGenesis = saved.saved.node_genesis;
       lastSaved = saved.saved.head.hash;
       log.info({ chain: kind, block: saved.saved.head.number }, 'sandbox: saved L2 chain loaded');
@@ -258,9 +295,29 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
     });
     const block0 = await anvil.request<Block>('eth_getBlockByNumber', ['0x0', false]);
     nodeGenesis = { timestamp: Number(block0.timestamp), hash: block0.hash };
-    state = newState(kind, seed, options.genesisTimestamp, deployer.address);
+    const fresh = newState(kind, seed, options.genesisTimestamp, deployer.address);
+    state = fresh;
+    hosted = undefined;
+    const node = anvil;
+    const hosts = hostedProtocols(options);
     try {
-      await setUp(anvil, kind, seed, state, deployer, users);
+      if (hosts.length === 0) await setUp(node, kind, seed, fresh, deployer, users);
+      else {
+        // The hosted protocols deploy as on Ethereum (world/deploy.ts), their transactions in the chain's setup block
+        // after its own; loaded only when the chain hosts any (the artifacts are large).
+        const { deployWorld } = await import('../world/deploy.js');
+        hosted = await deployWorld(node.rpcUrl, {
+          seed,
+          startTimestamp: options.genesisTimestamp,
+          scale: options.scale ?? 1,
+          stablecoins: options.stablecoins ?? false,
+          chain: kind,
+          protocols: options.protocols ?? PROTOCOLS,
+          session: hostedSession(kind),
+          mine: async (session) => (await setUp(node, kind, seed, fresh, deployer, users, session))!,
+        });
+        log.info({ chain: kind, protocols: hosts.map((p) => p.name) }, 'sandbox: L2 chain hosts protocols');
+      }
     } catch (err) {
       await anvil.stop();
       throw err;
@@ -269,6 +326,21 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
   const node = anvil;
   const genesis = nodeGenesis;
   let st: L2State = state;
+  // The hosted protocols' scenario, stepped in every block of the chain (one writer: `exclusive` below).
+  let simulation: Simulation | undefined;
+  if (hosted) {
+    try {
+      const { openSimulation } = await import('../world/scenario.js');
+      simulation = await openSimulation(node.rpcUrl, hosted.manifest, hosted.state, {
+        protocols: options.protocols ?? PROTOCOLS,
+        session: hostedSession(kind),
+      });
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+  }
+  const hostedManifest = hosted?.manifest;
   await node.request('anvil_setCoinbase', [kind === 'optimism' ? SEQUENCER_FEE_VAULT : ARBITRUM_SEQUENCER]);
 
   const shaper =
@@ -313,6 +385,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
       chain_file: chainFile,
       chain_sha256: sha256(dump),
       state: st,
+      ...(simulation && hostedManifest ? { hosted: { manifest: hostedManifest, state: simulationState() } } : {}),
     };
     await writeAtomic(path.join(dir, L2_FILE), toJson(doc));
     await removeLeftovers(dir, chainFile, false);
@@ -321,10 +394,28 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
     log.debug({ chain: kind, why, block: Number(head.number), bytes: dump.length }, 'sandbox: L2 chain saved');
   };
 
+  const simulationState = () => {
+    simulation!.save();
+    return simulation!.state;
+  };
+  /** One block: the chain's own transactions, then (when it hosts protocols) their step's, all in it. */
+  const mineStep = async (timestamp: number, stepSeconds: number) => {
+    if (!simulation) {
+      st = (await mineBlock(node, kind, seed, st, deployer, users, timestamp, stepSeconds)).state;
+      return;
+    }
+    let next: L2State | undefined;
+    await simulation.step(timestamp, async (session, at) => {
+      const mined = await mineBlock(node, kind, seed, st, deployer, users, at, stepSeconds, undefined, session);
+      next = mined.state;
+      return mined.hosted!;
+    });
+    st = next!;
+  };
   const stepTo = async (until: number, stepSeconds: number) => {
     while (!abort.signal.aborted && st.lastTimestamp + stepSeconds <= until) {
       consistent = false;
-      st = await mineBlock(node, kind, seed, st, deployer, users, st.lastTimestamp + stepSeconds, stepSeconds);
+      await mineStep(st.lastTimestamp + stepSeconds, stepSeconds);
       consistent = true;
     }
   };
@@ -379,6 +470,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
     rpcUrl: proxy.url,
     anvilUrl: node.rpcUrl,
     caughtUp,
+    manifest: hostedManifest,
     sync: () =>
       exclusive(async () => {
         if (abort.signal.aborted) throw new Error(`the sandbox's ${kind} chain is stopped`);
@@ -421,8 +513,19 @@ function readSavedL2(dir: string, kind: L2Kind, seed: number, genesisTimestamp: 
   });
 }
 
-/** Predeploys (OP), balances, and the first block: the token deployed and minted to every user. */
-async function setUp(anvil: Anvil, kind: L2Kind, seed: number, state: L2State, deployer: L2User, users: L2User[]) {
+/**
+ * Predeploys (OP), balances, and the first block: the token deployed and minted to every user, and the hosted
+ * protocols' deployment after it (`hosted`: their session, whose outcome is returned).
+ */
+async function setUp(
+  anvil: Anvil,
+  kind: L2Kind,
+  seed: number,
+  state: L2State,
+  deployer: L2User,
+  users: L2User[],
+  hosted?: ChainSession,
+): Promise<BlockOutcome | undefined> {
   const calls: [string, unknown[]][] = [];
   if (kind === 'optimism') {
     for (const p of opPredeploys()) calls.push(['anvil_setCode', [p.address, p.code]]);
@@ -439,14 +542,17 @@ async function setUp(anvil: Anvil, kind: L2Kind, seed: number, state: L2State, d
     encodeDeployData({ abi: mintableErc20.abi, bytecode: mintableErc20.bytecode, args: ['USD Coin', 'USDC', 6] }),
     ...users.map((u) => encodeFunctionData({ abi: erc20, functionName: 'mint', args: [u.address, USER_TOKENS] })),
   ];
-  const next = await mineBlock(anvil, kind, seed, state, deployer, users, state.lastTimestamp, 0, setup);
-  Object.assign(state, next);
+  const next = await mineBlock(anvil, kind, seed, state, deployer, users, state.lastTimestamp, 0, setup, hosted);
+  Object.assign(state, next.state);
+  return next.hosted;
 }
 
 /**
  * Mines one block at `timestamp`: the system transaction first (OP: the L1-attributes deposit; Arbitrum: recorded
  * for the proxy, which shows it), OP user deposits, the planned user transactions (or the setup's deployer
- * transactions); then checks every receipt and records what the proxy adds.
+ * transactions), then the hosted protocols' transactions (`hosted`: their session's queue, whose outcome is
+ * returned); then checks every receipt and records what the proxy adds, for the hosted transactions as for the
+ * chain's own.
  */
 async function mineBlock(
   anvil: Anvil,
@@ -458,7 +564,8 @@ async function mineBlock(
   timestamp: number,
   stepSeconds: number,
   setup?: Hex[],
-): Promise<L2State> {
+  hosted?: ChainSession,
+): Promise<{ state: L2State; hosted?: BlockOutcome }> {
   const state: L2State = {
     ...prev,
     nonces: [...prev.nonces],
@@ -543,7 +650,9 @@ async function mineBlock(
     }
   }
 
-  const maxFee = kind === 'optimism' ? 1_000_000_000n : 100_000_000n;
+  const maxFee = maxFeeOf(kind);
+  const l1GasAllowance: GasTopUp = (unsigned) =>
+    (gasUsedForL1(`${unsigned}${'ff'.repeat(67)}` as Hex, origin.baseFee, baseFee) * 3n) / 2n + 5000n;
   const sign = async (
     who: L2User,
     nonce: number,
@@ -565,12 +674,7 @@ async function mineBlock(
       maxPriorityFeePerGas: tip,
     };
     // Nitro charges the L1 part as gas: a wallet's limit covers it (estimated from the unsigned bytes, padded).
-    if (kind === 'arbitrum') {
-      base.gas =
-        gas +
-        (gasUsedForL1(`${serializeTransaction(base)}${'ff'.repeat(67)}` as Hex, origin.baseFee, baseFee) * 3n) / 2n +
-        5000n;
-    }
+    if (kind === 'arbitrum') base.gas = gas + l1GasAllowance(serializeTransaction(base));
     const signed = await accountOf(who.key).signTransaction(base);
     return { signed, unsigned: serializeTransaction(base) };
   };
@@ -617,10 +721,15 @@ async function mineBlock(
   const sending = [...others, ...txs.map((t) => ['eth_sendRawTransaction', [t.signed]] as [string, unknown[]])];
   const answers: unknown[] = [];
   for (let i = 0; i < sending.length; i += 500) answers.push(...(await batch(url, sending.slice(i, i + 500))));
+  // The hosted protocols' transactions after the chain's own (the node orders by arrival).
+  const hostedSent = hosted ? await hosted.sendQueued(kind === 'arbitrum' ? l1GasAllowance : undefined) : undefined;
   const depositHashes = [...(first ? [opening[1]] : []), ...answers.slice(0, others.length)] as string[];
-  const sent = new Map<string, { ok: boolean; kind: string; signed?: Hex; unsigned?: Hex }>();
+  const sent = new Map<string, { ok?: boolean; kind: string; signed?: Hex; unsigned?: Hex }>();
   for (const [i, h] of depositHashes.entries()) sent.set(h.toLowerCase(), expected[i]!);
   for (const t of txs) sent.set(keccak256(t.signed).toLowerCase(), t);
+  // Their outcome is the session's to judge (`settle`: reverts the market tolerates, the others).
+  const hostedTxs = (hostedSent?.signed ?? []).map((signed) => ({ signed, unsigned: unsignedOf(signed) }));
+  for (const t of hostedTxs) sent.set(keccak256(t.signed).toLowerCase(), { kind: 'hosted', ...t });
   await anvil.request('evm_mine', [timestamp]);
   // op-geth's fields come from the predeploys at this block (the head: its state is the block's). GasPriceOracle
   // takes the unsigned transaction (it adds 68 bytes for the signature): with that, Σ l1Fee is exactly what the
@@ -640,7 +749,7 @@ async function mineBlock(
     ['eth_getBlockByNumber', ['latest', false]],
     ['eth_getBlockReceipts', ['latest']],
     ...(kind === 'optimism'
-      ? txs.flatMap((t) => [call('getL1Fee', t.unsigned), call('getL1GasUsed', t.unsigned)])
+      ? [...txs, ...hostedTxs].flatMap((t) => [call('getL1Fee', t.unsigned), call('getL1GasUsed', t.unsigned)])
       : []),
   ]);
   const block = blockAnswer as Block;
@@ -653,10 +762,11 @@ async function mineBlock(
     throw new Error(`${kind}: block ${Number(block.number)} does not start with its L1-attributes deposit`);
   }
   for (const r of receipts) {
-    if ((r.status === '0x1') !== sent.get(r.transactionHash.toLowerCase())!.ok) state.stats.unexpected++;
+    const planned = sent.get(r.transactionHash.toLowerCase())!;
+    if (planned.ok !== undefined && (r.status === '0x1') !== planned.ok) state.stats.unexpected++;
   }
   if (kind === 'optimism') {
-    for (const [i, t] of txs.entries()) {
+    for (const [i, t] of [...txs, ...hostedTxs].entries()) {
       state.extras[keccak256(t.signed).toLowerCase()] = {
         l1Fee: hex(BigInt(fees[2 * i] as Hex)),
         l1GasUsed: hex(BigInt(fees[2 * i + 1] as Hex)),
@@ -686,5 +796,15 @@ async function mineBlock(
   state.rng = rng.state();
   state.lastTimestamp = timestamp;
   state.stats.blocks++;
-  return state;
+  if (!hosted || !hostedSent) return { state };
+  if (hostedTxs.length) state.stats.hosted = (state.stats.hosted ?? 0) + hostedTxs.length;
+  const ours = new Set(hostedSent.hashes.map((h) => h.toLowerCase()));
+  const hostedReceipts = (receipts as unknown as RpcReceipt[]).filter((r) => ours.has(r.transactionHash.toLowerCase()));
+  return { state, hosted: hosted.settle(hostedSent, hostedReceipts, timestamp) };
+}
+
+/** A signed transaction's unsigned bytes (what OP's GasPriceOracle is asked about). */
+function unsignedOf(signed: Hex): Hex {
+  const { r: _r, s: _s, v: _v, yParity: _y, ...tx } = parseTransaction(signed);
+  return serializeTransaction(tx as TransactionSerializableEIP1559);
 }

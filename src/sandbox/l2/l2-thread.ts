@@ -45,6 +45,8 @@ async function open(): Promise<void> {
       seed: data.seed,
       genesisTimestamp: data.genesisTimestamp,
       blockSeconds: data.blockSeconds,
+      ...(data.scale !== undefined ? { scale: data.scale } : {}),
+      ...(data.stablecoins !== undefined ? { stablecoins: data.stablecoins } : {}),
       clock: systemClock,
       log,
     });
@@ -57,7 +59,13 @@ async function open(): Promise<void> {
   const statuses = () => opened.chains.map((c) => c.status());
   post({
     type: 'opened',
-    chains: opened.chains.map((c) => ({ kind: c.kind, chainId: c.chainId, rpcUrl: c.rpcUrl, anvilUrl: c.anvilUrl })),
+    chains: opened.chains.map((c) => ({
+      kind: c.kind,
+      chainId: c.chainId,
+      rpcUrl: c.rpcUrl,
+      anvilUrl: c.anvilUrl,
+      manifest: c.manifest,
+    })),
     config: opened.config,
     statuses: statuses(),
   });

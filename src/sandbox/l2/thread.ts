@@ -13,7 +13,7 @@ import type { L2Chain, L2Kind, L2Status } from './chain.js';
  */
 
 /** What the service reads of a chain on the thread (when they are caught up: `SandboxL2.caughtUp`, all at once). */
-export type L2ChainView = Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl' | 'status'>;
+export type L2ChainView = Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl' | 'manifest' | 'status'>;
 
 export interface SandboxL2 {
   readonly chains: readonly L2ChainView[];
@@ -30,13 +30,16 @@ export interface L2ThreadData {
   readonly genesisTimestamp: number;
   readonly blockSeconds: number;
   readonly logLevel: string;
+  /** The world's activity multiplier and switches, for the protocols the chains host (the production list's). */
+  readonly scale?: number;
+  readonly stablecoins?: boolean;
 }
 
 export type FromL2Thread =
   | { readonly type: 'log'; readonly line: string }
   | {
       readonly type: 'opened';
-      readonly chains: readonly Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl'>[];
+      readonly chains: readonly Pick<L2Chain, 'kind' | 'chainId' | 'rpcUrl' | 'anvilUrl' | 'manifest'>[];
       readonly config: Readonly<Record<string, string>>;
       readonly statuses: readonly L2Status[];
     }

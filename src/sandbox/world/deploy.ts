@@ -8,7 +8,7 @@ import { type Address, decodeErrorResult, encodeDeployData, type Hex, zeroAddres
 import { Agent, DEPLOYER_PRIVATE_KEY, newAgentState } from '../chain/agent.js';
 import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
 import { RpcClient } from '../chain/rpc.js';
-import { ChainSession, GAS } from '../chain/session.js';
+import { ChainSession, GAS, type SessionOptions } from '../chain/session.js';
 import {
   type GenesisBuild,
   PROTOCOLS,
@@ -20,6 +20,7 @@ import {
 import { createInitialState } from './cast.js';
 import type { ManifestToken, SimulationState, WorldManifest } from './manifest.js';
 import { TOKEN_PLAN } from './plan.js';
+import type { MineBlock } from './scenario.js';
 
 /** Native ETH set on every agent (not a transaction: `anvil_setBalance`); pays gas and WETH top-ups for years. */
 const AGENT_ETH = 10n ** 24n;
@@ -37,6 +38,13 @@ export interface DeployOptions {
   readonly chain?: SandboxChain;
   /** The protocol list (default protocols/index.ts; a test may pass its own). */
   readonly protocols?: readonly SandboxProtocol[];
+  /** How the node orders and prices transactions (a layer-2 chain's: by arrival; default by fee). */
+  readonly session?: SessionOptions;
+  /**
+   * Mines the genesis block with the session's transactions in it (a layer-2 chain: its own setup block, the
+   * protocols' transactions after its own). Default: the session alone.
+   */
+  readonly mine?: MineBlock;
 }
 
 /** The protocols a new world of `chain` deploys, in the list's order. */
@@ -102,7 +110,7 @@ export async function deployWorld(
   const prepared = protocols.map((p) => p.prepare?.());
   for (const p of prepared) p?.catch(() => undefined);
   const deployBlock = Number(blockNumberHex) + 1;
-  const session = new ChainSession(rpcUrl, chainId);
+  const session = new ChainSession(rpcUrl, chainId, opts.session);
   await session.prepareNode();
 
   const deployerState = newAgentState(opts.seed, -1, 'deployer');
@@ -168,7 +176,7 @@ export async function deployWorld(
   await probe.batchResults([
     { method: 'anvil_setBalance', params: [deployerAddress, `0x${deployerEth.toString(16)}`] },
   ]);
-  const outcome = await session.mine(opts.startTimestamp);
+  const outcome = await (opts.mine ?? ((s, at) => s.mine(at)))(session, opts.startTimestamp);
   if (outcome.revertedUnexpected + outcome.revertedTolerated > 0) {
     const reasons = await Promise.all(outcome.unexpected.map((u) => explainRevert(probe, u.hash, protocols)));
     throw new Error(
@@ -182,7 +190,8 @@ export async function deployWorld(
     chainId,
     genesisTimestamp: opts.startTimestamp,
     deployer: deployerAddress,
-    tokens,
+    // A token a protocol issues is the world's only where that protocol is (a layer-2 chain's world may lack it).
+    tokens: tokens.filter((t) => t.address !== zeroAddress),
     dex: [],
     pools: [],
     weth,

@@ -89,6 +89,11 @@ export interface WorldManifest {
   liquity?: ManifestLiquity;
   /** MakerDAO (protocols/maker: the testchain's MCD deployment). Absent in worlds saved before it existed. */
   maker?: ManifestMaker;
+  /**
+   * Sections of protocols this type does not name, by protocol name: a protocol outside the production list (a
+   * test's own) writes its section here, as the scenario state's open part takes its runtime state.
+   */
+  sections?: Record<string, unknown>;
 }
 
 /**

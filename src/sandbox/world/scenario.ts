@@ -15,7 +15,7 @@
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
 import { Agent, agentPrivateKey } from '../chain/agent.js';
 import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
-import { ChainSession, GAS } from '../chain/session.js';
+import { type BlockOutcome, ChainSession, GAS, type SessionOptions } from '../chain/session.js';
 import {
   PHASES,
   PROTOCOLS,
@@ -50,10 +50,11 @@ class SimulatedWorld extends Provided implements WorldHost {
     readonly manifest: WorldManifest,
     readonly state: ScenarioState,
     readonly scale: number,
+    sessionOptions: SessionOptions = {},
   ) {
     super();
     const s = state;
-    this.session = new ChainSession(rpcUrl, manifest.chainId);
+    this.session = new ChainSession(rpcUrl, manifest.chainId, sessionOptions);
     this.rngPrices = new Rng(s.rngPrices);
     this.agents = s.agents.map((a, i) => new Agent(a, i, agentPrivateKey(s.seed, a.key)));
     this.tokens = tokenViews(manifest);
@@ -101,7 +102,7 @@ class SimulatedWorld extends Provided implements WorldHost {
     for (const { actors } of this.actors) actors.save();
   }
 
-  async step(to: number): Promise<void> {
+  async step(to: number, mine: MineBlock = (session, at) => session.mine(at)): Promise<void> {
     const s = this.state;
     const from = s.lastTimestamp;
     const dt = to - from;
@@ -121,7 +122,7 @@ class SimulatedWorld extends Provided implements WorldHost {
       });
     }
 
-    const outcome = await this.session.mine(to);
+    const outcome = await mine(this.session, to);
     s.stats.blocks += 1;
     s.stats.transactions += outcome.transactions;
     s.stats.revertedTolerated += outcome.revertedTolerated;
@@ -172,6 +173,44 @@ class SimulatedWorld extends Provided implements WorldHost {
 }
 
 /**
+ * Mines a step's block with the session's transactions in it: the session alone on the Ethereum world's node
+ * (`session.mine`); a layer-2 chain that hosts protocols mines its own block, its system transaction and generic
+ * traffic around the session's transactions (l2/chain.ts).
+ */
+export type MineBlock = (session: ChainSession, timestamp: number) => Promise<BlockOutcome>;
+
+/** A world's protocols cast and ready to step, one block per `step` (what `simulate` loops over). */
+export interface Simulation {
+  /** The scenario state the steps advance (the simulation's own copy). */
+  readonly state: ScenarioState;
+  /** Simulates one step ending at `to` and mines its block (`mine`: default, the session alone). */
+  step(to: number, mine?: MineBlock): Promise<void>;
+  /** Writes the agents', generators' and actors' states back into `state`. */
+  save(): void;
+}
+
+/**
+ * Casts the protocols of the manifest's chain over a copy of `state` and prepares the node (nonces from the chain).
+ * `session`: how the node orders and prices transactions (a layer-2 chain's: by arrival).
+ */
+export async function openSimulation(
+  rpcUrl: string,
+  manifest: WorldManifest,
+  state: SimulationState,
+  opts: { scale?: number; protocols?: readonly SandboxProtocol[]; session?: SessionOptions } = {},
+): Promise<Simulation> {
+  const s = structuredClone(state) as ScenarioState;
+  if (s.format !== 1 || !Array.isArray(s.agents))
+    throw new Error('sandbox: the simulation state is not from deployWorld');
+  const chain = manifest.chain ?? 'ethereum';
+  const protocols = (opts.protocols ?? PROTOCOLS).filter((p) => p.chain === chain);
+  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale, opts.session);
+  await world.cast(protocols);
+  await world.open();
+  return { state: s, step: (to, mine) => world.step(to, mine), save: () => world.save() };
+}
+
+/**
  * Advances the world from state.lastTimestamp to untilTimestamp in steps of stepSeconds (one block per step,
  * timestamp = step end, automine off, evm_mine([ts])); the last step is shorter when the span is not a multiple
  * of stepSeconds. Expected activity per step scales with stepSeconds/3600 so a 5-second live step has a small
@@ -196,19 +235,19 @@ export async function simulate(
     onStep?: (state: SimulationState) => void;
   },
 ): Promise<SimulationState> {
-  const s = structuredClone(state) as ScenarioState;
-  if (s.format !== 1 || !Array.isArray(s.agents))
+  const checked = state as ScenarioState;
+  if (checked.format !== 1 || !Array.isArray(checked.agents))
     throw new Error('sandbox: the simulation state is not from deployWorld');
   if (!(opts.stepSeconds >= 1)) throw new Error('sandbox: stepSeconds must be at least 1');
   const step = Math.floor(opts.stepSeconds);
   const until = Math.floor(untilTimestamp);
-  const total = Math.max(0, Math.ceil((until - s.lastTimestamp) / step));
-  if (total === 0) return s;
-  const chain = manifest.chain ?? 'ethereum';
-  const protocols = (opts.protocols ?? PROTOCOLS).filter((p) => p.chain === chain);
-  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale);
-  await world.cast(protocols);
-  await world.open();
+  const total = Math.max(0, Math.ceil((until - checked.lastTimestamp) / step));
+  if (total === 0) return structuredClone(state);
+  const world = await openSimulation(rpcUrl, manifest, state, {
+    ...(opts.scale !== undefined ? { scale: opts.scale } : {}),
+    ...(opts.protocols ? { protocols: opts.protocols } : {}),
+  });
+  const s = world.state;
   try {
     for (let i = 0; i < total; i++) {
       if (opts.signal?.aborted) break;

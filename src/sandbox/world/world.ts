@@ -172,8 +172,11 @@ export interface World {
   readonly caughtUp: Promise<void>;
   /** Brings the chain to the clock's "now" (what the live timer does every `blockSeconds`). */
   sync(): Promise<void>;
-  /** What stand-ins see of the world (view.ts): its manifest, its contracts, its hours so far. */
-  view(): WorldView;
+  /**
+   * What stand-ins see of the world (view.ts): its manifest, its contracts, its hours so far; `others`: the manifests
+   * of the protocols the layer-2 chains host, seen beside it.
+   */
+  view(others?: readonly WorldManifest[]): WorldView;
   /** Adds fields (e.g. a stand-in's `github_api_url`) to running.json, which `sandbox info` shows. */
   announce(fields: Readonly<Record<string, unknown>>): Promise<void>;
   status(): WorldStatus;
@@ -493,7 +496,7 @@ export async function openWorld(options: WorldOptions): Promise<World> {
           if (abort.signal.aborted) throw new Error('the sandbox world is stopped');
           await advance(false);
         }),
-      view: () => worldView([manifest], history),
+      view: (others = []) => worldView([manifest, ...others], history),
       announce: async (fields) => {
         Object.assign(announced, fields);
         if (!abort.signal.aborted) await writeRunning();
