@@ -146,7 +146,13 @@ const beacon: StandinDef = {
   kind: 'beacon',
   async start({ seed, clock, days, chains, overrides }) {
     const rpcUrl = (await chains)?.get('ethereum');
-    const standin = await startBeaconStandin({ seed, clock, days, ...(rpcUrl ? { rpcUrl } : {}), ...overrides?.beacon });
+    const standin = await startBeaconStandin({
+      seed,
+      clock,
+      days,
+      ...(rpcUrl ? { rpcUrl } : {}),
+      ...overrides?.beacon,
+    });
     return {
       url: standin.url,
       config: { BEACON_API_URL: standin.url },
