@@ -12,7 +12,7 @@ import { registry } from '../registry/index.js';
 import { openL2ChainsOnThread, type SandboxL2 } from '../sandbox/l2/thread.js';
 import type { SandboxProtocol } from '../sandbox/protocols/index.js';
 import { STANDINS, type StandinOverrides } from '../sandbox/standins/index.js';
-import { addressBookFromManifest, addressBookFromManifests } from '../sandbox/world/address-book.js';
+import { addressBookFromManifests } from '../sandbox/world/address-book.js';
 import type { WorldManifest } from '../sandbox/world/manifest.js';
 import { type WorldView, worldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
