@@ -413,7 +413,7 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
         // Not auctioned by the Dog (ETH-A: a Flipper type under the Cat): its tab counts, nothing absorbs it.
         expect(served.auction, ilk.ilk).toBeNull();
         expect(served.gap_reasons.auction, ilk.ilk).toBe('not_applicable');
-        tab += (due ?? 0) * units(chop, WAD);
+        tab += (due ?? 0) * (chop > 0n ? units(chop, WAD) : 1);
         continue;
       }
       auctioned++;

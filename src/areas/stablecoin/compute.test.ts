@@ -501,6 +501,16 @@ describe('computeStablecoin: MakerDAO', () => {
     expect(none.eth.auction).toBeNull();
     expect(none.eth.gap_reasons.auction).toBe('not_applicable');
     expect(none.c.inputs).toMatchObject({ liquidatable_usd: 42_262, absorbable_usd: 0 });
+    // A type the Dog does not know at all (chop 0): its debt is still owed, nothing absorbs it.
+    const unknown = absorbed((s) => eth(s, (x) => ({ ...x, clipper: null, chop: 0n, hole: 0n })));
+    expect(unknown.c.inputs).toMatchObject({ liquidatable_usd: 37_400, absorbable_usd: 0 });
+    // Vaults that do not add up: the auction's terms are served, its stressed figures null with the table's reason.
+    const partial = absorbed((s) => ({ ...s, urns: s.urns.slice(1) }));
+    expect(partial.eth.auction).toMatchObject({ room: 30_000, stressed_tab: null, depth: null, absorbable: null });
+    expect(partial.eth.gap_reasons).toMatchObject({
+      'auction.stressed_tab': 'no_data',
+      'auction.absorbable': 'no_data',
+    });
     // A snapshot stored before the auction was read: unknown, never assumed.
     const old = absorbed((s) => {
       const { Hole: _h, Dirt: _d, ...rest } = eth(s, ({ clipper: _c, ...x }) => x);

@@ -45,7 +45,7 @@ export interface StressedIlk {
   readonly gem: string;
   /** Debt liquidatable under the stress drop (DAI). */
   readonly due: number;
-  /** The penalty factor (Dog chop, 1.13 = 13 %). */
+  /** The penalty factor (Dog chop, 1.13 = 13 %; 1 for a type the Dog does not know). */
   readonly chop: number;
   /** The type's auction room in the Dog: hole − dirt (DAI), at least 0. */
   readonly room: number;
@@ -83,7 +83,7 @@ export function makerAbsorption(ilks: readonly StressedIlk[], globalRoom: number
   for (const x of ilks) {
     const t = x.due * x.chop;
     tab += t;
-    if (!x.terms || t <= 0) {
+    if (!x.terms) {
       out.set(x.ilk, { tab: t, depth: null, absorbable: 0 });
       continue;
     }
@@ -91,7 +91,7 @@ export function makerAbsorption(ilks: readonly StressedIlk[], globalRoom: number
     const depth = move > 0 ? x.depth(move) : 0;
     if (depth === null) return null;
     const used = usedByGem.get(x.gem) ?? 0;
-    const a = Math.max(0, Math.min(t, x.room, roomLeft, depth - used));
+    const a = t > 0 ? Math.max(0, Math.min(t, x.room, roomLeft, depth - used)) : 0;
     usedByGem.set(x.gem, used + a);
     roomLeft -= a;
     absorbable += a;

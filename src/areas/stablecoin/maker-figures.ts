@@ -98,6 +98,27 @@ export function makerFigures(
     }));
     let dist: CollateralEntry['distribution'] = [];
     let liq: CollateralEntry['liquidatable'] = [];
+    // The type's auction (its terms whatever the stress; the stressed figures once the allocation ran).
+    const terms = kind === 'crypto' && x.clipper ? auctionTerms(x.clipper) : null;
+    if (kind === 'crypto' && x.clipper === undefined) stressGap ??= 'no_data';
+    const room = x.hole > x.dirt ? toFloat(x.hole - x.dirt, 45) : 0;
+    if (x.clipper && terms) {
+      const c = x.clipper;
+      auctions.set(x.ilk, {
+        clipper: x.clip,
+        calc: c.calc,
+        buf: r(terms.buf),
+        tail: Number(c.tail),
+        cusp: r(terms.cusp),
+        curve_at_tail: r(terms.curveAtTail),
+        lowest_price: r(terms.lowestPrice),
+        keeper_margin: r(terms.keeperMargin),
+        room: r(room),
+        stressed_tab: null,
+        depth: null,
+        absorbable: null,
+      });
+    }
     if (kind !== 'crypto') {
       gaps.distribution = 'not_applicable';
       gaps.liquidatable = 'not_applicable';
@@ -115,14 +136,12 @@ export function makerFigures(
       dist = distribution(positions, price.price_usd / par);
       liq = liquidatable(positions, price.price_usd / par, () => mat);
       const due = liq.find((l) => l.price_drop === STRESS_DROP)!.debt;
-      const terms = x.clipper ? auctionTerms(x.clipper) : null;
-      if (x.clipper === undefined) stressGap ??= 'no_data';
-      const room = x.hole > x.dirt ? toFloat(x.hole - x.dirt, 45) : 0;
       stressed.push({
         ilk: x.ilk,
         gem: x.gem,
         due,
-        chop: toFloat(x.chop, 18),
+        // A type the Dog does not know has no penalty (chop 0): its debt is still owed, × 1.
+        chop: x.chop > 0n ? toFloat(x.chop, 18) : 1,
         room,
         terms,
         // What the collateral's pools against USD stablecoins and DAI pay for it (at the quotes' prices, in DAI).
@@ -138,23 +157,6 @@ export function makerFigures(
           return dai;
         },
       });
-      if (x.clipper && terms) {
-        const c = x.clipper;
-        auctions.set(x.ilk, {
-          clipper: x.clip,
-          calc: c.calc,
-          buf: r(terms.buf),
-          tail: Number(c.tail),
-          cusp: r(terms.cusp),
-          curve_at_tail: r(terms.curveAtTail),
-          lowest_price: r(terms.lowestPrice),
-          keeper_margin: r(terms.keeperMargin),
-          room: r(room),
-          stressed_tab: null,
-          depth: null,
-          absorbable: null,
-        });
-      }
     }
     if (amount === null) gaps.amount = 'source_error';
     if (price === null) gaps.price_usd = 'no_price';
@@ -189,7 +191,7 @@ export function makerFigures(
       auction: auctions.get(x.ilk) ?? null,
       gap_reasons: {
         ...gaps,
-        ...auctionGaps(x, kind, auctions.has(x.ilk), gaps.liquidatable),
+        ...auctionGaps(x, kind, auctions.has(x.ilk)),
         critical_collateralization: 'not_applicable',
         borrowing_rate: 'not_applicable',
         ...(x.chop > 0n ? {} : { liquidation_penalty: 'not_applicable' as const }),
@@ -202,12 +204,19 @@ export function makerFigures(
     : makerAbsorption(stressed, s.Hole! > s.Dirt! ? toFloat(s.Hole! - s.Dirt!, 45) : 0);
   if (!stressGap && absorption === null) stressGap = 'no_price';
   const stress = stressGap ? null : absorption;
-  for (const [ilk, a] of absorption?.ilks ?? []) {
-    const served = collaterals.find((c) => c.ilk === ilk)?.auction;
+  for (const c of collaterals) {
+    const served = c.auction;
+    const a = c.ilk === undefined ? undefined : absorption?.ilks.get(c.ilk);
     if (!served) continue;
-    served.stressed_tab = r(a.tab);
-    served.depth = a.depth === null ? null : r(a.depth);
-    served.absorbable = r(a.absorbable);
+    if (a) {
+      served.stressed_tab = r(a.tab);
+      served.depth = a.depth === null ? null : r(a.depth);
+      served.absorbable = r(a.absorbable);
+      continue;
+    }
+    // The stressed figures are unknown with the stress (this type's liquidation table, or another type's).
+    const why = (c.gap_reasons.liquidatable as GapReason | undefined) ?? stressGap ?? 'no_data';
+    for (const f of ['stressed_tab', 'depth', 'absorbable']) c.gap_reasons[`auction.${f}`] = why;
   }
   const totalDebt = toFloat(s.debt, 45);
   // Vat.debt = Σ Art × rate (backed by collateral) + vice (no collateral backs it): served apart, so that the
@@ -265,23 +274,9 @@ export function makerFigures(
   };
 }
 
-/** Why a type's auction, or its stressed figures, are null. */
-function auctionGaps(
-  x: MakerIlkState,
-  kind: CollateralKind,
-  served: boolean,
-  liquidatableGap: GapReason | undefined,
-): Record<string, GapReason> {
-  if (served) {
-    // The stressed figures follow the liquidation table: unknown when it is.
-    return liquidatableGap
-      ? {
-          'auction.stressed_tab': liquidatableGap,
-          'auction.depth': liquidatableGap,
-          'auction.absorbable': liquidatableGap,
-        }
-      : {};
-  }
+/** Why a type has no auction served: not auctioned (not crypto, no Clipper on the Dog), or read before 1.5.0. */
+function auctionGaps(x: MakerIlkState, kind: CollateralKind, served: boolean): Record<string, GapReason> {
+  if (served) return {};
   if (kind !== 'crypto' || x.clipper === null) return { auction: 'not_applicable' };
   return { auction: 'no_data' };
 }
