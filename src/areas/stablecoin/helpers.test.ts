@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StableEventFact } from './facts.js';
 import { holderConcentration, replayHolders } from './holders.js';
-import { classifyIlk, yearlyRate } from './maker-figures.js';
+import { classifyIlk, collateralMarket, type Sell, yearlyRate } from './maker-figures.js';
 import { pegOfDay } from './market.js';
 
 const E18 = 10n ** 18n;
@@ -83,5 +83,31 @@ describe('pure helpers', () => {
       [2, 10n],
       [1, 6n],
     ]);
+  });
+
+  it('a collateral without pools to the quotes is sold through an intermediate, each hop within 1 − √(1 − move)', () => {
+    const [LINK, WETH, USDC] = ['0x11', '0x22', '0x33'];
+    const moves: [string, string, number][] = [];
+    // LINK/WETH pays 1 WETH per 100 LINK sold per 1 % of move; WETH/USDC takes 10 WETH per 1 % for 2,000 DAI each.
+    const sell: Sell = (token, quote, move) => {
+      moves.push([token, quote, move]);
+      if (token === LINK && quote === WETH) return { tokens: 100 * move * 100, received: move * 100 };
+      if (token === WETH && quote === USDC) return { tokens: 10 * move * 100, received: 2000 * 10 * move * 100 };
+      return null;
+    };
+    const pools = [
+      { token0: LINK, token1: WETH },
+      { token0: WETH, token1: USDC },
+    ];
+    const m = collateralMarket(LINK, sell, pools, [USDC]);
+    expect(m.gem).toBe(WETH);
+    moves.length = 0;
+    const hop = 1 - Math.sqrt(1 - 0.19);
+    // First hop: 100 × hop WETH; the second hop takes 1,000 × hop WETH within its move: all of it sells, pro rata.
+    expect(m.depth(0.19)).toBeCloseTo(2000 * 1000 * hop * Math.min(1, (100 * hop) / (1000 * hop)), 6);
+    expect(moves.every(([, , x]) => Math.abs(x - hop) < 1e-12)).toBe(true);
+    // A collateral with its own pool to a quote is sold there, and nothing routes without an intermediate.
+    expect(collateralMarket(WETH, sell, pools, [USDC]).gem).toBe(WETH);
+    expect(collateralMarket('0x44', sell, pools, [USDC]).depth(0.5)).toBe(0);
   });
 });

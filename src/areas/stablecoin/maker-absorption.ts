@@ -8,7 +8,8 @@
  * at least that. What the auctions can absorb, per collateral type, is the least of
  * - the tab they must raise,
  * - the room the Dog leaves for it (the type's `hole` − `dirt`, and all types together within `Hole` − `Dirt`), and
- * - what the collateral's pools pay for it down to that lowest price (types of one collateral token share its pools).
+ * - what the collateral's pools pay for it down to that lowest price (types of one collateral token share its pools;
+ *   a collateral without pools to the quotes is routed through one intermediate token, whose pools it then shares).
  * A type the Dog names no Clipper for cannot be auctioned: its tab counts, nothing absorbs it.
  */
 import { toFloat } from '../../core/decimal.js';
@@ -41,7 +42,10 @@ export function auctionTerms(c: MakerClipperState): AuctionTerms {
 /** One collateral type under the stress. */
 export interface StressedIlk {
   readonly ilk: string;
-  /** The collateral token (lowercase): types of one token share its pools. */
+  /**
+   * The token whose pools to the quotes absorb the collateral (lowercase): the collateral itself, or the intermediate
+   * it is routed through; types with one such token share its pools.
+   */
   readonly gem: string;
   /** Debt liquidatable under the stress drop (DAI). */
   readonly due: number;

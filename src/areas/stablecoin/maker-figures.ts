@@ -138,24 +138,29 @@ export function makerFigures(
       const due = liq.find((l) => l.price_drop === STRESS_DROP)!.debt;
       stressed.push({
         ilk: x.ilk,
-        gem: x.gem,
         due,
         // A type the Dog does not know has no penalty (chop 0): its debt is still owed, × 1.
         chop: x.chop > 0n ? toFloat(x.chop, 18) : 1,
         room,
         terms,
-        // What the collateral's pools against USD stablecoins and DAI pay for it (at the quotes' prices, in DAI).
-        depth: (move) => {
-          let dai = 0;
-          for (const q of absorbQuotes) {
-            const states = pairStates(view, x.gem, q, t).map((p) => p.state);
-            if (!states.length) continue;
-            const received = pairSellDepthUsd(states, x.gem, q, move, {}).received;
+        // What the collateral's pools against USD stablecoins and DAI pay for it (at the quotes' prices, in DAI),
+        // directly or, where it has no such pool, through one intermediate token (LINK → WETH → USDC).
+        ...collateralMarket(
+          x.gem,
+          (token, q, move) => {
+            const states = pairStates(view, token, q, t).map((p) => p.state);
+            if (!states.length) return null;
+            const d = pairSellDepthUsd(states, token, q, move, {});
+            if (!absorbQuotes.includes(q)) return { tokens: d.tokens, received: d.received };
             const quoteUsd = q === s.token ? stableUsdPrice : (prices.dex(q, t)?.priceUsd ?? null);
-            if (quoteUsd !== null) dai += (received * quoteUsd) / (stableUsdPrice ?? 1);
-          }
-          return dai;
-        },
+            return {
+              tokens: d.tokens,
+              received: quoteUsd === null ? 0 : (d.received * quoteUsd) / (stableUsdPrice ?? 1),
+            };
+          },
+          view.pools,
+          absorbQuotes,
+        ),
       });
     }
     if (amount === null) gaps.amount = 'source_error';
@@ -279,4 +284,59 @@ function auctionGaps(x: MakerIlkState, kind: CollateralKind, served: boolean): R
   if (served) return {};
   if (kind !== 'crypto' || x.clipper === null) return { auction: 'not_applicable' };
   return { auction: 'no_data' };
+}
+
+/**
+ * Selling `token` into its pools with `quote` until its price there falls by `move`: the tokens sold and what they
+ * fetch (in DAI when `quote` is one of the quotes, else in `quote`'s units); null when no pool holds the pair.
+ */
+export type Sell = (token: string, quote: string, move: number) => { tokens: number; received: number } | null;
+
+/**
+ * Where a collateral is sold and how deep: into its own pools against the quotes (`market` the collateral itself), or,
+ * when it has none, through the intermediate token that pays most (`market` that token, whose pools to the quotes the
+ * collateral then shares with that token's own types). A route's two hops each move by 1 − √(1 − move), so that the
+ * collateral's price in the quotes falls by at most `move`; the second hop sells what the first received, or what
+ * its pools take within the hop's move, pro rata (a lower bound: the first units sell best).
+ */
+export function collateralMarket(
+  gem: string,
+  sell: Sell,
+  pools: readonly { token0: string; token1: string }[],
+  quotes: readonly string[],
+): { gem: string; depth: (move: number) => number } {
+  const direct = (token: string, move: number) => {
+    let dai = 0;
+    let any = false;
+    for (const q of quotes) {
+      const d = sell(token, q, move);
+      if (d) {
+        any = true;
+        dai += d.received;
+      }
+    }
+    return any ? dai : null;
+  };
+  const routed = (via: string, move: number) => {
+    const hop = 1 - Math.sqrt(1 - move);
+    const first = sell(gem, via, hop);
+    if (!first) return 0;
+    let tokens = 0;
+    let dai = 0;
+    for (const q of quotes) {
+      const d = sell(via, q, hop);
+      if (d) {
+        tokens += d.tokens;
+        dai += d.received;
+      }
+    }
+    return tokens > 0 ? dai * Math.min(1, first.received / tokens) : 0;
+  };
+  if (direct(gem, 0.5) !== null) return { gem, depth: (move) => direct(gem, move) ?? 0 };
+  const vias = [
+    ...new Set(pools.flatMap((p) => (p.token0 === gem ? [p.token1] : p.token1 === gem ? [p.token0] : []))),
+  ].filter((v) => !quotes.includes(v) && direct(v, 0.5) !== null);
+  if (!vias.length) return { gem, depth: () => 0 };
+  const best = vias.reduce((a, b) => (routed(b, 0.5) > routed(a, 0.5) ? b : a));
+  return { gem: best, depth: (move) => routed(best, move) };
 }

@@ -23,6 +23,7 @@ import type { SimulationState, WorldManifest } from '../world/manifest.js';
 import { Rng, type RngState } from '../world/random.js';
 import { loadChain, readSavedChain, removeLeftovers, sha256, toJson, writeAtomic } from '../world/saved.js';
 import type { Simulation } from '../world/scenario.js';
+import { batch } from './batch.js';
 import { l1OriginAt } from './l1.js';
 import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, gasUsedForL1, internalTx } from './nitro.js';
 import {
@@ -169,23 +170,6 @@ type Receipt = { transactionHash: string; status: string; type: string; gasUsed:
 
 export function l2Dir(dataDir: string, kind: L2Kind): string {
   return path.join(dataDir, 'sandbox', 'l2', kind);
-}
-
-async function batch(url: string, calls: readonly [string, readonly unknown[]][]): Promise<unknown[]> {
-  if (!calls.length) return [];
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))),
-    signal: AbortSignal.timeout(120_000),
-  });
-  const body = (await res.json()) as { id: number; result?: unknown; error?: { message: string } }[];
-  const out: unknown[] = [];
-  for (const r of body) {
-    if (r.error) throw new Error(`${calls[r.id]?.[0]}: ${r.error.message}`);
-    out[r.id] = r.result;
-  }
-  return out;
 }
 
 const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`;
