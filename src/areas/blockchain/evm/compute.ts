@@ -2,6 +2,7 @@ import type { GapReason } from '../../../core/gaps.js';
 import { roundTo } from '../../../core/score.js';
 import { meanMedianP95 } from '../../../core/stats.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../../core/time.js';
+import { TPS_DECIMALS } from '../native-price.js';
 import type { BlockFact, EvmChainKind, NetworkSample } from './facts.js';
 import type { EthereumL1, EthereumNetworkStats, EthereumTxStats, L2Record, NativePriceValue } from './schema.js';
 
@@ -127,7 +128,7 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
   if (medianFee === null) gapReasons.median_tx_fee_wei = 'no_data';
   return {
     tx_count: txCount,
-    tps: roundTo(txCount / daySeconds(day.date, input.asOf), 6),
+    tps: roundTo(txCount / daySeconds(day.date, input.asOf), TPS_DECIMALS),
     block_count: blocks.length,
     block_interval_seconds: interval,
     active_addresses: day.activeAddresses,

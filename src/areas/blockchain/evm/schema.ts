@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Count, Fraction, Iso, IsoDate, Nullable } from '../../kit/schema.js';
+import { NativePrice, type NativePriceValue } from '../native-price.js';
 
 /**
  * Payloads of the blockchain area's EVM chains (docs/methodology/blockchain-evm.md): the daily records of
@@ -33,13 +34,7 @@ export const BlockIntervals = Nullable(
   }),
 );
 
-export const NativePrice = Nullable(
-  Type.Object({
-    usd: Type.Number({ minimum: 0 }),
-    source: Type.String(),
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
-  }),
-);
+export { NativePrice } from '../native-price.js';
 
 /** Counting fields shared by Ethereum and the layer 2s (and, by name, Bitcoin). */
 const activityFields = {
@@ -124,4 +119,4 @@ export type EthereumTxStats = Static<typeof EthereumTxStatsDoc>;
 export type EthereumNetworkStats = Static<typeof EthereumNetworkStatsDoc>;
 export type EthereumL1 = Static<typeof EthereumL1Doc>;
 export type L2Record = Static<typeof L2Doc>;
-export type NativePriceValue = Static<typeof NativePrice>;
+export type { NativePriceValue };
