@@ -23,12 +23,12 @@ function fact(number: number, timestamp: number, over: Partial<BlockFact> = {}):
     gasUsed: '42000',
     gasLimit: '84000',
     baseFeePerGas: '10',
-    blobGasUsed: '0',
+    blobGasUsed: '131072',
     gasFees: '630000',
     l1DataFees: '0',
     burned: '420000',
     priority: '210000',
-    blobFees: '0',
+    blobFees: '262144',
     fees: ['210000', '420000'],
     senders: ['0xa', '0xb'],
     ...over,
@@ -75,6 +75,9 @@ describe('blockchain EVM computation', () => {
     expect(today.active_addresses).toBe(2);
     expect(today.fees_total_wei).toBe('1890000');
     expect(today.base_fee_burned_wei).toBe('1260000');
+    // The burn counts the blob fees too (EIP-4844 burns them whole): 1,260,000 + 3 × 131,072 × 2.
+    expect(today.blob_fees_wei).toBe('786432');
+    expect(today.burned_total_wei).toBe(String(1_260_000 + 786_432));
     expect(today.priority_fees_wei).toBe('630000');
     expect(today.gas_utilisation).toBe(0.5);
     expect(today.median_tx_fee_wei).toBe('315000');

@@ -175,6 +175,7 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
       priority_fees_wei: null,
       blob_fees_wei: null,
       blob_gas_used: null,
+      burned_total_wei: null,
     };
   }
   const gapReasons: Record<string, string> = {};
@@ -189,6 +190,8 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
   const gasLimit = sumBig(blocks, (b) => b.gasLimit);
   const utilisation = ratio(gasUsed, gasLimit);
   if (utilisation === null) gapReasons.gas_utilisation = 'no_data';
+  const baseFeeBurned = sumBig(blocks, (b) => b.burned);
+  const blobFees = sumBig(blocks, (b) => b.blobFees);
   return {
     date: day.date,
     partial,
@@ -197,10 +200,12 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
     ...a,
     gas_limit: String(gasLimit),
     gas_utilisation: utilisation,
-    base_fee_burned_wei: String(sumBig(blocks, (b) => b.burned)),
+    base_fee_burned_wei: String(baseFeeBurned),
     priority_fees_wei: String(sumBig(blocks, (b) => b.priority)),
-    blob_fees_wei: String(sumBig(blocks, (b) => b.blobFees)),
+    blob_fees_wei: String(blobFees),
     blob_gas_used: String(sumBig(blocks, (b) => b.blobGasUsed)),
+    // A blob's fee (blobGasUsed × the block's blob base fee) is burned whole, as the execution base fee is.
+    burned_total_wei: String(baseFeeBurned + blobFees),
   };
 }
 

@@ -9,7 +9,7 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@1.0.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@1.1.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
@@ -62,6 +62,9 @@ export const EthereumTxStatsDoc = Type.Object({
   priority_fees_wei: Wei('Σ gasUsed × (effectiveGasPrice − baseFeePerGas)'),
   blob_fees_wei: Wei('Σ blobGasUsed × blobGasPrice of the receipts'),
   blob_gas_used: Wei('Σ blobGasUsed of the day’s blocks'),
+  burned_total_wei: Wei(
+    'All ETH burned: base_fee_burned_wei + blob_fees_wei (EIP-4844 burns the whole blob fee: blobGasUsed × blob base fee)',
+  ),
 });
 
 const validatorStatuses = Nullable(Type.Record(Type.String(), Count(), { description: 'Validators by beacon status' }));
