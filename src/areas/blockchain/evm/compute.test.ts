@@ -175,7 +175,8 @@ describe('blockchain EVM computation', () => {
     expect(r.fees_total_wei).toBe('8000');
     expect(r.l1_data_fee_wei).toBe('6000');
     expect(r.l2_execution_fee_wei).toBe('2000');
-    expect(r.l1_data_fee_share).toBe(0.75);
+    expect(r.l1_data_fee_share_of_fees).toBe(0.75);
+    expect(r).not.toHaveProperty('l1_data_fee_share');
     const nitro = computeChain(
       input({ chain: 'arbitrum', kind: 'nitro', days: days({ '2026-11-24': [op(1, T0, { l1DataFees: '400' })] }) }),
     );

@@ -324,7 +324,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
       system_tx_violations: null,
       l2_execution_fee_wei: null,
       l1_data_fee_wei: null,
-      l1_data_fee_share: null,
+      l1_data_fee_share_of_fees: null,
       ...lagFields,
       sampled_at,
     };
@@ -337,7 +337,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
   const a = activity(input, day, total, gapReasons);
   const deposits = blocks.reduce((s, b) => s + b.deposits, 0);
   const share = ratio(l1, total);
-  if (share === null) gapReasons.l1_data_fee_share = 'no_data';
+  if (share === null) gapReasons.l1_data_fee_share_of_fees = 'no_data';
   return {
     date: day.date,
     partial,
@@ -351,7 +351,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
     system_tx_violations: blocks.reduce((s, b) => s + b.systemViolation, 0),
     l2_execution_fee_wei: String(total - l1),
     l1_data_fee_wei: String(l1),
-    l1_data_fee_share: share,
+    l1_data_fee_share_of_fees: share,
     ...lagFields,
     sampled_at,
   };

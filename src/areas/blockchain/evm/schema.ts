@@ -9,7 +9,7 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@1.1.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.0.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
@@ -107,8 +107,12 @@ export const L2Doc = Type.Object({
   deposit_tx_count: Int('L1→L2 deposits (system transactions excluded)'),
   system_tx_violations: Int('Blocks without exactly one system transaction at index 0'),
   l2_execution_fee_wei: Wei('Fees paid for L2 execution'),
-  l1_data_fee_wei: Wei('Fees paid for L1 data (OP: receipt l1Fee; Nitro: gasUsedForL1 × effectiveGasPrice)'),
-  l1_data_fee_share: Fraction('l1_data_fee_wei / fees_total_wei'),
+  l1_data_fee_wei: Wei(
+    'Fees users were charged for L1 data (OP: receipt l1Fee; Nitro: gasUsedForL1 × effectiveGasPrice); not what the chain paid on L1',
+  ),
+  l1_data_fee_share_of_fees: Fraction(
+    'l1_data_fee_wei / fees_total_wei: the share of users’ fees charged for L1 data (not the L1 cost of posting batches)',
+  ),
   finality_lag_blocks: networkFields.finality_lag_blocks,
   finality_lag_seconds: networkFields.finality_lag_seconds,
   safe_lag_blocks: networkFields.safe_lag_blocks,
