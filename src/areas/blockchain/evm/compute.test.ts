@@ -144,6 +144,12 @@ describe('blockchain EVM computation', () => {
     const past = out.networkStatistics![1]!;
     expect(past.gap_reason).toBe('no_data');
     expect(past.validators).toBeNull();
+    // A sample taken after the newest block (as_of) is not used: no record is newer than its payload's as_of.
+    const late = computeChain(
+      input({ samples: [sample(T0 + 60, { validators }), sample(AS_OF + 30, { validators: null })] }),
+    ).networkStatistics![0]!;
+    expect(late.sampled_at).toBe('2026-11-24T00:01:00Z');
+    expect(computeChain(input({ samples: [sample(AS_OF + 1)] })).networkStatistics![0]!.gap_reason).toBe('no_data');
   });
 
   it('layer 2: system transactions excluded, deposits counted apart, fees split, violations counted', () => {

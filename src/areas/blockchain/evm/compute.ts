@@ -209,18 +209,25 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
   };
 }
 
-/** The newest sample taken within the day, if any. */
+/**
+ * Whether a sample can stand in a record of the documents: taken within the day and not after `as_of` (the newest
+ * block's timestamp), so that no record is newer than the instant its payload holds at.
+ */
+const usable = (input: ChainInput, s: NetworkSample, date: string) =>
+  utcDate(s.takenAt) === date && s.takenAt <= input.asOf;
+
+/** The newest usable sample of the day, if any. */
 function lastSample(input: ChainInput, date: string): NetworkSample | undefined {
   let best: NetworkSample | undefined;
-  for (const s of input.samples) if (utcDate(s.takenAt) === date && (!best || s.takenAt > best.takenAt)) best = s;
+  for (const s of input.samples) if (usable(input, s, date) && (!best || s.takenAt > best.takenAt)) best = s;
   return best;
 }
 
-/** The day's validator snapshot: the newest sample of the day that carries one. */
+/** The day's validator snapshot: the newest usable sample of the day that carries one. */
 function validatorSample(input: ChainInput, date: string): NetworkSample | undefined {
   let best: NetworkSample | undefined;
   for (const s of input.samples) {
-    if (s.validators && utcDate(s.takenAt) === date && (!best || s.takenAt > best.takenAt)) best = s;
+    if (s.validators && usable(input, s, date) && (!best || s.takenAt > best.takenAt)) best = s;
   }
   return best;
 }
