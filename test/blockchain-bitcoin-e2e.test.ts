@@ -144,7 +144,7 @@ describe('Bitcoin on the sandbox, end to end', () => {
     await ingestAll();
     expect(await runner.run('blockchain.bitcoin.compute')).toMatch(/^published 3 documents/);
     const tx = await documentOf('/data/blockchain/bitcoin/transaction-statistics');
-    expect(tx.meta).toMatchObject({ methodology: 'blockchain.bitcoin-counting@1.0.0' });
+    expect(tx.meta).toMatchObject({ methodology: 'blockchain.bitcoin-counting@1.1.0' });
     expect(tx.row.meta).toContain('sandbox:bitcoin:regtest');
     const records = tx.data as BitcoinTransactionRecord[];
     const today = startOfUtcDay(clock.nowMs() / 1000);
@@ -166,7 +166,13 @@ describe('Bitcoin on the sandbox, end to end', () => {
       expect(record.fees_total_sat).toBe(day.fees.toString());
       expect(record.active_addresses).toBe(day.addresses.size);
       expect(record.fees_total_usd).toBeNull();
-      expect(record.gap_reasons).toMatchObject({ fees_total_usd: 'no_price', new_contracts: 'not_applicable' });
+      // The price the USD figures use, named as on EVM records: here none (no BTC-USD feed, no WBTC pool).
+      expect(record.native_price).toBeNull();
+      expect(record.gap_reasons).toMatchObject({
+        fees_total_usd: 'no_price',
+        native_price: 'no_price',
+        new_contracts: 'not_applicable',
+      });
       checked++;
     }
     // Today, the two days of history and, three days back, the genesis block and the bootstrap blocks of its last

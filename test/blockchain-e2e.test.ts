@@ -128,10 +128,13 @@ describe('blockchain end to end on the sandbox', () => {
         block_count: number | null;
         failed_tx_count: number | null;
         tx_type_mix: Record<string, number> | null;
+        base_fee_burned_wei: string | null;
+        blob_fees_wei: string | null;
+        burned_total_wei: string | null;
         gap_reason: string | null;
       }[]
     >('/data/blockchain/ethereum/transaction-statistics');
-    expect(doc.meta.methodology).toBe('blockchain.evm-counting@1.0.0');
+    expect(doc.meta.methodology).toBe('blockchain.evm-counting@2.0.0');
     expect(doc.meta.source).toBe('sandbox:ethereum:31337, sandbox:beacon');
     expect(doc.data).toHaveLength(7);
     expect(doc.data.map((r) => r.partial)).toEqual([true, false, false, false, false, false, false]);
@@ -151,6 +154,8 @@ describe('blockchain end to end on the sandbox', () => {
       expect(r.block_count, r.date).toBe(day.blocks);
       expect(r.failed_tx_count, r.date).toBe(day.failed);
       expect(Object.values(r.tx_type_mix ?? {}).reduce((a, b) => a + b, 0)).toBe(day.txCount);
+      // The burn holds the blob fees (burned whole under EIP-4844) beside the base fee.
+      expect(r.burned_total_wei, r.date).toBe(String(BigInt(r.base_fee_burned_wei!) + BigInt(r.blob_fees_wei!)));
       if (day.txCount > 0) compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(2);

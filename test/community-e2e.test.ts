@@ -107,7 +107,7 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
     for (const s of tracked.socialSubjects('discord')) {
       const doc = await get<SocialDayRecord[]>(`/scores/social/discord/${s.protocolId}`);
       expect(doc.data).toHaveLength(7);
-      expect(doc.meta.methodology).toBe('community.social@1.0.0');
+      expect(doc.meta.methodology).toBe('community.social@1.1.0');
       for (const rec of doc.data.slice(1)) {
         if (!rec.inputs.complete) continue;
         const from = Date.parse(`${rec.date}T00:00:00Z`);
@@ -226,7 +226,10 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
       };
       const def = rowOf(PATHS, 'community', r.path);
       expect(def, r.path).toBeDefined();
-      expect(checkDocument(doc, def, { source: 'sandbox:discord, sandbox:reddit', modelPaths }), r.path).toEqual([]);
+      // Each document names the one source its figures come from: Discord's `sandbox:discord`, Reddit's `sandbox:reddit`.
+      const source = r.path.includes('/discord') ? 'sandbox:discord' : 'sandbox:reddit';
+      expect(r.path.includes('/discord') !== r.path.includes('/reddit'), r.path).toBe(true);
+      expect(checkDocument(doc, def, { source, modelPaths }), r.path).toEqual([]);
     }
   });
 });
@@ -275,7 +278,7 @@ describe('community on a bot without the message-content intent and an unreadabl
     for (const e of listing.data) expect(e).toMatchObject({ coverage: { readable: true, content_visible: false } });
     const now = t.clock.nowMs();
     const doc = await get<SocialDayRecord[]>('/scores/social/discord/aave');
-    expect(doc.meta.source).toBe('sandbox:discord, sandbox:reddit');
+    expect(doc.meta.source).toBe('sandbox:discord');
     const day = doc.data[1]!;
     const from = Date.parse(`${day.date}T00:00:00Z`);
     const counted = discord.world

@@ -273,12 +273,38 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     );
   });
 
+  it('no record is newer than its payload’s as_of (issue 26)', () => {
+    // The instants a record is stamped with: its `timestamp`, the sample it was read from, a nested `as_of`.
+    const STAMPS = new Set(['timestamp', 'sampled_at', 'as_of']);
+    const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+    const late: string[] = [];
+    const walk = (x: unknown, where: string, asOf: number, path: string): void => {
+      if (Array.isArray(x)) {
+        for (const [i, v] of x.entries()) walk(v, `${where}[${i}]`, asOf, path);
+      } else if (x !== null && typeof x === 'object') {
+        for (const [k, v] of Object.entries(x)) {
+          if (STAMPS.has(k) && typeof v === 'string' && ISO_SECONDS.test(v) && Date.parse(v) > asOf)
+            late.push(`${path} ${where}.${k} = ${v} > as_of ${new Date(asOf).toISOString()}`);
+          walk(v, `${where}.${k}`, asOf, path);
+        }
+      }
+    };
+    let stamped = 0;
+    for (const d of docs) {
+      walk(d.data, '$', Date.parse(d.meta.as_of), d.path);
+      if (JSON.stringify(d.data).match(/"(timestamp|sampled_at)":"/)) stamped++;
+    }
+    expect(stamped).toBeGreaterThan(5);
+    expect(late).toEqual([]);
+  });
+
   it('every document follows the rules of one vocabulary', () => {
     const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
     expect(modelPaths.length).toBeGreaterThan(2);
     const sourceOf = (d: PublishedDocument) => {
       if (d.area === 'development') return 'sandbox:github';
-      if (d.area === 'community') return 'sandbox:discord, sandbox:reddit';
+      // A community document names its own channel's source only.
+      if (d.area === 'community') return d.path.includes('/discord') ? 'sandbox:discord' : 'sandbox:reddit';
       if (d.path.startsWith('/data/blockchain/bitcoin')) return 'sandbox:bitcoin:regtest';
       return `sandbox:${w.manifest.chain}:${w.manifest.chainId}`;
     };

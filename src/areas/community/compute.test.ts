@@ -96,7 +96,7 @@ describe('a day of a channel', () => {
 
   it('scores the day with the model’s methodology and stamps record 0 with as_of', () => {
     expect(today).toMatchObject({
-      methodology: 'community.social@1.0.0',
+      methodology: 'community.social@1.1.0',
       timestamp: '2026-11-20T12:00:00Z',
       gap_reason: null,
     });

@@ -50,16 +50,29 @@ export function communityJobs(env: AreaEnv): JobDef[] {
       load: (ctx) => new CommunityRepository(ctx.store.db).computeInput(targets.all),
       compute: computeCommunity,
       documents: (output, input) => {
-        const docs = new DocumentSet(communityPaths, {
-          asOf: input.asOf,
-          freshFor: freshForEvery(INGEST_EVERY_SECONDS),
-        });
-        for (const [channel, listing] of output.listings) docs.add('community.protocols', { channel }, listing);
+        // Each channel's documents name the one source their figures come from (`sandbox:discord` for Discord's),
+        // not both the area reads.
+        const sets = new Map<string, DocumentSet>();
+        const setOf = (channel: string) => {
+          let set = sets.get(channel);
+          if (!set) {
+            const source = env.sources.get(channel as 'discord' | 'reddit')?.source;
+            set = new DocumentSet(communityPaths, {
+              asOf: input.asOf,
+              freshFor: freshForEvery(INGEST_EVERY_SECONDS),
+              ...(source === undefined ? {} : { source }),
+            });
+            sets.set(channel, set);
+          }
+          return set;
+        };
+        for (const [channel, listing] of output.listings)
+          setOf(channel).add('community.protocols', { channel }, listing);
         for (const [key, history] of output.histories) {
           const [channel, protocol] = key.split(':') as [string, string];
-          docs.add('community.social', { channel, protocol }, history, { methodology: SOCIAL_METHODOLOGY });
+          setOf(channel).add('community.social', { channel, protocol }, history, { methodology: SOCIAL_METHODOLOGY });
         }
-        return docs.documents;
+        return [...sets.values()].flatMap((set) => set.documents);
       },
       describe: (input) => `as of ${isoSeconds(input.asOf)}`,
     }),

@@ -92,6 +92,16 @@ export const SocialDayRecord = Type.Composite([
     gap_reasons: Type.Record(Type.String(), Type.String(), {
       description: 'Per-field reasons of null figures (`no_data`: no scored message; content not visible)',
     }),
+    score_window: Type.Object(
+      {
+        from: Iso('First second of the messages scored'),
+        to: Iso('Last second of the messages scored (= timestamp)'),
+      },
+      {
+        description:
+          'The 24 hours the score is of: the UTC day for a past day, the last 24 hours up to as_of for the running day (the counts above are of the UTC day)',
+      },
+    ),
   }),
   DailyScoreRecord({
     timestamp: 'The instant scored: as_of for the running day, else the last second of the UTC day',

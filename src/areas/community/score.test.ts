@@ -14,7 +14,7 @@ import {
 } from './score.js';
 
 /**
- * The social score (`community.social@1.0.0`) on hand-built windows: each component by its definition in
+ * The social score (`community.social@1.1.0`) on hand-built windows: each component by its definition in
  * docs/methodology/community-social.md, the page's weights, the weighted geometric mean, shrinkage on few
  * messages, and the gap rules (an incompletely read channel has no score; no content, no sentiment).
  */
@@ -46,6 +46,12 @@ function geometric(values: Record<keyof typeof WEIGHTS, number>): number {
 describe('the social score on hand-built windows', () => {
   it('computes each component by its definition and combines them geometrically', () => {
     const r = socialScoreAt(window(), T, false);
+    // The record names the 24 hours it scores (here the UTC day ending at T).
+    expect(r.score_window).toEqual({ from: '2026-11-20T00:00:00Z', to: '2026-11-20T23:59:59Z' });
+    expect(socialScoreAt(window(), T - 12 * 3600, true).score_window).toEqual({
+      from: '2026-11-19T12:00:00Z',
+      to: '2026-11-20T11:59:59Z',
+    });
     const expected = {
       activity: logMap(200, ACTIVITY_ANCHORS),
       breadth: logMap(40, BREADTH_ANCHORS),

@@ -1,5 +1,5 @@
 /**
- * The social score of a protocol's channel (Discord guild or subreddit) for a day, `community.social@1.0.0`
+ * The social score of a protocol's channel (Discord guild or subreddit) for a day, `community.social@1.1.0`
  * (docs/methodology/community-social.md). Pure: a day's aggregates and the instant in, a score record out.
  *
  * Four components, combined by a weighted geometric mean (`core/score.ts`), so that a channel overrun by spam and
@@ -23,9 +23,9 @@ import {
   type ScoreRecord,
   scoreGapReason,
 } from '../../core/score.js';
-import { utcDate } from '../../core/time.js';
+import { DAY, isoSeconds, utcDate } from '../../core/time.js';
 
-export const SOCIAL_METHODOLOGY = methodologyId('community', 'social', '1.0.0');
+export const SOCIAL_METHODOLOGY = methodologyId('community', 'social', '1.1.0');
 
 /**
  * Activity: human, non-spam messages in the 24 hours on a log scale, 0 at 1 (a message a day: a dead channel) and
@@ -85,7 +85,12 @@ export interface SocialScoreRecord extends ScoreRecord {
   readonly date: string;
   readonly partial: boolean;
   readonly gap_reason: string | null;
+  /** The messages the score is of: the 24 hours ending at `timestamp`, both ends included (ISO seconds). */
+  readonly score_window: { readonly from: string; readonly to: string };
 }
+
+/** The score's window: the 24 hours ending at `t` (the UTC day for a past day's last second), both ends included. */
+export const scoreWindow = (t: number) => ({ from: isoSeconds(t - DAY + 1), to: isoSeconds(t) });
 
 /** The sentiment component: the shrunk mean compound mapped from [−1, 1] to [0, 1]. */
 export function shrunkSentiment(compoundSum: number, scored: number): number {
@@ -160,7 +165,8 @@ function components(w: SocialWindow): ComponentInput[] {
  */
 export function socialScoreAt(w: SocialWindow, t: number, partial: boolean): SocialScoreRecord {
   const options = { methodology: SOCIAL_METHODOLOGY, at: t, aggregation: 'weighted-geometric-mean' } as const;
-  const base = { date: utcDate(t), partial };
+  // The record names its window: the running day's score is of the last 24 hours, not of its UTC day's counts.
+  const base = { date: utcDate(t), partial, score_window: scoreWindow(t) };
   if (!w.complete) {
     return { ...combineScore([], options), ...base, gap_reason: w.gapReason ?? 'no_data' };
   }

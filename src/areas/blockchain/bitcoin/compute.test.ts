@@ -110,19 +110,21 @@ describe('computeBitcoin', () => {
       hashrate_144: 0.003333333333,
       gap_reason: null,
     });
-    // 6 transactions over the 12 elapsed hours (and one second) of the running day.
-    expect(today!.tps).toBe(Number((6 / (12 * 3600 + 1)).toPrecision(6)));
+    // 6 transactions over the 12 elapsed hours (and one second) of the running day, 6 decimals as on EVM chains.
+    expect(today!.tps).toBe(0.000139);
     expect(yesterday).toMatchObject({
       partial: false,
       tx_count: 6,
       block_count: 2,
-      tps: Number((6 / DAY).toPrecision(6)),
+      tps: 0.000069,
+      native_price: null,
     });
     // The first block ingested has no predecessor: only the second's interval counts.
     expect(yesterday!.block_interval_seconds).toEqual({ mean: 600, median: 600, p95: 600 });
     expect(yesterday!.gap_reasons).toMatchObject({
       mempool_tx_count: 'no_data',
       fees_total_usd: 'no_price',
+      native_price: 'no_price',
       new_contracts: 'not_applicable',
       failed_tx_count: 'not_applicable',
     });
@@ -136,8 +138,13 @@ describe('computeBitcoin', () => {
 
   it('prices fees where a BTC/USD price exists', () => {
     const prices = new Map([['2026-11-20', { usd: 50_000, source: 'test', confidence: 1 }]]);
-    const [today, yesterday] = computeBitcoin(input({ prices })).days;
+    const out = (p: typeof prices) => computeBitcoin(input({ prices: p }));
+    const [today, yesterday] = out(prices).days;
     expect(today!.fees_total_usd).toBe(3);
+    // The price used, in the shape EVM records carry it (usd, source, confidence).
+    expect(today!.native_price).toEqual({ usd: 50_000, source: 'test', confidence: 1 });
+    expect(today!.gap_reasons).not.toHaveProperty('native_price');
+    expect(out(prices).transactions[0]!.native_price).toEqual(today!.native_price);
     expect(yesterday!.fees_total_usd).toBeNull();
   });
 

@@ -2,6 +2,7 @@ import type { GapReason } from '../../../core/gaps.js';
 import { roundTo } from '../../../core/score.js';
 import { meanMedianP95 } from '../../../core/stats.js';
 import { DAY, dailyHistoryInstants, inDayWindow, utcDate, utcDayWindow } from '../../../core/time.js';
+import { TPS_DECIMALS } from '../native-price.js';
 import {
   type BitcoinBlockFact,
   type BitcoinDayRecord,
@@ -151,7 +152,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       gap_reasons: reasons,
       tx_count: txCount,
       coinbase_tx_count: blocks.length,
-      tps: sig(txCount / elapsed, 6),
+      tps: roundTo(txCount / elapsed, TPS_DECIMALS),
       block_count: blocks.length,
       block_interval_seconds: meanMedianP95(intervals, 1),
       active_addresses: input.activeAddresses.get(date) ?? 0,
@@ -173,6 +174,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       tx_type_mix: { outputs: sorted(mix.outputs), inputs: sorted(mix.inputs) },
       new_contracts: null,
       failed_tx_count: null,
+      native_price: price,
       block_height: last.height,
       difficulty: sig(last.difficulty),
       hashrate_144: last.hashrate144 === null ? null : sig(last.hashrate144),
@@ -185,6 +187,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
     };
     if (!intervals.length) reasons.block_interval_seconds = 'no_data';
     if (record.fees_total_usd === null) reasons.fees_total_usd = 'no_price';
+    if (record.native_price === null) reasons.native_price = 'no_price';
     if (record.median_tx_fee_sat === null) reasons.median_tx_fee_sat = 'no_data';
     if (!percentiles) reasons.fee_rate_sat_vb = 'no_data';
     if (last.hashrate144 === null) reasons.hashrate_144 = 'no_data';

@@ -1,13 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { GAP_REASON_WORDS } from '../../../core/gaps.js';
 import { Count, Fraction, IsoDate, Nullable, Usd } from '../../kit/schema.js';
+import { NativePrice, type NativePriceValue } from '../native-price.js';
 
 /**
  * Bitcoin's daily records (l1_chain = bitcoin) and the facts they are computed from. Field names shared with
  * Ethereum's records (`tx_count`, `tps`, `block_count`, `block_interval_seconds`, `active_addresses`, …) mean the
  * same on both chains; methodology: docs/methodology/blockchain-bitcoin.md.
  */
-export const BITCOIN_METHODOLOGY = 'blockchain.bitcoin-counting@1.0.0';
+export const BITCOIN_METHODOLOGY = 'blockchain.bitcoin-counting@1.1.0';
 
 const GapReason = Type.Union(GAP_REASON_WORDS.map((w) => Type.Literal(w)));
 const Int = (description: string) => Nullable(Count(description));
@@ -27,7 +28,7 @@ const common = {
 export const bitcoinTransactionFields = {
   tx_count: Int('transactions in the day’s blocks, coinbase transactions included (Bitcoin Core’s `txs`)'),
   coinbase_tx_count: Int('coinbase transactions (one per block)'),
-  tps: Num('tx_count per second of the day (of its elapsed part for the running day)'),
+  tps: Num('tx_count per second of the day (of its elapsed part for the running day), 6 decimals as on every chain'),
   block_count: Int('blocks whose timestamp falls in the day'),
   block_interval_seconds: Nullable(
     Type.Object({
@@ -57,6 +58,7 @@ export const bitcoinTransactionFields = {
   ),
   new_contracts: Type.Null({ description: 'not applicable to Bitcoin (gap_reasons: not_applicable)' }),
   failed_tx_count: Type.Null({ description: 'not applicable: a Bitcoin block holds no failed transaction' }),
+  native_price: NativePrice,
 };
 
 export const bitcoinNetworkFields = {
@@ -130,4 +132,4 @@ export interface MempoolSample {
 }
 
 /** The BTC/USD price of a day (YYYY-MM-DD), from the shared loader of native-asset prices. */
-export type DailyPrices = ReadonlyMap<string, { usd: number; source: string; confidence: number } | null>;
+export type DailyPrices = ReadonlyMap<string, NativePriceValue>;

@@ -23,12 +23,12 @@ function fact(number: number, timestamp: number, over: Partial<BlockFact> = {}):
     gasUsed: '42000',
     gasLimit: '84000',
     baseFeePerGas: '10',
-    blobGasUsed: '0',
+    blobGasUsed: '131072',
     gasFees: '630000',
     l1DataFees: '0',
     burned: '420000',
     priority: '210000',
-    blobFees: '0',
+    blobFees: '262144',
     fees: ['210000', '420000'],
     senders: ['0xa', '0xb'],
     ...over,
@@ -75,6 +75,9 @@ describe('blockchain EVM computation', () => {
     expect(today.active_addresses).toBe(2);
     expect(today.fees_total_wei).toBe('1890000');
     expect(today.base_fee_burned_wei).toBe('1260000');
+    // The burn counts the blob fees too (EIP-4844 burns them whole): 1,260,000 + 3 × 131,072 × 2.
+    expect(today.blob_fees_wei).toBe('786432');
+    expect(today.burned_total_wei).toBe(String(1_260_000 + 786_432));
     expect(today.priority_fees_wei).toBe('630000');
     expect(today.gas_utilisation).toBe(0.5);
     expect(today.median_tx_fee_wei).toBe('315000');
@@ -141,6 +144,12 @@ describe('blockchain EVM computation', () => {
     const past = out.networkStatistics![1]!;
     expect(past.gap_reason).toBe('no_data');
     expect(past.validators).toBeNull();
+    // A sample taken after the newest block (as_of) is not used: no record is newer than its payload's as_of.
+    const late = computeChain(
+      input({ samples: [sample(T0 + 60, { validators }), sample(AS_OF + 30, { validators: null })] }),
+    ).networkStatistics![0]!;
+    expect(late.sampled_at).toBe('2026-11-24T00:01:00Z');
+    expect(computeChain(input({ samples: [sample(AS_OF + 1)] })).networkStatistics![0]!.gap_reason).toBe('no_data');
   });
 
   it('layer 2: system transactions excluded, deposits counted apart, fees split, violations counted', () => {
@@ -172,7 +181,8 @@ describe('blockchain EVM computation', () => {
     expect(r.fees_total_wei).toBe('8000');
     expect(r.l1_data_fee_wei).toBe('6000');
     expect(r.l2_execution_fee_wei).toBe('2000');
-    expect(r.l1_data_fee_share).toBe(0.75);
+    expect(r.l1_data_fee_share_of_fees).toBe(0.75);
+    expect(r).not.toHaveProperty('l1_data_fee_share');
     const nitro = computeChain(
       input({ chain: 'arbitrum', kind: 'nitro', days: days({ '2026-11-24': [op(1, T0, { l1DataFees: '400' })] }) }),
     );

@@ -2,6 +2,7 @@ import type { GapReason } from '../../../core/gaps.js';
 import { roundTo } from '../../../core/score.js';
 import { meanMedianP95 } from '../../../core/stats.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../../core/time.js';
+import { TPS_DECIMALS } from '../native-price.js';
 import type { BlockFact, EvmChainKind, NetworkSample } from './facts.js';
 import type { EthereumL1, EthereumNetworkStats, EthereumTxStats, L2Record, NativePriceValue } from './schema.js';
 
@@ -127,7 +128,7 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
   if (medianFee === null) gapReasons.median_tx_fee_wei = 'no_data';
   return {
     tx_count: txCount,
-    tps: roundTo(txCount / daySeconds(day.date, input.asOf), 6),
+    tps: roundTo(txCount / daySeconds(day.date, input.asOf), TPS_DECIMALS),
     block_count: blocks.length,
     block_interval_seconds: interval,
     active_addresses: day.activeAddresses,
@@ -174,6 +175,7 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
       priority_fees_wei: null,
       blob_fees_wei: null,
       blob_gas_used: null,
+      burned_total_wei: null,
     };
   }
   const gapReasons: Record<string, string> = {};
@@ -188,6 +190,8 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
   const gasLimit = sumBig(blocks, (b) => b.gasLimit);
   const utilisation = ratio(gasUsed, gasLimit);
   if (utilisation === null) gapReasons.gas_utilisation = 'no_data';
+  const baseFeeBurned = sumBig(blocks, (b) => b.burned);
+  const blobFees = sumBig(blocks, (b) => b.blobFees);
   return {
     date: day.date,
     partial,
@@ -196,25 +200,34 @@ function ethereumTx(input: ChainInput, day: DayFacts, partial: boolean): Ethereu
     ...a,
     gas_limit: String(gasLimit),
     gas_utilisation: utilisation,
-    base_fee_burned_wei: String(sumBig(blocks, (b) => b.burned)),
+    base_fee_burned_wei: String(baseFeeBurned),
     priority_fees_wei: String(sumBig(blocks, (b) => b.priority)),
-    blob_fees_wei: String(sumBig(blocks, (b) => b.blobFees)),
+    blob_fees_wei: String(blobFees),
     blob_gas_used: String(sumBig(blocks, (b) => b.blobGasUsed)),
+    // A blob's fee (blobGasUsed × the block's blob base fee) is burned whole, as the execution base fee is.
+    burned_total_wei: String(baseFeeBurned + blobFees),
   };
 }
 
-/** The newest sample taken within the day, if any. */
+/**
+ * Whether a sample can stand in a record of the documents: taken within the day and not after `as_of` (the newest
+ * block's timestamp), so that no record is newer than the instant its payload holds at.
+ */
+const usable = (input: ChainInput, s: NetworkSample, date: string) =>
+  utcDate(s.takenAt) === date && s.takenAt <= input.asOf;
+
+/** The newest usable sample of the day, if any. */
 function lastSample(input: ChainInput, date: string): NetworkSample | undefined {
   let best: NetworkSample | undefined;
-  for (const s of input.samples) if (utcDate(s.takenAt) === date && (!best || s.takenAt > best.takenAt)) best = s;
+  for (const s of input.samples) if (usable(input, s, date) && (!best || s.takenAt > best.takenAt)) best = s;
   return best;
 }
 
-/** The day's validator snapshot: the newest sample of the day that carries one. */
+/** The day's validator snapshot: the newest usable sample of the day that carries one. */
 function validatorSample(input: ChainInput, date: string): NetworkSample | undefined {
   let best: NetworkSample | undefined;
   for (const s of input.samples) {
-    if (s.validators && utcDate(s.takenAt) === date && (!best || s.takenAt > best.takenAt)) best = s;
+    if (s.validators && usable(input, s, date) && (!best || s.takenAt > best.takenAt)) best = s;
   }
   return best;
 }
@@ -318,7 +331,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
       system_tx_violations: null,
       l2_execution_fee_wei: null,
       l1_data_fee_wei: null,
-      l1_data_fee_share: null,
+      l1_data_fee_share_of_fees: null,
       ...lagFields,
       sampled_at,
     };
@@ -331,7 +344,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
   const a = activity(input, day, total, gapReasons);
   const deposits = blocks.reduce((s, b) => s + b.deposits, 0);
   const share = ratio(l1, total);
-  if (share === null) gapReasons.l1_data_fee_share = 'no_data';
+  if (share === null) gapReasons.l1_data_fee_share_of_fees = 'no_data';
   return {
     date: day.date,
     partial,
@@ -345,7 +358,7 @@ function l2(input: ChainInput, day: DayFacts, partial: boolean): L2Record {
     system_tx_violations: blocks.reduce((s, b) => s + b.systemViolation, 0),
     l2_execution_fee_wei: String(total - l1),
     l1_data_fee_wei: String(l1),
-    l1_data_fee_share: share,
+    l1_data_fee_share_of_fees: share,
     ...lagFields,
     sampled_at,
   };

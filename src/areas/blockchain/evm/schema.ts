@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Count, Fraction, Iso, IsoDate, Nullable } from '../../kit/schema.js';
+import { NativePrice, type NativePriceValue } from '../native-price.js';
 
 /**
  * Payloads of the blockchain area's EVM chains (docs/methodology/blockchain-evm.md): the daily records of
@@ -8,7 +9,7 @@ import { Count, Fraction, Iso, IsoDate, Nullable } from '../../kit/schema.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@1.0.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.0.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
@@ -33,13 +34,7 @@ export const BlockIntervals = Nullable(
   }),
 );
 
-export const NativePrice = Nullable(
-  Type.Object({
-    usd: Type.Number({ minimum: 0 }),
-    source: Type.String(),
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
-  }),
-);
+export { NativePrice } from '../native-price.js';
 
 /** Counting fields shared by Ethereum and the layer 2s (and, by name, Bitcoin). */
 const activityFields = {
@@ -67,6 +62,9 @@ export const EthereumTxStatsDoc = Type.Object({
   priority_fees_wei: Wei('Σ gasUsed × (effectiveGasPrice − baseFeePerGas)'),
   blob_fees_wei: Wei('Σ blobGasUsed × blobGasPrice of the receipts'),
   blob_gas_used: Wei('Σ blobGasUsed of the day’s blocks'),
+  burned_total_wei: Wei(
+    'All ETH burned: base_fee_burned_wei + blob_fees_wei (EIP-4844 burns the whole blob fee: blobGasUsed × blob base fee)',
+  ),
 });
 
 const validatorStatuses = Nullable(Type.Record(Type.String(), Count(), { description: 'Validators by beacon status' }));
@@ -109,8 +107,12 @@ export const L2Doc = Type.Object({
   deposit_tx_count: Int('L1→L2 deposits (system transactions excluded)'),
   system_tx_violations: Int('Blocks without exactly one system transaction at index 0'),
   l2_execution_fee_wei: Wei('Fees paid for L2 execution'),
-  l1_data_fee_wei: Wei('Fees paid for L1 data (OP: receipt l1Fee; Nitro: gasUsedForL1 × effectiveGasPrice)'),
-  l1_data_fee_share: Fraction('l1_data_fee_wei / fees_total_wei'),
+  l1_data_fee_wei: Wei(
+    'Fees users were charged for L1 data (OP: receipt l1Fee; Nitro: gasUsedForL1 × effectiveGasPrice); not what the chain paid on L1',
+  ),
+  l1_data_fee_share_of_fees: Fraction(
+    'l1_data_fee_wei / fees_total_wei: the share of users’ fees charged for L1 data (not the L1 cost of posting batches)',
+  ),
   finality_lag_blocks: networkFields.finality_lag_blocks,
   finality_lag_seconds: networkFields.finality_lag_seconds,
   safe_lag_blocks: networkFields.safe_lag_blocks,
@@ -124,4 +126,4 @@ export type EthereumTxStats = Static<typeof EthereumTxStatsDoc>;
 export type EthereumNetworkStats = Static<typeof EthereumNetworkStatsDoc>;
 export type EthereumL1 = Static<typeof EthereumL1Doc>;
 export type L2Record = Static<typeof L2Doc>;
-export type NativePriceValue = Static<typeof NativePrice>;
+export type { NativePriceValue };
