@@ -338,6 +338,27 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
     // The facts of the ingest that was killed: every row read, the same on both sides.
     const sqlite = new Database(sqliteFile, { readonly: true, fileMustExist: true });
     try {
+      // The single-process run may still be reading GitHub when every computation has published (its development
+      // ingest backfills repository by repository, and a loaded machine slows it): wait, a while, until it holds as
+      // many rows as the scaled-out run up to each table's cutoff, then compare them (CI once failed here, 2,097 of
+      // 11,424 commits read).
+      let behind: string[] = [];
+      await waitUntil('the single-process run to read every development fact', 300_000, async () => {
+        behind = [];
+        for (const [table, t] of Object.entries(DEVELOPMENT_FACTS)) {
+          const count = `select count(*) as n from ${table} where ${t.at} <= $1`;
+          const maxOf = `select max(${t.at}) as m from ${table}`;
+          const scaledMax = Number((await db.query(maxOf)).rows[0].m);
+          const referenceMax = Number((sqlite.prepare(maxOf.replace('$1', '?')).get() as { m: unknown }).m);
+          const cutoff = Math.min(scaledMax, referenceMax);
+          const scaled = Number((await db.query(count, [cutoff])).rows[0].n);
+          const reference = Number((sqlite.prepare(count.replace('$1', '?')).get(cutoff) as { n: unknown }).n);
+          if (scaled !== reference) behind.push(`${table}: ${reference} of ${scaled} rows`);
+        }
+        return behind.length ? undefined : true;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}: ${behind.join(', ')}`);
+      });
       for (const [table, t] of Object.entries(DEVELOPMENT_FACTS)) {
         const order = `select ${t.columns} from ${table} order by ${t.columns}`;
         type Row = Record<string, unknown>;
