@@ -17,8 +17,8 @@ const ALONE = [
 ];
 /**
  * Files a run leaves out, comma-separated in `PROTOSCORE_TEST_EXCLUDE`: only for a pass that names them with the
- * reason where it sets them (`.ci/run`'s Node.js 24 pass). Vitest's `--exclude` would not reach the suite project,
- * whose own `exclude` replaces it.
+ * reason where it sets them (`.ci/run`'s Node.js 24 pass did until issue 31's fixes; none does today). Vitest's
+ * `--exclude` would not reach the suite project, whose own `exclude` replaces it.
  */
 const SKIP = (process.env.PROTOSCORE_TEST_EXCLUDE ?? '').split(',').filter(Boolean);
 
