@@ -46,33 +46,47 @@ const OBSERVED_AT_READ_TIME = new Set([
 /**
  * The development area's facts, without the instants they were observed at (`snapshot_at`, `observed_at`) and the
  * windows that start from them (`commits_from`, `issues_from`, `events_from`). The GitHub stand-in moves with the
- * wall clock and the two runs read it at different instants, so each table is compared up to what both could have
- * read: `at` is the column that bounds an item's first appearance, and the cutoff the earlier run's newest value of
- * it, per repository (`cutoffsByRepo`). Commits and events never change once they appear: every row up to the cutoff is compared whole. Issues,
- * repositories and their days keep changing (comments, closing, stars, the day's last snapshot): the items up to the
- * cutoff are compared by `key` (none lost, none invented), and an issue last updated before the cutoff on both sides
+ * wall clock and the two runs read it at different instants, so each table is compared over what both could have
+ * read: `at` is the column that bounds an item's first appearance, and per repository the span from the later of the
+ * two runs' oldest `at` to the earlier of their newest (`spansByRepo`). Commits and events never change once they
+ * appear: every row in the span is compared whole. Issues, repositories and their days keep changing (comments,
+ * closing, stars, the day's last snapshot): the items in the span are compared by `key` (none lost, none invented),
+ * and an issue last updated before the span's end on both sides
  * is compared whole. (A commit made between the two reads failed a whole-table comparison once in four runs.)
  */
 type RepoAt = { repo: string; at: unknown };
 /**
- * Per repository, the instant up to which both runs hold every item: the earlier of the two runs' newest `at` in that
- * repository. The ingest reads repository by repository, so one run may have read a repository minutes after the
- * other: a table-wide cutoff (the newest item of any repository) let an issue opened in between in a repository read
- * earlier by one run count on one side only (17,952 against 17,953 issues once). A repository one side has no item of
- * is left out (cutoff −1).
+ * Per repository, the span both runs hold every item of: from the later of the two runs' oldest `at` there to the
+ * earlier of their newest. The ingest reads repository by repository, so one run may read a repository minutes after
+ * the other: it can hold a newer item (an issue opened in between: 17,952 against 17,953 issues once with one
+ * table-wide cutoff), and it can miss an older one (GitHub lists a repository's latest 300 events, and a first pass
+ * looks back 120 days from its own start: 17,121 against 17,122 events once). A repository one side has no item of
+ * is left out; the wait asks both runs for the same repositories.
  */
-function cutoffsByRepo(a: readonly RepoAt[], b: readonly RepoAt[]): Map<string, number> {
-  const newest = (rows: readonly RepoAt[]) => {
-    const m = new Map<string, number>();
-    for (const r of rows) m.set(r.repo, Math.max(m.get(r.repo) ?? -Infinity, Number(r.at)));
+function spansByRepo(a: readonly RepoAt[], b: readonly RepoAt[]): Map<string, { from: number; to: number }> {
+  const range = (rows: readonly RepoAt[]) => {
+    const m = new Map<string, { from: number; to: number }>();
+    for (const r of rows) {
+      const t = Number(r.at);
+      const x = m.get(r.repo);
+      m.set(r.repo, x ? { from: Math.min(x.from, t), to: Math.max(x.to, t) } : { from: t, to: t });
+    }
     return m;
   };
-  const na = newest(a);
-  const nb = newest(b);
-  const out = new Map<string, number>();
-  for (const [repo, t] of na) if (nb.has(repo)) out.set(repo, Math.min(t, nb.get(repo)!));
+  const ra = range(a);
+  const rb = range(b);
+  const out = new Map<string, { from: number; to: number }>();
+  for (const [repo, x] of ra) {
+    const y = rb.get(repo);
+    if (y) out.set(repo, { from: Math.max(x.from, y.from), to: Math.min(x.to, y.to) });
+  }
   return out;
 }
+/** Whether a row's `at` lies in its repository's common span. */
+const inSpan = (spans: Map<string, { from: number; to: number }>, repo: string, at: number) => {
+  const span = spans.get(repo);
+  return span !== undefined && at >= span.from && at <= span.to;
+};
 
 const DEVELOPMENT_FACTS: Record<string, { columns: string; key: string; at: string; immutable: boolean }> = {
   dev_commits: {
@@ -376,7 +390,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
           const atOf = `select repo, ${t.at} as at from ${table}`;
           const scaledAt = (await db.query(atOf)).rows as RepoAt[];
           const referenceAt = sqlite.prepare(atOf).all() as RepoAt[];
-          const cutoff = cutoffsByRepo(scaledAt, referenceAt);
+          const spans = spansByRepo(scaledAt, referenceAt);
           // Every repository either run read, read by both (a repository only one side holds has no cutoff).
           const repos = (rows: RepoAt[]) => new Set(rows.map((r) => r.repo));
           const missing = [...repos(scaledAt)].filter((r) => !repos(referenceAt).has(r));
@@ -384,7 +398,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
           if (table === 'dev_repos' && (missing.length || extra.length)) {
             behind.push(`dev_repos: ${missing.length} repositories only scaled out, ${extra.length} only single`);
           }
-          const upTo = (rows: RepoAt[]) => rows.filter((r) => Number(r.at) <= (cutoff.get(r.repo) ?? -1)).length;
+          const upTo = (rows: RepoAt[]) => rows.filter((r) => inSpan(spans, r.repo, Number(r.at))).length;
           const scaled = upTo(scaledAt);
           const reference = upTo(referenceAt);
           if (scaled !== reference) behind.push(`${table}: ${reference} of ${scaled} rows`);
@@ -401,12 +415,11 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
         expect(scaledRows.length, `${table} has rows`).toBeGreaterThan(0);
         const at = (row: Row) => Number(row[t.at]);
         const asRepoAt = (rows: Row[]) => rows.map((r) => ({ repo: String(r.repo), at: r[t.at] }));
-        const cutoffs = cutoffsByRepo(asRepoAt(scaledRows), asRepoAt(referenceRows));
-        const cutoffOf = (row: Row) => cutoffs.get(String(row.repo)) ?? -1;
+        const spans = spansByRepo(asRepoAt(scaledRows), asRepoAt(referenceRows));
         const keyColumns = t.key.split(', ');
         const text = (rows: Row[], columns?: readonly string[]) =>
           rows
-            .filter((row) => at(row) <= cutoffOf(row))
+            .filter((row) => inSpan(spans, String(row.repo), at(row)))
             .map((row) =>
               JSON.stringify((columns ?? Object.keys(row)).map((c) => (row[c] === null ? null : String(row[c])))),
             )
@@ -418,7 +431,13 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
         if (table === 'dev_issues') {
           // Issues last updated before the cutoff on both sides: whole rows.
           const settled = (rows: Row[]) =>
-            new Map(rows.filter((r) => Number(r.updated_at) <= cutoffOf(r)).map((r) => [`${r.repo}#${r.number}`, r]));
+            new Map(
+              rows
+                .filter(
+                  (r) => inSpan(spans, String(r.repo), at(r)) && Number(r.updated_at) <= spans.get(String(r.repo))!.to,
+                )
+                .map((r) => [`${r.repo}#${r.number}`, r]),
+            );
           const a = settled(scaledRows);
           const b = settled(referenceRows);
           const both = [...a.keys()].filter((k) => b.has(k));
