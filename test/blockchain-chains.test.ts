@@ -64,7 +64,7 @@ describe('blockchain: several chains, reorgs and a stopped node', () => {
     t = await testApp();
     t.clock.ms = Date.now();
     env = {
-      config: loadConfig({}),
+      config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
       registry,
       book: { origin: 'registry', chains: {} },
       sources: new SourceMap({

@@ -66,7 +66,7 @@ describe('blockchain on the sandbox layer-2 chains', () => {
     const t = await testApp();
     t.clock.ms = NOW * 1000;
     const env = {
-      config: loadConfig({}),
+      config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
       registry,
       book: { origin: 'registry' as const, chains: {} },
       sources: new SourceMap({

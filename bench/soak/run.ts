@@ -7,7 +7,7 @@
  *
  * It starts the built CLI (`npm run build` first; `npm ci` does it) on a fresh data directory (`.bench/soak-<time>`,
  * removed at the end unless `--keep` or `--data-dir`), waits for `/ready`, then for `--minutes` of wall time sends
- * `--rps` requests a second, round robin over a set of documents of every computed area (found through the API's
+ * `--rps` requests a second (0: none, a service at rest), round robin over a set of documents of every computed area (found through the API's
  * own listings), and every `--sample-seconds` records:
  *
  * - CPU (% of one core over the interval) and resident memory of every process of the service's tree (the service,
@@ -52,9 +52,11 @@ const blockSeconds = Number(flags['block-seconds']);
 const rps = Number(flags.rps);
 const sampleSeconds = Number(flags['sample-seconds']);
 const port = Number(flags.port);
-for (const [name, v] of Object.entries({ minutes, blockSeconds, rps, sampleSeconds, port })) {
+for (const [name, v] of Object.entries({ minutes, blockSeconds, sampleSeconds, port })) {
   if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name}: a positive number, got ${v}`);
 }
+// `--rps 0`: no API traffic at all, the resting service of issue 31 item 1.
+if (!Number.isFinite(rps) || rps < 0) throw new Error(`--rps: a number ≥ 0, got ${rps}`);
 if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('not built: run `npm run build` first');
 
 const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
@@ -311,6 +313,7 @@ async function main() {
   let stopping = false;
   let i = 0;
   const trickle = (async () => {
+    if (rps === 0) return;
     const gap = 1000 / rps;
     let next = Date.now();
     while (!stopping) {
