@@ -39,6 +39,8 @@ async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T
 interface Truth {
   txCount: number;
   senders: Set<string>;
+  /** Senders, targets and created contracts. */
+  addresses: Set<string>;
   fees: bigint;
   blocks: number;
   failed: number;
@@ -49,19 +51,26 @@ async function chainTruth(url: string): Promise<Map<string, Truth>> {
   const head = Number.parseInt(await rpc<string>(url, 'eth_blockNumber', []), 16);
   const out = new Map<string, Truth>();
   for (let n = 0; n <= head; n++) {
-    const block = await rpc<{ timestamp: Hex; transactions: { hash: Hex; from: Hex }[] }>(url, 'eth_getBlockByNumber', [
-      `0x${n.toString(16)}`,
-      true,
-    ]);
+    const block = await rpc<{ timestamp: Hex; transactions: { hash: Hex; from: Hex; to: Hex | null }[] }>(
+      url,
+      'eth_getBlockByNumber',
+      [`0x${n.toString(16)}`, true],
+    );
     const day = new Date(Number.parseInt(block.timestamp, 16) * 1000).toISOString().slice(0, 10);
-    const t = out.get(day) ?? { txCount: 0, senders: new Set(), fees: 0n, blocks: 0, failed: 0 };
+    const t = out.get(day) ?? { txCount: 0, senders: new Set(), addresses: new Set(), fees: 0n, blocks: 0, failed: 0 };
     t.blocks++;
     for (const tx of block.transactions) {
-      const r = await rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; status: Hex }>(url, 'eth_getTransactionReceipt', [
-        tx.hash,
-      ]);
+      const r = await rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; status: Hex; contractAddress: Hex | null }>(
+        url,
+        'eth_getTransactionReceipt',
+        [tx.hash],
+      );
       t.txCount++;
       t.senders.add(tx.from.toLowerCase());
+      // Senders and recipients: the target, or for a creation the contract it created.
+      t.addresses.add(tx.from.toLowerCase());
+      if (tx.to) t.addresses.add(tx.to.toLowerCase());
+      if (r.contractAddress) t.addresses.add(r.contractAddress.toLowerCase());
       t.fees += BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
       if (r.status === '0x0') t.failed++;
     }
@@ -123,6 +132,7 @@ describe('blockchain end to end on the sandbox', () => {
         date: string;
         partial: boolean;
         tx_count: number | null;
+        active_senders: number | null;
         active_addresses: number | null;
         fees_total_wei: string | null;
         block_count: number | null;
@@ -134,7 +144,7 @@ describe('blockchain end to end on the sandbox', () => {
         gap_reason: string | null;
       }[]
     >('/data/blockchain/ethereum/transaction-statistics');
-    expect(doc.meta.methodology).toBe('blockchain.evm-counting@2.0.0');
+    expect(doc.meta.methodology).toBe('blockchain.evm-counting@3.0.0');
     expect(doc.meta.source).toBe('sandbox:ethereum:31337, sandbox:beacon');
     expect(doc.data).toHaveLength(7);
     expect(doc.data.map((r) => r.partial)).toEqual([true, false, false, false, false, false, false]);
@@ -149,7 +159,10 @@ describe('blockchain end to end on the sandbox', () => {
         continue;
       }
       expect(r.tx_count, r.date).toBe(day.txCount);
-      expect(r.active_addresses, r.date).toBe(day.senders.size);
+      expect(r.active_senders, r.date).toBe(day.senders.size);
+      expect(r.active_addresses, r.date).toBe(day.addresses.size);
+      // Recipients the senders do not cover are counted (the world's traffic pays and calls other accounts).
+      if (day.txCount > 0) expect(day.addresses.size, r.date).toBeGreaterThan(day.senders.size);
       expect(r.fees_total_wei, r.date).toBe(String(day.fees));
       expect(r.block_count, r.date).toBe(day.blocks);
       expect(r.failed_tx_count, r.date).toBe(day.failed);

@@ -42,6 +42,7 @@ interface L2Doc {
   fees_total_wei: string | null;
   l1_data_fee_wei: string | null;
   l2_execution_fee_wei: string | null;
+  active_senders: number | null;
   active_addresses: number | null;
 }
 
@@ -102,7 +103,16 @@ describe('blockchain on the sandbox layer-2 chains', () => {
       const head = Number(await rpc<string>(url, 'eth_blockNumber'));
       const out = new Map<
         string,
-        { txs: number; system: number; deposits: number; blocks: number; l1: bigint; gas: bigint; senders: Set<string> }
+        {
+          txs: number;
+          system: number;
+          deposits: number;
+          blocks: number;
+          l1: bigint;
+          gas: bigint;
+          senders: Set<string>;
+          addresses: Set<string>;
+        }
       >();
       for (let n = 0; n <= head; n++) {
         const b = await rpc<Json & { transactions: Json[]; timestamp: string }>(url, 'eth_getBlockByNumber', [
@@ -110,7 +120,16 @@ describe('blockchain on the sandbox layer-2 chains', () => {
           true,
         ]);
         const d = day(Number(b.timestamp));
-        const c = out.get(d) ?? { txs: 0, system: 0, deposits: 0, blocks: 0, l1: 0n, gas: 0n, senders: new Set() };
+        const c = out.get(d) ?? {
+          txs: 0,
+          system: 0,
+          deposits: 0,
+          blocks: 0,
+          l1: 0n,
+          gas: 0n,
+          senders: new Set<string>(),
+          addresses: new Set<string>(),
+        };
         c.blocks++;
         for (const [i, tx] of b.transactions.entries()) {
           const type = Number(tx.type);
@@ -121,6 +140,8 @@ describe('blockchain on the sandbox layer-2 chains', () => {
           }
           c.txs++;
           c.senders.add(String(tx.from).toLowerCase());
+          // Senders and recipients: the target, or for a creation the contract it created.
+          for (const a of [tx.from, tx.to, r.contractAddress]) if (a) c.addresses.add(String(a).toLowerCase());
           if ((nitro && [0x64, 0x68, 0x69].includes(type)) || (!nitro && type === 0x7e)) c.deposits++;
           // OP deposits pay no L2 gas (bought on L1).
           if (nitro || type !== 0x7e) c.gas += BigInt(r.gasUsed as string) * BigInt(r.effectiveGasPrice as string);
@@ -152,7 +173,9 @@ describe('blockchain on the sandbox layer-2 chains', () => {
         expect(r.system_tx_violations).toBe(0);
         expect(r.deposit_tx_count).toBe(c.deposits);
         expect(r.user_tx_count).toBe(c.txs - c.deposits);
-        expect(r.active_addresses).toBe(c.senders.size);
+        expect(r.active_senders, `${chain} ${r.date}`).toBe(c.senders.size);
+        expect(r.active_addresses, `${chain} ${r.date}`).toBe(c.addresses.size);
+        if (c.txs > 0) expect(c.addresses.size).toBeGreaterThan(c.senders.size);
         expect(r.l1_data_fee_wei).toBe(String(c.l1));
         expect(r.fees_total_wei).toBe(String(nitro ? c.gas : c.gas + c.l1));
       }

@@ -71,6 +71,7 @@ export function blockFact(
   const typeMix: Record<string, number> = {};
   const fees: string[] = [];
   const senders = new Set<string>();
+  const addresses = new Set<string>();
   // Sender, target and type come from the receipt (the block is read with transaction hashes only).
   receipts.forEach((r, i) => {
     if (r.transactionHash !== block.transactionHashes[i])
@@ -99,6 +100,10 @@ export function blockFact(
       priority += r.gasUsed * (r.effectiveGasPrice > baseFee ? r.effectiveGasPrice - baseFee : 0n);
     }
     senders.add(r.from);
+    // Senders and recipients: the target, or for a creation the new contract (a creation has no `to`).
+    addresses.add(r.from);
+    if (r.to !== null) addresses.add(r.to);
+    if (r.contractAddress !== null) addresses.add(r.contractAddress);
   });
   // The genesis block holds no transaction on any chain: it is not a violation.
   const violation = kind === 'l1' || block.number === 0 ? 0 : system === 1 && systemAtZero ? 0 : 1;
@@ -126,5 +131,6 @@ export function blockFact(
     blobFees: String(blobFees),
     fees,
     senders: [...senders].sort(),
+    addresses: [...addresses].sort(),
   };
 }

@@ -9,7 +9,7 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.0.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@3.0.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
@@ -42,7 +42,10 @@ const activityFields = {
   tps: Num('tx_count / seconds of the day (the running day: seconds elapsed up to as_of)'),
   block_count: Int('Blocks whose timestamp falls in the day'),
   block_interval_seconds: BlockIntervals,
-  active_addresses: Int('Distinct senders of the counted transactions of the day'),
+  active_senders: Int('Distinct senders (`from`) of the counted transactions of the day'),
+  active_addresses: Int(
+    'Distinct senders and recipients of the counted transactions of the day: each one’s `from`, its target (`to`) and, for a creation, the new contract (receipt `contractAddress`)',
+  ),
   fees_total_wei: Wei('All fees paid: Σ gasUsed × effectiveGasPrice (plus the L1 data fees on OP)'),
   fees_total_usd: Num('fees_total_wei valued at the day’s native asset price'),
   median_tx_fee_wei: Wei('Median of the counted transactions’ fees'),
