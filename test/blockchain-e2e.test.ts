@@ -134,7 +134,7 @@ describe('blockchain end to end on the sandbox', () => {
         gap_reason: string | null;
       }[]
     >('/data/blockchain/ethereum/transaction-statistics');
-    expect(doc.meta.methodology).toBe('blockchain.evm-counting@2.0.0');
+    expect(doc.meta.methodology).toBe('blockchain.evm-counting@2.1.0');
     expect(doc.meta.source).toBe('sandbox:ethereum:31337, sandbox:beacon');
     expect(doc.data).toHaveLength(7);
     expect(doc.data.map((r) => r.partial)).toEqual([true, false, false, false, false, false, false]);

@@ -9,7 +9,7 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.0.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.1.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
