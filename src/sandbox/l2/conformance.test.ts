@@ -31,7 +31,9 @@ import { nitroShaper, opShaper } from './shapers.js';
  * `l1BlobBaseFeeScalar`) and Nitro's (`gasUsedForL1`, `l1BlockNumber`; `l1BlockNumber` on blocks), and anvil's own
  * `blockTimestamp` on the receipts it answers (the proxies pass it through; they do not make it up). Nitro's internal
  * transaction (type 0x6a) is none of the specification's typed transactions: it is held to the contextual
- * information every `TransactionInfo` carries and to the generic transaction's field types.
+ * information every `TransactionInfo` carries and to the generic transaction's field types, and, like the
+ * transactions Nitro makes from L1 messages (batch-posting reports, deposits, retryables: nitro-messages.ts), to
+ * Nitro's own definitions in its go-ethereum fork (type numbers, RLP fields and hashes, `RPCTransaction` per type).
  */
 
 const SPEC = 'https://github.com/ethereum/execution-apis/tree/v1.0.0-beta.7';
@@ -437,6 +439,7 @@ describe('L2 proxies against the Ethereum JSON-RPC specification (execution-apis
       const full = (await call(nitro.url, 'eth_getBlockByNumber', [n, true])) as Json & { transactions: Json[] };
       check(`full block ${n}`, 'block', full);
       check(`block ${n} internal transaction`, 'synthesisedTransaction', full.transactions[0]);
+      check(`block ${n} internal transaction (Nitro's RPCTransaction)`, 'nitro_internal', full.transactions[0]);
       const hash = String(full.transactions[0]!.hash);
       check(`internal ${hash}`, 'synthesisedTransaction', await call(nitro.url, 'eth_getTransactionByHash', [hash]));
       check(
