@@ -182,6 +182,58 @@ describe('block facts', () => {
     expect(f.fees.at(-1)).toBe('3000000');
   });
 
+  it('Nitro: batch-posting reports are system transactions too, not a violation; L1 messages are deposits', () => {
+    // As Nitro orders them: startBlock, a batch-posting report, an ETH deposit, a retryable submission and its
+    // auto-redeem, an unsigned and a contract transaction from the delayed inbox, a user's transaction.
+    const b = block([
+      tx(0, 0x6a, ARBOS_ADDRESS, ARBOS_ADDRESS),
+      tx(1, 0x6a, ARBOS_ADDRESS, ARBOS_ADDRESS),
+      tx(2, 0x64, a(8)),
+      tx(3, 0x69, a(9), a(0x6e)),
+      tx(4, 0x68, a(9)),
+      tx(5, 0x65, a(11)),
+      tx(6, 0x66, a(12)),
+      tx(7, 2, a(10)),
+    ]);
+    const f = blockFact('arbitrum', 'nitro', b, [
+      receipt(0, 0n, 10n),
+      receipt(1, 0n, 10n),
+      receipt(2, 0n, 10n),
+      receipt(3, 100_000n, 10n),
+      receipt(4, 21_000n, 10n),
+      receipt(5, 30_000n, 10n),
+      receipt(6, 40_000n, 10n),
+      receipt(7, 300_000n, 10n, { gasUsedForL1: 100_000n }),
+    ]);
+    expect(f.system).toBe(2);
+    expect(f.systemViolation).toBe(0);
+    expect(f.deposits).toBe(5);
+    expect(f.typeMix).toEqual({
+      arbitrum_deposit: 1,
+      arbitrum_submit_retryable: 1,
+      arbitrum_retry: 1,
+      arbitrum_unsigned: 1,
+      arbitrum_contract: 1,
+      eip1559: 1,
+    });
+    // The submission's gas is the auto-redeem's prepayment: counted once, as the redeem's.
+    expect(f.fees).toEqual(['0', '0', '210000', '300000', '400000', '3000000']);
+    expect(f.gasFees).toBe(String((21_000n + 30_000n + 40_000n + 300_000n) * 10n));
+  });
+
+  it('Nitro: a block whose index 0 is not the internal transaction is a violation, reports or not', () => {
+    const none = blockFact('arbitrum', 'nitro', block([tx(0, 2, a(6))]), [receipt(0, 21_000n, 1n)]);
+    expect(none.systemViolation).toBe(1);
+    const reportOnly = blockFact(
+      'arbitrum',
+      'nitro',
+      block([tx(0, 2, a(6)), tx(1, 0x6a, ARBOS_ADDRESS, ARBOS_ADDRESS)]),
+      [receipt(0, 21_000n, 1n), receipt(1, 0n, 1n)],
+    );
+    expect(reportOnly.system).toBe(1);
+    expect(reportOnly.systemViolation).toBe(1);
+  });
+
   it('refuses receipts that are not the block’s', () => {
     expect(() => blockFact('ethereum', 'l1', block([tx(0, 2, a(1))]), [])).toThrow(/0 receipts for 1/);
     expect(() =>
