@@ -14,7 +14,7 @@ export const BLOB_COUNT = 6;
 const FIELD_ELEMENTS = 4096;
 
 /** How many field elements of each blob hold data (the rest is zero, as a batch that does not fill its blob). */
-export const BLOB_FILL = [4096, 1024, 2560, 512, 3584, 1536];
+export const BLOB_FILL = [1024, 256, 640, 128, 896, 384];
 
 /**
  * Blob `i`: its first `BLOB_FILL[i]` field elements are 0x00 ‖ 31 bytes of a keccak chain from the tag (so each is

@@ -10,12 +10,23 @@
  * never do), which none of the figures the service computes (blob counts, blob gas, blob fees) can tell.
  */
 import { createRequire } from 'node:module';
-import { bytesToHex, commitmentToVersionedHash, fromRlp, type Hex, keccak256, stringToBytes, toRlp } from 'viem';
+import {
+  bytesToHex,
+  commitmentToVersionedHash,
+  fromRlp,
+  type Hex,
+  keccak256,
+  stringToBytes,
+  stringToHex,
+  toRlp,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { RpcClient } from './rpc.js';
 
 const FIELD_ELEMENTS = 4096;
 
 /** How many field elements of each blob hold data (the rest is zero, as a batch that does not fill its blob). */
-export const BLOB_FILL: readonly number[] = [4096, 1024, 2560, 512, 3584, 1536];
+export const BLOB_FILL: readonly number[] = [1024, 256, 640, 128, 896, 384];
 
 interface BlobFile {
   readonly blobs: readonly { readonly tag: string; readonly commitment: string; readonly cellProofs: string[] }[];
@@ -80,4 +91,33 @@ export function withBlobSidecar(signed: Hex, blobs: readonly number[]): Hex {
     used.flatMap((b) => b.cellProofs),
   ]);
   return `0x03${wrapped.slice(2)}`;
+}
+
+const warmed = new Set<string>();
+
+/**
+ * anvil loads its KZG trusted setup when it first checks a blob (~3 s on a quiet core, ~9 s under load): a blob
+ * transaction from a key without ETH, which the node checks and then refuses (insufficient funds, so nothing reaches
+ * its pool or its chain), makes it load the setup in the background while the world does other work, rather than
+ * in the middle of the first block with a batch. Once per node (by URL) and process; never awaited, never fails.
+ */
+export function warmNodeKzg(rpc: RpcClient, chainId: number): void {
+  if (warmed.has(rpc.url)) return;
+  warmed.add(rpc.url);
+  const account = privateKeyToAccount(keccak256(stringToHex('protoscore/sandbox/kzg-warm-up')));
+  const pool = blobPool();
+  void account
+    .signTransaction({
+      type: 'eip4844',
+      chainId,
+      nonce: 0,
+      to: '0x000000000000000000000000000000000000dEaD',
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 12n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerBlobGas: 10n ** 12n,
+      blobVersionedHashes: [pool[3]!.versionedHash],
+    })
+    .then((payload) => rpc.batch([{ method: 'eth_sendRawTransaction', params: [withBlobSidecar(payload, [3])] }]))
+    .catch(() => undefined);
 }

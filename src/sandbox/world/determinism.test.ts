@@ -25,11 +25,11 @@ const SCALE = 0.3;
 const EXPECTED = {
   head: {
     number: 18,
-    hash: '0x435c9e74acd21b4a9d274a4a61b17ea069e02295ec00356094aca1e33974c534',
-    stateRoot: '0x91eb4f6a0d26f8b58f9cc0ffa852e977601255a1f907c2963988aa1cc7d65c49',
+    hash: '0x5143340bbc06d3a766a49037b38ce4a37931efec0fde79f86ee2c2be0914528b',
+    stateRoot: '0x240c09612265a2114485c451810bdf0f5299f264a80329a544fb09343a200ad5',
   },
   manifestSha256: '8048af72409c6c64e6a18e106c60588cde81affe80af0a0d05538ac507bef962',
-  stateSha256: '3123650da1972405c87427ab8a1cd87e3689fab2a452e0fc491d1f4a70da3b6e',
+  stateSha256: 'b1f7e15308b0d607f22d6a440a038f16191ee08c2de7b57c89b1d665a29f3b55',
 };
 
 /** The SHA-256 of a value's JSON with its keys sorted: the content, not the order a refactor writes keys in. */
