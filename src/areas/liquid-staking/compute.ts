@@ -4,7 +4,7 @@
  */
 import { toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, pairSellDepthUsd, sellDepth } from '../../core/depth.js';
-import { choosePrice, type DexCandidate, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type DexCandidate, type PolicyPrice, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
@@ -244,7 +244,11 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
             if (!s) return undefined;
             const raw = rateAt(lst.chain, lst.token, s.blockNumber);
             const mref = marketRef(market);
-            const book = marketPriceBook(s, mref, (a) => dexCandidate(lst.chain, a, s.timestamp));
+            // The same chain's other markets at the instant: the feeds a Morpho view's loan token is priced by.
+            const peers = input.lending
+              .filter((x) => x !== market && x.chain === market.chain)
+              .map((x) => input.lendingSnapshots.get(marketKey(x))?.[d]);
+            const book = marketPriceBook(s, mref, (a) => dexCandidate(lst.chain, a, s.timestamp), peers);
             return lendingExposure(s, mref, ref, flag, raw === undefined ? null : exchangeRateOf(raw), book).payload;
           }),
         );
@@ -275,14 +279,8 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     const total = {
       markets: own.length,
       lst_collateral_token: tokensAll === null ? null : roundTo(tokensAll, 9),
-      lst_collateral_usd: tokensAll === null || !price ? null : roundTo(tokensAll * price.price_usd, 6),
-      debt_usd:
-        known && debts.every((x) => x !== null)
-          ? roundTo(
-              debts.reduce((a, b) => a + b!, 0),
-              6,
-            )
-          : null,
+      lst_collateral_usd: tokensAll === null || !price ? null : roundUsd(tokensAll * price.price_usd),
+      debt_usd: known && debts.every((x) => x !== null) ? roundUsd(debts.reduce((a, b) => a + b!, 0)) : null,
       position_count: known ? latest.reduce((s, e) => s + e!.position_count, 0) : null,
       lst_price_source: price?.source ?? null,
       gap_reason: !known ? 'no_data' : !price ? 'no_price' : null,

@@ -5,7 +5,7 @@
  */
 import { absBig, formatUnits, toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, poolDepthState, poolPrice, sellDepth } from '../../core/depth.js';
-import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type PolicyPrice, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
@@ -43,7 +43,8 @@ export interface LstPoolInput {
 }
 
 const hourOf = (t: number) => Math.floor(t / HOUR) * HOUR;
-const usd6 = (x: number) => roundTo(x, 6);
+/** One USD precision with lending (core/price-policy `roundUsd`). */
+const usd6 = roundUsd;
 
 /** Which side of the pool is the LST. */
 export function lstSide(pool: { token0: string; token1: string }, lst: LstRef): 0 | 1 {
