@@ -68,6 +68,10 @@ export function publishedPrices(docs: readonly PublishedDocument[]): PublishedPr
         x.underlying_price.flagged === true,
         'underlying_price',
       );
+    // The same prices flat beside them (the pool analytics' and the exposure's `*_price_usd`).
+    const flagOf = (p: Json) => isPolicyPrice(p) && p.flagged === true;
+    if (lst) add(lst.token_address, x.lst_price_usd, flagOf(x.lst_price), 'lst_price_usd');
+    if (lst) add(lst.underlying_address, x.underlying_price_usd, flagOf(x.underlying_price), 'underlying_price_usd');
     // The stablecoin peg's quote asset.
     add(x.peg_quote_token_address, x.peg_quote_price_usd, false, 'peg_quote_price_usd');
     for (const [k, v] of Object.entries(x)) walk(v, `${where}.${k}`, here, doc);

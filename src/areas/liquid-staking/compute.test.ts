@@ -346,3 +346,23 @@ describe('computeLiquidStaking', () => {
     }
   });
 });
+
+describe('one price per token per instant (issue 26 item 7)', () => {
+  it('the pool analytics price the underlying as the lending exposure does, by the policy (AaveOracle 2010, DEX 2000)', () => {
+    const base = input('all');
+    const snapshots = new Map(
+      [...base.lendingSnapshots].map(([k, list]) => [
+        k,
+        list.map((s) =>
+          s ? { ...s, reserves: s.reserves.map((r) => (r.asset === WETH ? { ...r, priceUsd: 2010 } : r)) } : s,
+        ),
+      ]),
+    );
+    const o = computeLiquidStaking({ ...base, lendingSnapshots: snapshots });
+    const exposure = o.lending.find((l) => !l.flag)!.analytics;
+    const pool = o.poolAnalytics.get(POOL)!.data;
+    expect(exposure.underlying_price).toMatchObject({ price_usd: 2010, source: 'oracle' });
+    expect(pool.underlying_price_usd).toBe(2010);
+    expect(pool.underlying_price).toMatchObject({ price_usd: 2010, source: 'oracle', alternative_price_usd: 2000 });
+  });
+});

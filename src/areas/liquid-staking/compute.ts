@@ -221,6 +221,8 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
   const collateralByLst = new Map<string, (number | null)[]>();
   /** Per LST and instant: its policy price (the markets' oracle where one prices it, else the DEX price). */
   const lstPriceByLst = new Map<string, (PolicyPrice | null)[]>();
+  /** Per LST and instant: its underlying's policy price, chosen alike (one price of a token at an instant). */
+  const underlyingPriceByLst = new Map<string, (PolicyPrice | null)[]>();
   const exposures: {
     lst: LiquidStakingToken;
     ref: LstRef;
@@ -233,6 +235,7 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     const lstMarkets = marketsOf(lst, input.lending);
     const collateral: (number | null)[] = instants.map(() => (lstMarkets.length ? 0 : null));
     const lstPrices: (PolicyPrice | null)[] = instants.map(() => null);
+    const underlyingPrices: (PolicyPrice | null)[] = instants.map(() => null);
     for (const market of lstMarkets) {
       const snapshots = input.lendingSnapshots.get(marketKey(market)) ?? [];
       const perFlag = new Map<boolean, (LendingExposurePayload | undefined)[]>();
@@ -259,6 +262,9 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
         // The LST's price at the instant: a market oracle's (the first market that prices it), else DEX.
         const p = e?.lst_price ?? null;
         if (p && (!lstPrices[d] || (lstPrices[d]!.source === 'dex' && p.source !== 'dex'))) lstPrices[d] = p;
+        const u = e?.underlying_price ?? null;
+        if (u && (!underlyingPrices[d] || (underlyingPrices[d]!.source === 'dex' && u.source !== 'dex')))
+          underlyingPrices[d] = u;
       });
       exposures.push({ lst, ref, market, perFlag, snapshots });
     }
@@ -266,6 +272,12 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     lstPriceByLst.set(
       `${lst.chain}/${lst.token}`,
       lstPrices.map((p, d) => p ?? choosePrice(instants[d]!, null, dexCandidate(lst.chain, lst.token, instants[d]!))),
+    );
+    underlyingPriceByLst.set(
+      `${lst.chain}/${lst.token}`,
+      underlyingPrices.map(
+        (p, d) => p ?? choosePrice(instants[d]!, null, dexCandidate(lst.chain, lst.underlying, instants[d]!)),
+      ),
     );
   }
   // Exposure summed across markets (flag false: every position posting the LST), on each market's analytics.
@@ -319,6 +331,7 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
           prices,
           lstCollateralToken: collateral[0] ?? null,
           lstPrice: lstPriceByLst.get(`${lst.chain}/${lst.token}`)?.[0] ?? null,
+          underlyingPrice: underlyingPriceByLst.get(`${lst.chain}/${lst.token}`)?.[0] ?? null,
         }),
       });
     }
