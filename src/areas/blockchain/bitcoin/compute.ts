@@ -1,4 +1,6 @@
+import { toFloat } from '../../../core/decimal.js';
 import type { GapReason } from '../../../core/gaps.js';
+import { roundUsd } from '../../../core/price-policy.js';
 import { roundTo } from '../../../core/score.js';
 import { meanMedianP95 } from '../../../core/stats.js';
 import { DAY, dailyHistoryInstants, inDayWindow, utcDate, utcDayWindow } from '../../../core/time.js';
@@ -163,7 +165,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       active_senders: input.activeSenders.has(date) ? input.activeSenders.get(date)! : 0,
       active_addresses: input.activeAddresses.get(date) ?? 0,
       fees_total_sat: fees.toString(),
-      fees_total_usd: price ? roundTo((Number(fees) / 1e8) * price.usd, 2) : null,
+      fees_total_usd: price ? roundUsd(toFloat(fees, 8) * price.usd) : null,
       median_tx_fee_sat: truncatedMedian(txFees.map(([fee]) => fee)),
       fee_rate_sat_vb: percentiles
         ? {

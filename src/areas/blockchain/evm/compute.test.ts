@@ -90,7 +90,8 @@ describe('blockchain EVM computation', () => {
     expect(today.median_tx_fee_wei).toBe('315000');
     expect(today.block_interval_seconds).toEqual({ mean: 24, median: 24, p95: 34.8 });
     expect(today.tps).toBe(Number((6 / 3601).toFixed(6)));
-    expect(today.fees_total_usd).toBe(0);
+    // 1,890,000 wei at $2,000: not rounded to 0 beside a non-zero wei amount (6 significant digits below a micro-dollar).
+    expect(today.fees_total_usd).toBe(3.78e-9);
     expect(today.native_price).toEqual({ usd: 2000, source: 'oracle', confidence: 0.95 });
     expect(today.tx_type_mix).toEqual({ eip1559: 6 });
     const yesterday = tx[1]!;

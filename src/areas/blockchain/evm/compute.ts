@@ -1,4 +1,6 @@
+import { toFloat } from '../../../core/decimal.js';
 import type { GapReason } from '../../../core/gaps.js';
+import { roundUsd } from '../../../core/price-policy.js';
 import { roundTo } from '../../../core/score.js';
 import { meanMedianP95 } from '../../../core/stats.js';
 import { DAY, isoSeconds, startOfUtcDay, utcDate } from '../../../core/time.js';
@@ -143,7 +145,7 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
     active_addresses: day.activeAddresses,
     fees_total_wei: String(fees),
     // wei → ETH at 18 decimals, then USD, to the cent's hundredth (no float noise).
-    fees_total_usd: price ? roundTo((Number(fees / 10n ** 9n) / 1e9) * price.usd, 4) : null,
+    fees_total_usd: price ? roundUsd(toFloat(fees, 18) * price.usd) : null,
     median_tx_fee_wei: medianFee === null ? null : String(medianFee),
     new_contracts: blocks.reduce((s, b) => s + b.newContracts, 0),
     failed_tx_count: blocks.reduce((s, b) => s + b.failed, 0),
