@@ -177,7 +177,7 @@ export class MakerActors {
       at,
     );
   }
-  /** The market maker's collateral type: the first (ETH-A, a Flipper type the Dog leaves alone). */
+  /** The market maker's collateral type: the first (ETH-A). */
   private get pairIlk(): ManifestMaker['ilks'][number] {
     return this.m.ilks[0]!;
   }
@@ -231,6 +231,16 @@ export class MakerActors {
         args: [sp.usr, sp.tag, sp.fax, BigInt(sp.eta)],
       });
       this.send(this.host.oracleKeeper, sp.pause, exec, 'setup');
+    }
+    // Each Clipper's dust threshold from the Dog's new penalty (`upchost`, anyone's call, as after mainnet's spells).
+    for (const i of this.m.ilks) {
+      if (i.clip)
+        this.send(
+          this.host.oracleKeeper,
+          i.clip,
+          encodeFunctionData({ abi: clipperAbi, functionName: 'upchost' }),
+          'setup',
+        );
     }
   }
 
@@ -408,8 +418,8 @@ export class MakerActors {
     const r = reading.ilks.get(ilk.ilk);
     const price = prices.get(ilk.token);
     if (!r || price === undefined) return;
-    // Clipper types: some owners close to the minimum (the crash liquidates them); ETH-A (a Flipper type, which
-    // the Dog does not liquidate): comfortable.
+    // Clipper types (every type since ETH-A moved onto the Dog): some owners close to the minimum (the crash liquidates
+    // them); a type without a Clipper (in a world saved before): comfortable.
     const target = ilk.clip ? this.rng.uniform(1.03, 1.6) : this.rng.uniform(1.6, 2.6);
     const watchful = !ilk.clip || this.rng.chance(0.5);
     const ink = this.units(ilk.token, this.rng.logNormal(VAULT_USD.median, VAULT_USD.sigma), price);
