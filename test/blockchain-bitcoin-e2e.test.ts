@@ -66,6 +66,8 @@ interface DayTruth {
   blocks: number;
   /** Distinct addresses of the outputs created and the outputs spent. */
   addresses: Set<string>;
+  /** Distinct addresses of the outputs spent. */
+  senders: Set<string>;
 }
 
 /** Per UTC day: transactions, fees and addresses recounted from the raw blocks. */
@@ -77,7 +79,13 @@ async function recount(): Promise<Map<string, DayTruth>> {
     const hash = (await rpc('getblockhash', [h])) as string;
     const block = Block.fromHex((await rpc('getblock', [hash, 0])) as string);
     const day = utcDate(block.timestamp);
-    const entry = days.get(day) ?? { txs: 0, fees: 0n, blocks: 0, addresses: new Set<string>() };
+    const entry = days.get(day) ?? {
+      txs: 0,
+      fees: 0n,
+      blocks: 0,
+      addresses: new Set<string>(),
+      senders: new Set<string>(),
+    };
     entry.blocks++;
     for (const [i, tx] of (block.transactions ?? []).entries()) {
       entry.txs++;
@@ -90,7 +98,10 @@ async function recount(): Promise<Map<string, DayTruth>> {
           if (spent === undefined) throw new Error(`block ${h}: spends unknown output ${key}`);
           outputs.delete(key);
           valueIn += spent.value;
-          if (spent.address) entry.addresses.add(spent.address);
+          if (spent.address) {
+            entry.addresses.add(spent.address);
+            entry.senders.add(spent.address);
+          }
         }
         entry.fees += valueIn - tx.outs.reduce((s, o) => s + o.value, 0n);
       }
@@ -144,7 +155,7 @@ describe('Bitcoin on the sandbox, end to end', () => {
     await ingestAll();
     expect(await runner.run('blockchain.bitcoin.compute')).toMatch(/^published 3 documents/);
     const tx = await documentOf('/data/blockchain/bitcoin/transaction-statistics');
-    expect(tx.meta).toMatchObject({ methodology: 'blockchain.bitcoin-counting@1.1.0' });
+    expect(tx.meta).toMatchObject({ methodology: 'blockchain.bitcoin-counting@1.2.0' });
     expect(tx.row.meta).toContain('sandbox:bitcoin:regtest');
     const records = tx.data as BitcoinTransactionRecord[];
     const today = startOfUtcDay(clock.nowMs() / 1000);
@@ -164,6 +175,7 @@ describe('Bitcoin on the sandbox, end to end', () => {
       expect(record.block_count).toBe(day.blocks);
       expect(record.coinbase_tx_count).toBe(day.blocks);
       expect(record.fees_total_sat).toBe(day.fees.toString());
+      expect(record.active_senders).toBe(day.senders.size);
       expect(record.active_addresses).toBe(day.addresses.size);
       expect(record.fees_total_usd).toBeNull();
       // The price the USD figures use, named as on EVM records: here none (no BTC-USD feed, no WBTC pool).
@@ -184,6 +196,9 @@ describe('Bitcoin on the sandbox, end to end', () => {
     expect(records[1]!.tx_type_mix!.outputs).toHaveProperty('p2wpkh');
     expect(records[1]!.tx_type_mix!.inputs).toHaveProperty('p2pkh');
     expect(records[1]!.active_addresses).toBeGreaterThan(20);
+    // Senders are some of the day's addresses, not all: outputs are paid to addresses that have not spent.
+    expect(records[1]!.active_senders).toBeGreaterThan(0);
+    expect(records[1]!.active_senders).toBeLessThan(records[1]!.active_addresses!);
 
     // Every document follows the vocabulary (docs/vocabulary.md), as test/vocabulary.test.ts checks the others.
     const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));

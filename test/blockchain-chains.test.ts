@@ -22,6 +22,7 @@ type Hex = `0x${string}`;
 interface Tx {
   date: string;
   tx_count: number | null;
+  active_senders: number | null;
   active_addresses: number | null;
   fees_total_wei: string | null;
 }
@@ -64,7 +65,7 @@ describe('blockchain: several chains, reorgs and a stopped node', () => {
     t = await testApp();
     t.clock.ms = Date.now();
     env = {
-      config: loadConfig({}),
+      config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
       registry,
       book: { origin: 'registry', chains: {} },
       sources: new SourceMap({
@@ -97,14 +98,15 @@ describe('blockchain: several chains, reorgs and a stopped node', () => {
     expect(r.l1_data_fee_wei).toBe('0');
   });
 
-  it('a reorg rolls back the abandoned blocks’ transactions and senders', async () => {
+  it('a reorg rolls back the abandoned blocks’ transactions, senders and recipients', async () => {
     const before = today(await get<Tx>('/data/blockchain/ethereum/transaction-statistics'));
     const snapshot = await eth.rpc<Hex>('evm_snapshot');
-    await sendTx(eth, { from: accounts[5]!, to: accounts[1]!, data: '0x' });
+    await sendTx(eth, { from: accounts[5]!, to: accounts[6]!, data: '0x' });
     await ingestAndCompute();
     const forked = today(await get<Tx>('/data/blockchain/ethereum/transaction-statistics'));
     expect(forked.tx_count).toBe(before.tx_count! + 1);
-    expect(forked.active_addresses).toBe(before.active_addresses! + 1);
+    expect(forked.active_senders).toBe(before.active_senders! + 1);
+    expect(forked.active_addresses).toBe(before.active_addresses! + 2);
     // The fork is abandoned: the same height now holds another sender's two transactions.
     await eth.rpc('evm_revert', [snapshot]);
     await eth.rpc('evm_setAutomine', [false]);
@@ -115,7 +117,8 @@ describe('blockchain: several chains, reorgs and a stopped node', () => {
     expect(await ingestAndCompute()).toMatch(/reorg: rolled back from block/);
     const after = today(await get<Tx>('/data/blockchain/ethereum/transaction-statistics'));
     expect(after.tx_count).toBe(before.tx_count! + 2);
-    // accounts[5] sent only on the abandoned fork: no longer a sender of the day.
+    // accounts[5] sent to accounts[6] only on the abandoned fork: neither is active on the day any more.
+    expect(after.active_senders).toBe(before.active_senders);
     expect(after.active_addresses).toBe(before.active_addresses);
   });
 

@@ -1,3 +1,4 @@
+import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
 import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
@@ -14,7 +15,9 @@ import { startTestSources, type TestSources } from './support/sources.js';
  * End to end on a small seeded sandbox world with the beacon stand-in: chain → blockchain ingest → compute → API.
  * Ethereum's daily transaction count, distinct senders and fees are recomputed here from the chain alone (full
  * blocks and one `eth_getTransactionReceipt` per transaction, over plain JSON-RPC, not through the pipeline's
- * reader or tables), and the validator count from the stand-in's unfiltered registry; they must be equal.
+ * reader or tables), and the validator count from the stand-in's unfiltered registry; they must be equal. The burn is
+ * recounted through viem from the blocks: Σ baseFeePerGas × gasUsed plus Σ blobGasUsed × the blob base fee; the
+ * sandbox's blocks carry a base fee and its rollup batchers' blob transactions (issue 26), so neither is zero.
  */
 
 interface Envelope<T> {
@@ -39,9 +42,43 @@ async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T
 interface Truth {
   txCount: number;
   senders: Set<string>;
+  /** Senders, targets and created contracts. */
+  addresses: Set<string>;
   fees: bigint;
   blocks: number;
   failed: number;
+}
+
+interface Burn {
+  baseFeeBurned: bigint;
+  blobGasUsed: bigint;
+  blobFees: bigint;
+  blobTransactions: number;
+}
+
+/**
+ * Per UTC day, through viem: Σ baseFeePerGas × gasUsed of the blocks, Σ blobGasUsed, and Σ blobGasUsed × the
+ * block's blob base fee (the price every blob transaction of the block paid, `blobGasPrice` of its receipts).
+ */
+async function burnTruth(url: string): Promise<Map<string, Burn>> {
+  const client = createPublicClient({ transport: http(url) });
+  const head = await client.getBlockNumber();
+  const out = new Map<string, Burn>();
+  for (let n = 0n; n <= head; n++) {
+    const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+    const day = new Date(Number(block.timestamp) * 1000).toISOString().slice(0, 10);
+    const b = out.get(day) ?? { baseFeeBurned: 0n, blobGasUsed: 0n, blobFees: 0n, blobTransactions: 0 };
+    b.baseFeeBurned += (block.baseFeePerGas ?? 0n) * block.gasUsed;
+    b.blobGasUsed += block.blobGasUsed ?? 0n;
+    const blobTxs = block.transactions.filter((tx) => tx.type === 'eip4844');
+    if (blobTxs.length > 0) {
+      const receipt = await client.getTransactionReceipt({ hash: blobTxs[0]!.hash });
+      b.blobFees += (block.blobGasUsed ?? 0n) * (receipt.blobGasPrice ?? 0n);
+      b.blobTransactions += blobTxs.length;
+    }
+    out.set(day, b);
+  }
+  return out;
 }
 
 /** Per UTC day of block timestamps: counts, senders and Σ gasUsed × effectiveGasPrice, from the chain alone. */
@@ -49,19 +86,26 @@ async function chainTruth(url: string): Promise<Map<string, Truth>> {
   const head = Number.parseInt(await rpc<string>(url, 'eth_blockNumber', []), 16);
   const out = new Map<string, Truth>();
   for (let n = 0; n <= head; n++) {
-    const block = await rpc<{ timestamp: Hex; transactions: { hash: Hex; from: Hex }[] }>(url, 'eth_getBlockByNumber', [
-      `0x${n.toString(16)}`,
-      true,
-    ]);
+    const block = await rpc<{ timestamp: Hex; transactions: { hash: Hex; from: Hex; to: Hex | null }[] }>(
+      url,
+      'eth_getBlockByNumber',
+      [`0x${n.toString(16)}`, true],
+    );
     const day = new Date(Number.parseInt(block.timestamp, 16) * 1000).toISOString().slice(0, 10);
-    const t = out.get(day) ?? { txCount: 0, senders: new Set(), fees: 0n, blocks: 0, failed: 0 };
+    const t = out.get(day) ?? { txCount: 0, senders: new Set(), addresses: new Set(), fees: 0n, blocks: 0, failed: 0 };
     t.blocks++;
     for (const tx of block.transactions) {
-      const r = await rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; status: Hex }>(url, 'eth_getTransactionReceipt', [
-        tx.hash,
-      ]);
+      const r = await rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; status: Hex; contractAddress: Hex | null }>(
+        url,
+        'eth_getTransactionReceipt',
+        [tx.hash],
+      );
       t.txCount++;
       t.senders.add(tx.from.toLowerCase());
+      // Senders and recipients: the target, or for a creation the contract it created.
+      t.addresses.add(tx.from.toLowerCase());
+      if (tx.to) t.addresses.add(tx.to.toLowerCase());
+      if (r.contractAddress) t.addresses.add(r.contractAddress.toLowerCase());
       t.fees += BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
       if (r.status === '0x0') t.failed++;
     }
@@ -123,6 +167,7 @@ describe('blockchain end to end on the sandbox', () => {
         date: string;
         partial: boolean;
         tx_count: number | null;
+        active_senders: number | null;
         active_addresses: number | null;
         fees_total_wei: string | null;
         block_count: number | null;
@@ -134,7 +179,7 @@ describe('blockchain end to end on the sandbox', () => {
         gap_reason: string | null;
       }[]
     >('/data/blockchain/ethereum/transaction-statistics');
-    expect(doc.meta.methodology).toBe('blockchain.evm-counting@2.0.0');
+    expect(doc.meta.methodology).toBe('blockchain.evm-counting@3.0.0');
     expect(doc.meta.source).toBe('sandbox:ethereum:31337, sandbox:beacon');
     expect(doc.data).toHaveLength(7);
     expect(doc.data.map((r) => r.partial)).toEqual([true, false, false, false, false, false, false]);
@@ -149,7 +194,10 @@ describe('blockchain end to end on the sandbox', () => {
         continue;
       }
       expect(r.tx_count, r.date).toBe(day.txCount);
-      expect(r.active_addresses, r.date).toBe(day.senders.size);
+      expect(r.active_senders, r.date).toBe(day.senders.size);
+      expect(r.active_addresses, r.date).toBe(day.addresses.size);
+      // Recipients the senders do not cover are counted (the world's traffic pays and calls other accounts).
+      if (day.txCount > 0) expect(day.addresses.size, r.date).toBeGreaterThan(day.senders.size);
       expect(r.fees_total_wei, r.date).toBe(String(day.fees));
       expect(r.block_count, r.date).toBe(day.blocks);
       expect(r.failed_tx_count, r.date).toBe(day.failed);
@@ -159,6 +207,38 @@ describe('blockchain end to end on the sandbox', () => {
       if (day.txCount > 0) compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('the burn recounted from the blocks: a base fee burned every day, and blob fees', async () => {
+    const doc = await get<
+      {
+        date: string;
+        tx_count: number | null;
+        tx_type_mix: Record<string, number> | null;
+        base_fee_burned_wei: string | null;
+        blob_fees_wei: string | null;
+        blob_gas_used: string | null;
+        burned_total_wei: string | null;
+      }[]
+    >('/data/blockchain/ethereum/transaction-statistics');
+    const truth = await burnTruth(w.world.rpcUrl);
+    let blobDays = 0;
+    let burned = 0n;
+    for (const r of doc.data) {
+      const day = truth.get(r.date);
+      if (!day || !r.tx_count) continue;
+      expect(r.base_fee_burned_wei, r.date).toBe(String(day.baseFeeBurned));
+      expect(r.blob_gas_used, r.date).toBe(String(day.blobGasUsed));
+      expect(r.blob_fees_wei, r.date).toBe(String(day.blobFees));
+      expect(r.burned_total_wei, r.date).toBe(String(day.baseFeeBurned + day.blobFees));
+      expect(r.tx_type_mix?.blob ?? 0, r.date).toBe(day.blobTransactions);
+      // Every day with transactions burns base fee (the sandbox's base fee is never zero).
+      expect(day.baseFeeBurned, r.date).toBeGreaterThan(0n);
+      if (day.blobFees > 0n) blobDays++;
+      burned += BigInt(r.burned_total_wei!);
+    }
+    expect(blobDays).toBeGreaterThanOrEqual(2);
+    expect(burned).toBeGreaterThan(0n);
   }, 120_000);
 
   it('network statistics: the validator count of the beacon stand-in, finality from the chain’s tags', async () => {

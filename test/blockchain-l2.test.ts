@@ -1,10 +1,13 @@
 /**
  * The blockchain area on the sandbox's layer-2 chains (src/sandbox/l2/): OP's daily L1 data fees equal the L1 fee
  * vault's gain and its execution fees the base fee and sequencer vaults' gains; the system transactions are found
- * where each stack puts them (one per block, no violation); Arbitrum's L1 data fees equal Σ gasUsedForL1 ×
- * effectiveGasPrice recounted from the receipts; transaction counts equal a recount from the blocks.
+ * where each stack puts them (no violation); Arbitrum's L1 data fees equal Σ gasUsedForL1 × effectiveGasPrice
+ * recounted from the receipts; transaction counts equal a recount from the blocks, classified as
+ * docs/methodology/blockchain-evm.md says: on Arbitrum, the batch-posting reports as system transactions, the
+ * deposits, retryable submissions and their auto-redeems as deposits, a submission's prepaid gas counted once.
  */
 import pino from 'pino';
+import { keccak256, toHex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { blockchainArea } from '../src/areas/blockchain/index.js';
 import { BLOCKCHAIN_COMPUTATION } from '../src/areas/blockchain/public.js';
@@ -12,6 +15,7 @@ import { loadConfig } from '../src/config/index.js';
 import { registry } from '../src/registry/index.js';
 import { jsonRpc } from '../src/sandbox/chain/anvil.js';
 import { type L2Chain, openL2Chain } from '../src/sandbox/l2/chain.js';
+import { ARBOS_ADDRESS } from '../src/sandbox/l2/nitro.js';
 import { BASE_FEE_VAULT, L1_FEE_VAULT, SEQUENCER_FEE_VAULT } from '../src/sandbox/l2/op-stack.js';
 import { EvmChains } from '../src/sources/evm/chains.js';
 import { SourceMap } from '../src/sources/index.js';
@@ -29,6 +33,11 @@ const GENESIS = 1_790_000_000 - (1_790_000_000 % 86_400) + 20 * 3600;
 const NOW = GENESIS + 30 * 3600 + 600;
 const rpc = <T>(url: string, method: string, params: unknown[] = []) => jsonRpc<T>(url, method, params);
 const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+/** ArbosActs selectors (nitro `precompiles/ArbosActs.go`). */
+const START_BLOCK = keccak256(toHex('startBlock(uint256,uint64,uint64,uint64)')).slice(0, 10);
+const BATCH_POSTING_REPORT_V2 = keccak256(
+  toHex('batchPostingReportV2(uint256,address,uint64,uint64,uint64,uint64,uint256)'),
+).slice(0, 10);
 
 interface L2Doc {
   date: string;
@@ -42,6 +51,7 @@ interface L2Doc {
   fees_total_wei: string | null;
   l1_data_fee_wei: string | null;
   l2_execution_fee_wei: string | null;
+  active_senders: number | null;
   active_addresses: number | null;
 }
 
@@ -66,7 +76,7 @@ describe('blockchain on the sandbox layer-2 chains', () => {
     const t = await testApp();
     t.clock.ms = NOW * 1000;
     const env = {
-      config: loadConfig({}),
+      config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
       registry,
       book: { origin: 'registry' as const, chains: {} },
       sources: new SourceMap({
@@ -102,32 +112,71 @@ describe('blockchain on the sandbox layer-2 chains', () => {
       const head = Number(await rpc<string>(url, 'eth_blockNumber'));
       const out = new Map<
         string,
-        { txs: number; system: number; deposits: number; blocks: number; l1: bigint; gas: bigint; senders: Set<string> }
+        {
+          txs: number;
+          system: number;
+          deposits: number;
+          blocks: number;
+          l1: bigint;
+          gas: bigint;
+          senders: Set<string>;
+          addresses: Set<string>;
+        }
       >();
+      // Nitro's transactions by kind over the whole chain: the internal ones by ArbosActs selector.
+      const seen: Record<string, number> = {};
       for (let n = 0; n <= head; n++) {
         const b = await rpc<Json & { transactions: Json[]; timestamp: string }>(url, 'eth_getBlockByNumber', [
           `0x${n.toString(16)}`,
           true,
         ]);
         const d = day(Number(b.timestamp));
-        const c = out.get(d) ?? { txs: 0, system: 0, deposits: 0, blocks: 0, l1: 0n, gas: 0n, senders: new Set() };
+        const c = out.get(d) ?? {
+          txs: 0,
+          system: 0,
+          deposits: 0,
+          blocks: 0,
+          l1: 0n,
+          gas: 0n,
+          senders: new Set<string>(),
+          addresses: new Set<string>(),
+        };
         c.blocks++;
         for (const [i, tx] of b.transactions.entries()) {
           const type = Number(tx.type);
           const r = await rpc<Json>(url, 'eth_getTransactionReceipt', [tx.hash]);
-          if (i === 0 && (type === 0x7e || type === 0x6a)) {
+          if (nitro) {
+            const kind = type === 0x6a ? String(tx.input).slice(0, 10) : `0x${type.toString(16)}`;
+            seen[kind] = (seen[kind] ?? 0) + 1;
+          }
+          // OP: the L1-attributes deposit at index 0; Nitro: every ArbOS internal transaction (startBlock at index 0,
+          // the batch-posting reports after it).
+          const arbos = String(tx.from).toLowerCase() === ARBOS_ADDRESS.toLowerCase();
+          if ((!nitro && i === 0 && type === 0x7e) || (nitro && type === 0x6a && arbos)) {
             c.system++;
             continue;
           }
           c.txs++;
           c.senders.add(String(tx.from).toLowerCase());
-          if ((nitro && [0x64, 0x68, 0x69].includes(type)) || (!nitro && type === 0x7e)) c.deposits++;
-          // OP deposits pay no L2 gas (bought on L1).
-          if (nitro || type !== 0x7e) c.gas += BigInt(r.gasUsed as string) * BigInt(r.effectiveGasPrice as string);
+          // Senders and recipients: the target, or for a creation the contract it created.
+          for (const a of [tx.from, tx.to, r.contractAddress]) if (a) c.addresses.add(String(a).toLowerCase());
+          if ((nitro && [0x64, 0x65, 0x66, 0x68, 0x69].includes(type)) || (!nitro && type === 0x7e)) c.deposits++;
+          // OP deposits pay no L2 gas (bought on L1); a Nitro retryable submission's gas is its auto-redeem's.
+          if ((nitro && type !== 0x69) || (!nitro && type !== 0x7e))
+            c.gas += BigInt(r.gasUsed as string) * BigInt(r.effectiveGasPrice as string);
           if (nitro) c.l1 += BigInt(r.gasUsedForL1 as string) * BigInt(r.effectiveGasPrice as string);
           else if (r.l1Fee !== undefined) c.l1 += BigInt(r.l1Fee as string);
         }
         out.set(d, c);
+      }
+      if (nitro) {
+        // The sandbox's Arbitrum carries what Nitro's blocks carry: batch-posting reports, ETH deposits, retryable
+        // submissions with their auto-redeems, beside startBlock in every block.
+        expect(seen[START_BLOCK]).toBe(head);
+        expect(seen[BATCH_POSTING_REPORT_V2]).toBeGreaterThan(0);
+        expect(seen['0x64']).toBeGreaterThan(0);
+        expect(seen['0x69']).toBeGreaterThan(0);
+        expect(seen['0x68']).toBe(seen['0x69']);
       }
       return out;
     };
@@ -152,7 +201,9 @@ describe('blockchain on the sandbox layer-2 chains', () => {
         expect(r.system_tx_violations).toBe(0);
         expect(r.deposit_tx_count).toBe(c.deposits);
         expect(r.user_tx_count).toBe(c.txs - c.deposits);
-        expect(r.active_addresses).toBe(c.senders.size);
+        expect(r.active_senders, `${chain} ${r.date}`).toBe(c.senders.size);
+        expect(r.active_addresses, `${chain} ${r.date}`).toBe(c.addresses.size);
+        if (c.txs > 0) expect(c.addresses.size).toBeGreaterThan(c.senders.size);
         expect(r.l1_data_fee_wei).toBe(String(c.l1));
         expect(r.fees_total_wei).toBe(String(nitro ? c.gas : c.gas + c.l1));
       }

@@ -23,7 +23,7 @@ const end = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000 + 86_399;
 describe('loadNativeUsdByDay', () => {
   const { store, cleanup } = testStore();
   const env = {
-    config: loadConfig({}),
+    config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
     registry,
     book: addressBookFromRegistry(registry, ['ethereum']),
     sources: new SourceMap({

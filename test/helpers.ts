@@ -137,7 +137,14 @@ export async function testApp(
   } = {},
 ): Promise<TestApp> {
   const { store, dir, cleanup } = testStore(options.dialect);
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'info', SYNC_INTERVAL_MS: '600000', ...options.env });
+  // Tests run computations on demand: every moved input publishes (PUBLISH_EVERY_SECONDS 0) unless a test says otherwise.
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'info',
+    SYNC_INTERVAL_MS: '600000',
+    PUBLISH_EVERY_SECONDS: '0',
+    ...options.env,
+  });
   const logs = new LogCapture();
   const logger = createLogger(config, logs);
   const clock = new TestClock();

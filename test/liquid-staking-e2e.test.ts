@@ -356,12 +356,12 @@ describe('liquid staking end to end on the sandbox', () => {
       expect(res.data[0]!.score).not.toBeNull();
       expect(res.data[0]!.score!).toBeGreaterThanOrEqual(0);
       expect(res.data[0]!.score!).toBeLessThanOrEqual(1);
-      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.2.0');
+      expect(res.meta.methodology).toBe('liquid-staking.lending-exposure@1.3.0');
     }
     const pool = lst.pools[0]!.toLowerCase();
     const res = await get<ScoreRecord[]>(`/scores/liquidity/liquid-staking/dex-pool-scores/${pool}`);
     expect(res.data).toHaveLength(7);
-    expect(res.meta.methodology).toBe('liquid-staking.dex-pool@1.1.0');
+    expect(res.meta.methodology).toBe('liquid-staking.dex-pool@1.2.0');
     expect(res.data[0]!.score).not.toBeNull();
   });
 

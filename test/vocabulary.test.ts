@@ -9,6 +9,7 @@ import { type Registry, registry } from '../src/registry/index.js';
 import { type TestApp, testApp } from './helpers.js';
 import { runAreas } from './support/areas.js';
 import { type LendingTestWorld, lendingWorld } from './support/lending-world.js';
+import { priceDisagreements, publishedPrices } from './support/one-price.js';
 import { startTestSources, type TestSources } from './support/sources.js';
 import {
   checkDocument,
@@ -187,6 +188,35 @@ describe('the vocabulary checker', () => {
     expect(rows).toEqual(Object.entries(GAP_REASONS_DOC));
   });
 
+  it('one price per token per instant: finds two unflagged prices of a token at one instant, in any area', () => {
+    const WETH = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    const at = (area: string, path: string, data: unknown): PublishedDocument => ({ ...doc(data), area, path });
+    const lending = at('lending', '/a', { token_address: WETH, price_usd: 2459.81177474, timestamp: AS_OF });
+    const stable = (price: number, flagged = false) =>
+      at('stablecoin', '/s', {
+        as_of: AS_OF,
+        collateral_assets: [{ collateral_token_address: WETH, price_usd: price, price_flagged: flagged }],
+      });
+    const lst = (price: number) =>
+      at('liquid-staking', '/l', {
+        as_of: AS_OF,
+        liquid_staking_token: { token_address: '0x4b6ab5f819a515382b0deb6935d793817bb4af28', underlying_address: WETH },
+        underlying_price: { price_usd: price, source: 'oracle', flagged: false },
+      });
+    // Rounded alike (6 against 8 decimals): one price.
+    expect(priceDisagreements(publishedPrices([lending, stable(2459.811775), lst(2459.81177474)]))).toEqual([]);
+    // Liquity's own feed (2449.70) and a Morpho snapshot's DEX price (2458.38) under the policy's name: two more.
+    const found = priceDisagreements(publishedPrices([lending, stable(2449.704262), lst(2458.38084382)]));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(`${WETH} @ ${AS_OF}: 2459.81177474 in /a $.price_usd | 2449.704262 in /s`);
+    // A record that shows the disagreement (flagged, both sources beside) is not a second price.
+    expect(priceDisagreements(publishedPrices([lending, stable(2300, true)]))).toEqual([]);
+    // Another instant is another price; the DEX area publishes its own DEX prices only (the policy's candidate).
+    const later = at('lending', '/b', { token_address: WETH, price_usd: 2500, timestamp: '2026-11-20T15:00:00Z' });
+    const dex = at('dex', '/d', { token_address: WETH, price_usd: 2458.2, timestamp: AS_OF });
+    expect(priceDisagreements(publishedPrices([lending, later, dex]))).toEqual([]);
+  });
+
   it('finds the path-table row of a document path', () => {
     expect(rowOf(PATHS, 'dex', '/scores/liquidity/dex/protocol-overview/uniswap')?.id).toBe(
       'dex.protocol-overview-score',
@@ -296,6 +326,16 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     }
     expect(stamped).toBeGreaterThan(5);
     expect(late).toEqual([]);
+  });
+
+  it('one price per token per instant across every published document (issue 26 item 7)', () => {
+    const prices = publishedPrices(docs);
+    // Lending, liquid staking and the stablecoins each publish prices of the world's tokens (WETH among them).
+    expect([...new Set(prices.map((p) => p.area))].sort()).toEqual(
+      expect.arrayContaining(['lending', 'liquid-staking', 'stablecoin']),
+    );
+    expect(prices.some((p) => p.where.includes('peg_quote_price_usd'))).toBe(true);
+    expect(priceDisagreements(prices)).toEqual([]);
   });
 
   it('every document follows the rules of one vocabulary', () => {

@@ -3,11 +3,11 @@
  * live mode) left running with a steady trickle of API requests, sampled every minute.
  *
  *   npm run bench:soak -- [--minutes 120] [--block-seconds 1] [--rps 2] [--sample-seconds 60] [--data-dir DIR]
- *                         [--out FILE] [--keep]
+ *                         [--out FILE] [--keep] [--cpu-prof DIR]
  *
  * It starts the built CLI (`npm run build` first; `npm ci` does it) on a fresh data directory (`.bench/soak-<time>`,
  * removed at the end unless `--keep` or `--data-dir`), waits for `/ready`, then for `--minutes` of wall time sends
- * `--rps` requests a second, round robin over a set of documents of every computed area (found through the API's
+ * `--rps` requests a second (0: none, a service at rest), round robin over a set of documents of every computed area (found through the API's
  * own listings), and every `--sample-seconds` records:
  *
  * - CPU (% of one core over the interval) and resident memory of every process of the service's tree (the service,
@@ -28,10 +28,11 @@
  * run mines more blocks in its wall time: 7,200 blocks in two hours on each EVM chain, what the default interval
  * mines in ten hours and 300 days of the history's hourly blocks.
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { processTree, TICK } from '../support/processes.js';
 import { type Fit, fitLine, percentile } from './analyse.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,6 +46,7 @@ const { values: flags } = parseArgs({
     out: { type: 'string' },
     keep: { type: 'boolean', default: false },
     port: { type: 'string', default: '18931' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const minutes = Number(flags.minutes);
@@ -52,9 +54,11 @@ const blockSeconds = Number(flags['block-seconds']);
 const rps = Number(flags.rps);
 const sampleSeconds = Number(flags['sample-seconds']);
 const port = Number(flags.port);
-for (const [name, v] of Object.entries({ minutes, blockSeconds, rps, sampleSeconds, port })) {
+for (const [name, v] of Object.entries({ minutes, blockSeconds, sampleSeconds, port })) {
   if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name}: a positive number, got ${v}`);
 }
+// `--rps 0`: no API traffic at all, the resting service of issue 31 item 1.
+if (!Number.isFinite(rps) || rps < 0) throw new Error(`--rps: a number ≥ 0, got ${rps}`);
 if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('not built: run `npm run build` first');
 
 const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
@@ -63,69 +67,7 @@ const outFile = path.resolve(flags.out ?? path.join(ROOT, '.bench', `soak-${stam
 mkdirSync(dataDir, { recursive: true });
 mkdirSync(path.dirname(outFile), { recursive: true });
 const base = `http://127.0.0.1:${port}`;
-const TICK = Number(execFileSyncText('getconf', ['CLK_TCK'])) || 100;
-const PAGE = Number(execFileSyncText('getconf', ['PAGESIZE'])) || 4096;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function execFileSyncText(cmd: string, args: string[]): string {
-  try {
-    return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
-}
-
-// ---- processes ----------------------------------------------------------------------------------------------------
-
-interface Proc {
-  readonly pid: number;
-  /** A name: `service`, `anvil:<port>`, or the command's base name. */
-  readonly name: string;
-  readonly cpuTicks: number;
-  readonly rssBytes: number;
-}
-
-function readProc(pid: number): { ppid: number; ticks: number; rss: number; cmd: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command is in parentheses and may hold spaces: split after the last ')'.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    // Fields after the command: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14) … rss(21)
-    return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]), rss: Number(rest[21]) * PAGE, cmd };
-  } catch {
-    return undefined;
-  }
-}
-
-function processTree(root: number): Proc[] {
-  const all = new Map<number, { ppid: number; ticks: number; rss: number; cmd: string }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const p = readProc(Number(entry));
-    if (p) all.set(Number(entry), p);
-  }
-  const inTree = new Set<number>([root]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, p] of all) {
-      if (!inTree.has(pid) && inTree.has(p.ppid)) {
-        inTree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  return [...inTree]
-    .filter((pid) => all.has(pid))
-    .map((pid) => {
-      const p = all.get(pid)!;
-      const anvilPort = /anvil.*--port[= ](\d+)/.exec(p.cmd)?.[1];
-      const name =
-        pid === root ? 'service' : anvilPort ? `anvil:${anvilPort}` : path.basename(p.cmd.split(' ')[0] ?? `${pid}`);
-      return { pid, name, cpuTicks: p.ticks, rssBytes: p.rss };
-    });
-}
 
 // ---- files --------------------------------------------------------------------------------------------------------
 
@@ -176,6 +118,18 @@ async function rpc(url: string, method: string): Promise<unknown> {
 
 const execFileP = promisify(execFile);
 async function sandboxChains(): Promise<Record<string, string>> {
+  // A second start is ready before its world is running (the chains open while the world loads): ask again.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await sandboxChainsOnce();
+    } catch (err) {
+      if (tries >= 120) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
+async function sandboxChainsOnce(): Promise<Record<string, string>> {
   const { stdout } = await execFileP(process.execPath, ['bin/protoscore.js', 'sandbox', 'info', '--json'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' },
@@ -188,7 +142,9 @@ async function sandboxChains(): Promise<Record<string, string>> {
 
 async function start(): Promise<{ child: ChildProcess; token: string; startMs: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['bin/protoscore.js', 'start'], {
+  // `--cpu-prof DIR`: V8 CPU profiles of the service's threads (main, API, jobs, world) into DIR, written at its stop.
+  const profile = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`] : [];
+  const child = spawn(process.execPath, [...profile, 'bin/protoscore.js', 'start'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -311,6 +267,7 @@ async function main() {
   let stopping = false;
   let i = 0;
   const trickle = (async () => {
+    if (rps === 0) return;
     const gap = 1000 / rps;
     let next = Date.now();
     while (!stopping) {

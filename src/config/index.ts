@@ -31,6 +31,12 @@ export interface Config {
   readonly defaultRatePerMinute: number;
   /** How often an API process checks the store for a newly published dataset version or token change. */
   readonly syncIntervalMs: number;
+  /**
+   * `PUBLISH_EVERY_SECONDS`: the least time between two publications of one computation whose inputs moved (a new
+   * block moves every document's `as_of`); 0 publishes on every change. A computation's first publication is never
+   * held back.
+   */
+  readonly publishEverySeconds: number;
   /** Store lookups per second, per API process, of token ids not yet in its copy of the token table. */
   readonly tokenLookupsPerSecond: number;
   /** Areas whose datasets, jobs and paths are switched off (the paths answer 404 no_data). */
@@ -293,6 +299,12 @@ export const CONFIG_KEYS = {
     doc: 'How often an API process checks for newly published datasets and token changes',
     default: '1000',
     parse: integer(50, 600_000),
+  },
+  PUBLISH_EVERY_SECONDS: {
+    key: 'PUBLISH_EVERY_SECONDS',
+    doc: 'The least time, in seconds, between two publications of one computation whose inputs moved (each new block moves every document’s `as_of`): figures are at most this much older than the newest ingested block. 0: publish on every change. A first publication is never held back',
+    default: '60',
+    parse: integer(0, 86_400),
   },
   TOKEN_LOOKUPS_PER_SECOND: {
     key: 'TOKEN_LOOKUPS_PER_SECOND',
@@ -596,6 +608,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
     logFormat: p.LOG_FORMAT ?? 'auto',
     defaultRatePerMinute: p.RATE_LIMIT_PER_MINUTE ?? 600,
     syncIntervalMs: p.SYNC_INTERVAL_MS ?? 1000,
+    publishEverySeconds: p.PUBLISH_EVERY_SECONDS ?? 60,
     tokenLookupsPerSecond: p.TOKEN_LOOKUPS_PER_SECOND ?? 20,
     disabledAreas: p.DISABLED_AREAS ?? new Set<AreaId>(),
     configFile,

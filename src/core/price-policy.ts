@@ -122,3 +122,66 @@ export function choosePrice(
   }
   return null;
 }
+
+/** One answer of a USD price feed (a Chainlink round; a lending market's oracle read at a block). */
+export interface FeedAnswer {
+  /** Lowercase address of the token the feed prices. */
+  readonly token: string;
+  readonly priceUsd: number;
+  /** Unix seconds of the answer. */
+  readonly updatedAt: number;
+  /** Seconds; null when unknown (the answer then counts as fresh for one day). */
+  readonly heartbeat: number | null;
+  /** The feed's address. */
+  readonly ref: string;
+}
+
+/**
+ * The policy's feed candidate for `token` at `at`: the newest answer at or before `at` (the feed's state at that
+ * instant; a later answer is not known then). Null without one.
+ */
+export function feedCandidateAt(answers: readonly FeedAnswer[], token: string, at: number): OracleCandidate | null {
+  const t = token.toLowerCase();
+  let best: FeedAnswer | undefined;
+  for (const a of answers) {
+    if (a.token !== t || a.updatedAt > at || !(a.priceUsd > 0)) continue;
+    if (!best || a.updatedAt > best.updatedAt) best = a;
+  }
+  return best
+    ? { priceUsd: best.priceUsd, updatedAt: best.updatedAt, heartbeat: best.heartbeat, ref: best.ref, kind: 'oracle' }
+    : null;
+}
+
+/**
+ * A protocol's own oracle price published beside the policy price (Maker's OSM, Liquity's PriceFeed, a Morpho
+ * market's oracle): its gap to the policy price, `|own / policy − 1|` (4 decimals), and the flag above
+ * `DISAGREEMENT_TOLERANCE`, as the policy flags two disagreeing sources. Null gap (no flag) without both prices.
+ */
+export function besidePolicy(
+  own: number | null,
+  policy: number | null,
+): { disagreement: number | null; flagged: boolean } {
+  if (own === null || policy === null || !(own > 0) || !(policy > 0)) return { disagreement: null, flagged: false };
+  const gap = round4(Math.abs(own / policy - 1));
+  return { disagreement: gap, flagged: gap > DISAGREEMENT_TOLERANCE };
+}
+
+/** Decimals of a published USD amount in the areas that value positions (lending, liquid staking). */
+export const USD_DECIMALS = 6;
+
+/**
+ * A USD amount as published: 6 decimals (a millionth of a dollar), and a non-zero amount too small for them keeps 6
+ * significant digits instead of reading 0 beside a non-zero token amount (a few wei of ETH are worth 1e-15 USD).
+ */
+export function roundUsd(x: number): number {
+  if (x === 0 || !Number.isFinite(x)) return x;
+  const fixed = Math.round(x * 10 ** USD_DECIMALS) / 10 ** USD_DECIMALS;
+  return fixed === 0 ? Number(x.toPrecision(6)) : fixed;
+}
+
+/** A USD price as published: 8 decimals (the precision of the USD feeds), 8 significant digits below them. */
+export function roundPriceUsd(x: number): number {
+  if (x === 0 || !Number.isFinite(x)) return x;
+  const fixed = Math.round(x * 1e8) / 1e8;
+  return fixed === 0 ? Number(x.toPrecision(8)) : fixed;
+}

@@ -12,6 +12,16 @@ export async function readCheckpoint<T>(db: Db, key: string): Promise<T | undefi
   return row ? (JSON.parse(row.value) as T) : undefined;
 }
 
+/** A checkpoint with the time it was last written (`writeCheckpoint`'s `nowSeconds`). */
+export async function readCheckpointAt<T>(db: Db, key: string): Promise<{ value: T; at: number } | undefined> {
+  const row = await db
+    .selectFrom('checkpoints')
+    .select(['value', 'updated_at'])
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row ? { value: JSON.parse(row.value) as T, at: Number(row.updated_at) } : undefined;
+}
+
 export async function writeCheckpoint(db: Db, key: string, value: unknown, nowSeconds: number): Promise<void> {
   const text = JSON.stringify(value);
   await db

@@ -65,6 +65,8 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0009_stablecoin',
         '0010_community',
         '0011_development_missing_fields',
+        '0015_blockchain_bitcoin_addresses',
+        '0015_blockchain_evm_addresses',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

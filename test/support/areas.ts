@@ -40,13 +40,18 @@ export function sandboxEnv(
   };
   let sources = new SourceMap({ evm: new EvmChains([endpoint], { log: pino({ level: 'warn' }) }) });
   if (options.github) sources = sources.with('github', options.github);
-  return { config: loadConfig({}), registry, book: addressBookFromManifest(world.manifest), sources };
+  return {
+    config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
+    registry,
+    book: addressBookFromManifest(world.manifest),
+    sources,
+  };
 }
 
 /** The environment of a process with only GitHub to read (the development area's tests). */
 export function githubEnv(github: GithubEndpoint): AreaEnv {
   return {
-    config: loadConfig({}),
+    config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
     registry,
     book: { origin: 'registry', chains: {} },
     sources: new SourceMap({ github }),

@@ -21,8 +21,15 @@ export const DEX_COMPUTATION = 'dex.compute';
 /** Prices are (re)computed for this many hours back: the history plus one day of margin for late facts. */
 const PRICE_HOURS = 15 * 24;
 
-/** Prices for the hours up to each chain's newest snapshot, unless already computed for that snapshot. */
-async function updatePrices(
+/**
+ * Prices for the hours up to each chain's newest snapshot, unless already computed for that snapshot. Incremental:
+ * after a run at an earlier block of the chain, only the hours from the one before that block's hour are computed
+ * again, each pool entering them with its newest state of the window (`lastPricedSwaps`, `lastSyncs`), which gives
+ * the same prices as computing the whole window (`dex/jobs.test.ts`); a run costs the new facts and the pools, not
+ * the 15 days. The first run, a head below the last one (a reorganisation) or a checkpoint without its time computes
+ * the whole window.
+ */
+export async function updatePrices(
   ctx: JobContext,
   repo: DexRepository,
   chains: readonly string[],
@@ -33,23 +40,53 @@ async function updatePrices(
     const head = await repo.latestSnapshotBlock(chain);
     if (!head) return [];
     const key = pricesKey(chain);
-    if ((await repo.checkpoint<{ block: number }>(key))?.block === head.blockNumber) {
-      return `${chain}: up to date at block ${head.blockNumber}`;
-    }
+    const last = await repo.checkpoint<PricesCheckpoint>(key);
+    if (last?.block === head.blockNumber) return `${chain}: up to date at block ${head.blockNumber}`;
     const lastHour = Math.floor(head.timestamp / 3600) * 3600;
     const firstHour = lastHour - (PRICE_HOURS - 1) * 3600;
+    const from = pricesFrom(last, head, firstHour);
+    // Each pool enters the first hour with its newest state: V2 syncs of any age, V3 swaps of the window.
+    const swaps =
+      from === firstHour
+        ? await repo.swaps(chain, firstHour - 1, head.timestamp)
+        : [
+            ...(await repo.lastPricedSwaps(chain, firstHour - 1, from - 1)),
+            ...(await repo.swaps(chain, from - 1, head.timestamp)),
+          ];
+    const syncs = await repo.syncs(chain, from - 1, head.timestamp);
     const prices = computeHourlyPrices({
       chain,
-      hours: Array.from({ length: PRICE_HOURS }, (_, i) => firstHour + i * 3600),
+      hours: Array.from({ length: (lastHour - from) / 3600 + 1 }, (_, i) => from + i * 3600),
       tokens: await repo.tokens(chain),
       pools: await repo.pools(chain),
-      swaps: await repo.swaps(chain, firstHour - 1, head.timestamp),
-      syncs: await repo.syncs(chain, firstHour - 1, head.timestamp),
+      swaps,
+      syncs,
       anchors: anchors.filter((a) => a.chain === chain).map((a) => ({ address: a.address, peg: a.peg })),
     });
-    await repo.replacePrices(chain, firstHour, lastHour, prices, { key, value: { block: head.blockNumber }, now });
-    return `${chain}: ${prices.length} prices over ${PRICE_HOURS} hours up to block ${head.blockNumber}`;
+    const value: PricesCheckpoint = { block: head.blockNumber, timestamp: head.timestamp };
+    await repo.replacePrices(chain, from, lastHour, prices, { key, value, now });
+    const hours = (lastHour - from) / 3600 + 1;
+    return `${chain}: ${prices.length} prices over ${hours} hours up to block ${head.blockNumber}`;
   });
+}
+
+/** What `prices:<chain>` holds: the snapshot block the prices were computed for, and its time. */
+interface PricesCheckpoint {
+  readonly block: number;
+  readonly timestamp?: number;
+}
+
+/**
+ * The first hour to compute: the hour before the last run's block's hour (its hour was partial then; one more for a
+ * late fact of the finality window), within the window; the whole window without a usable last run.
+ */
+export function pricesFrom(
+  last: PricesCheckpoint | undefined,
+  head: { readonly blockNumber: number },
+  firstHour: number,
+): number {
+  if (last?.timestamp === undefined || last.block > head.blockNumber) return firstHour;
+  return Math.max(firstHour, Math.floor(last.timestamp / 3600) * 3600 - 3600);
 }
 
 export function dexJobs(env: AreaEnv): JobDef[] {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
@@ -102,47 +102,82 @@ export class DexRepository {
       .orderBy('block_number')
       .orderBy('log_index')
       .execute();
-    return rows.map((r) => ({
-      chain: r.chain,
-      pool: r.pool,
-      blockNumber: Number(r.block_number),
-      logIndex: Number(r.log_index),
-      txHash: r.tx_hash,
-      trader: r.trader,
-      amount0: BigInt(r.amount0),
-      amount1: BigInt(r.amount1),
-      sqrtPriceX96: r.sqrt_price_x96 === null ? null : BigInt(r.sqrt_price_x96),
-      liquidity: r.liquidity === null ? null : BigInt(r.liquidity),
-      tick: r.tick === null ? null : Number(r.tick),
-      timestamp: Number(r.timestamp),
-    }));
+    return rows.map(swapOfRow);
   }
 
-  /** V2 syncs with `timestamp ≤ to`: the newest one before `from` per pool too, so prices start known. */
+  /**
+   * V2 syncs with `from < timestamp ≤ to`, and before them the newest one at or before `from` of each pool of the
+   * chain (so prices start known), in chain order. The newest ones come from the `(chain, pool, timestamp)` index, a
+   * read per V2 pool: the cost grows with the pools, not with the chain's history.
+   */
   async syncs(chain: string, from: number, to: number): Promise<SyncFact[]> {
     const rows = await this.db
       .selectFrom('dex_syncs')
       .selectAll()
       .where('chain', '=', chain)
+      .where('timestamp', '>', from)
       .where('timestamp', '<=', to)
       .orderBy('block_number')
       .orderBy('log_index')
       .execute();
-    const lastBefore = new Map<string, (typeof rows)[number]>();
-    const inWindow: typeof rows = [];
-    for (const r of rows) {
-      if (Number(r.timestamp) <= from) lastBefore.set(r.pool, r);
-      else inWindow.push(r);
+    return [...(await this.lastSyncs(chain, from)), ...rows.map(syncOfRow)];
+  }
+
+  /** Each V2 pool's newest sync at or before `at`, in chain order. */
+  async lastSyncs(chain: string, at: number): Promise<SyncFact[]> {
+    const out: SyncFact[] = [];
+    for (const pool of await this.poolAddresses(chain, 'uniswap-v2')) {
+      const row = await this.db
+        .selectFrom('dex_syncs')
+        .selectAll()
+        .where('chain', '=', chain)
+        .where('pool', '=', pool)
+        .where('timestamp', '<=', at)
+        .orderBy('timestamp', 'desc')
+        .orderBy('block_number', 'desc')
+        .orderBy('log_index', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) out.push(syncOfRow(row));
     }
-    return [...lastBefore.values(), ...inWindow].map((r) => ({
-      chain: r.chain,
-      pool: r.pool,
-      blockNumber: Number(r.block_number),
-      logIndex: Number(r.log_index),
-      reserve0: BigInt(r.reserve0),
-      reserve1: BigInt(r.reserve1),
-      timestamp: Number(r.timestamp),
-    }));
+    return out.sort(byChainOrder);
+  }
+
+  /**
+   * Each V3 pool's newest swap with a price and liquidity in `from < timestamp ≤ to` (the state a pool carries into
+   * the hours after `to`), in chain order: a read per V3 pool through the `(chain, pool, timestamp)` index.
+   */
+  async lastPricedSwaps(chain: string, from: number, to: number): Promise<SwapFact[]> {
+    const out: SwapFact[] = [];
+    for (const pool of await this.poolAddresses(chain, 'uniswap-v3')) {
+      const row = await this.db
+        .selectFrom('dex_swaps')
+        .selectAll()
+        .where('chain', '=', chain)
+        .where('pool', '=', pool)
+        .where('timestamp', '>', from)
+        .where('timestamp', '<=', to)
+        .where('sqrt_price_x96', 'is not', null)
+        .where('liquidity', 'is not', null)
+        .orderBy('timestamp', 'desc')
+        .orderBy('block_number', 'desc')
+        .orderBy('log_index', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) out.push(swapOfRow(row));
+    }
+    return out.sort(byChainOrder);
+  }
+
+  private async poolAddresses(chain: string, design: DexPoolDesign): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('dex_pools')
+      .select('address')
+      .where('chain', '=', chain)
+      .where('design', '=', design)
+      .orderBy('address')
+      .execute();
+    return rows.map((r) => r.address);
   }
 
   /** The newest block with snapshots on the chain, and its timestamp. */
@@ -324,3 +359,38 @@ export function dexPriceBlocks(
 ): Promise<Record<string, number | null>> {
   return new DexRepository(db).priceBlocks(chains);
 }
+
+type SwapRow = Selectable<DexTables['dex_swaps']>;
+type SyncRow = Selectable<DexTables['dex_syncs']>;
+
+function swapOfRow(r: SwapRow): SwapFact {
+  return {
+    chain: r.chain,
+    pool: r.pool,
+    blockNumber: Number(r.block_number),
+    logIndex: Number(r.log_index),
+    txHash: r.tx_hash,
+    trader: r.trader,
+    amount0: BigInt(r.amount0),
+    amount1: BigInt(r.amount1),
+    sqrtPriceX96: r.sqrt_price_x96 === null ? null : BigInt(r.sqrt_price_x96),
+    liquidity: r.liquidity === null ? null : BigInt(r.liquidity),
+    tick: r.tick === null ? null : Number(r.tick),
+    timestamp: Number(r.timestamp),
+  };
+}
+
+function syncOfRow(r: SyncRow): SyncFact {
+  return {
+    chain: r.chain,
+    pool: r.pool,
+    blockNumber: Number(r.block_number),
+    logIndex: Number(r.log_index),
+    reserve0: BigInt(r.reserve0),
+    reserve1: BigInt(r.reserve1),
+    timestamp: Number(r.timestamp),
+  };
+}
+
+const byChainOrder = (a: { blockNumber: number; logIndex: number }, b: { blockNumber: number; logIndex: number }) =>
+  a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;

@@ -1,7 +1,7 @@
 import type { AreaId } from '../../core/areas.js';
 import { nowSeconds } from '../../core/time.js';
 import type { JobContext, JobDef } from '../../jobs/types.js';
-import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
+import { readCheckpointAt, writeCheckpoint } from '../../store/checkpoints.js';
 import { type DatasetDocument, DatasetRepository } from '../../store/datasets.js';
 
 /** A reason the computation has nothing to do yet (shown as the run's summary). */
@@ -51,27 +51,52 @@ export type NamedDocument = Omit<DatasetDocument, 'source'> & { readonly source?
 /** The checkpoint under which a computation keeps the inputs it last published from. */
 export const computedKey = (name: string) => `${name}:inputs`;
 
-/** How a compute job is made again with another `meta.source` (`publishedAs`). */
-const RELABEL = Symbol('computeJob.relabel');
+/** What a compute job is made with besides its spec (`publishedAs`, `publishingEvery`). */
+export interface ComputeJobOptions {
+  /**
+   * The `meta.source` of every document that names none (`publishedAs`: the label of the sources the area or part
+   * read). A document without a source when there is no label is an error of the area's wiring.
+   */
+  readonly source?: string;
+  /**
+   * The least time between two publications whose inputs moved (`PUBLISH_EVERY_SECONDS`): a run that finds its
+   * inputs moved sooner after the last publication returns without loading anything and the next run after the
+   * interval publishes. 0 or absent: publish on every change. The first publication is never held back.
+   */
+  readonly publishEverySeconds?: number;
+}
+
+/** How a compute job is made again with other options (`publishedAs`, `publishingEvery`). */
+const RECONFIGURE = Symbol('computeJob.reconfigure');
+
+function reconfigured(job: JobDef, options: ComputeJobOptions): JobDef {
+  const again = (job as { [RECONFIGURE]?: (options: ComputeJobOptions) => JobDef })[RECONFIGURE];
+  return again ? again(options) : job;
+}
 
 /**
  * This job publishing its documents with `meta.source` = `source` (a compute job of the kit; any other job as it
  * is). `defineArea` does it with the label of the sources an area read.
  */
 export function publishedAs(job: JobDef, source: string): JobDef {
-  const relabel = (job as { [RELABEL]?: (source: string) => JobDef })[RELABEL];
-  return relabel ? relabel(source) : job;
+  return reconfigured(job, { source });
 }
 
 /**
- * `source`: the `meta.source` of every document that names none (`publishedAs`: the label of the sources the area or
- * part read). A document without a source when there is no label is an error of the area's wiring.
+ * This job publishing at most once every `seconds` while its inputs keep moving (a compute job of the kit; any other
+ * job as it is). `defineArea` does it with the configuration's `PUBLISH_EVERY_SECONDS`.
  */
+export function publishingEvery(job: JobDef, seconds: number): JobDef {
+  return reconfigured(job, { publishEverySeconds: seconds });
+}
+
 export function computeJob<Inputs, Input, Output>(
   spec: ComputeJobSpec<Inputs, Input, Output>,
-  source?: string,
+  options: ComputeJobOptions = {},
 ): JobDef {
   const key = computedKey(spec.name);
+  const { source } = options;
+  const every = options.publishEverySeconds ?? 0;
   const job: JobDef = {
     name: spec.name,
     area: spec.area,
@@ -81,9 +106,13 @@ export function computeJob<Inputs, Input, Output>(
     async run(ctx) {
       const inputs = await spec.inputs(ctx);
       if (isWait(inputs)) return inputs.wait;
-      const last = await readCheckpoint(ctx.store.db, key);
-      if (JSON.stringify(last) === JSON.stringify(inputs))
+      const last = await readCheckpointAt(ctx.store.db, key);
+      if (last && JSON.stringify(last.value) === JSON.stringify(inputs))
         return 'up to date: inputs unchanged since the last publication';
+      const sinceLast = nowSeconds(ctx.clock) - (last?.at ?? Number.NEGATIVE_INFINITY);
+      if (last && sinceLast >= 0 && sinceLast < every) {
+        return `inputs moved; the next publication in ${Math.ceil(every - sinceLast)} s (at most one every ${every} s)`;
+      }
       const input = await spec.load(ctx, inputs);
       if (isWait(input)) return input.wait;
       const named = spec.documents(spec.compute(input), input);
@@ -107,6 +136,8 @@ export function computeJob<Inputs, Input, Output>(
       return `published ${documents.length} documents (version ${version})${described}`;
     },
   };
-  Object.defineProperty(job, RELABEL, { value: (label: string) => computeJob(spec, label) });
+  Object.defineProperty(job, RECONFIGURE, {
+    value: (more: ComputeJobOptions) => computeJob(spec, { ...options, ...more }),
+  });
   return job;
 }

@@ -4,6 +4,7 @@ export {
   computeJob,
   type NamedDocument,
   publishedAs,
+  publishingEvery,
   type Wait,
   wait,
 } from './compute-job.js';

@@ -20,7 +20,7 @@ const evm = new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:1', final
   log: pino({ level: 'silent' }),
 });
 const env = (over: Partial<AreaEnv> = {}): AreaEnv => ({
-  config: loadConfig({}),
+  config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
   registry,
   book: EMPTY_BOOK,
   sources: new SourceMap({ evm }),
@@ -191,6 +191,54 @@ describe('defineArea labels what its compute jobs publish', () => {
       /twice/,
     );
     expect(() => definePart({ id: 'Bad/part', computations: [], jobs: () => [] })).toThrow(/folder/);
+  });
+
+  it('PUBLISH_EVERY_SECONDS: inputs that keep moving publish at most once per interval, the first at once', async () => {
+    let block = 1;
+    let loads = 0;
+    const moving = computeJob({
+      name: 'dex.compute',
+      area: 'dex',
+      description: 'x',
+      inputs: async () => ({ block }),
+      load: async () => {
+        loads++;
+        return block;
+      },
+      compute: (n: number) => n,
+      documents: (n) => new DocumentSet(paths, { asOf: n }).add('dex.x', {}, { n }).documents,
+    });
+    const area = defineArea({
+      id: 'dex',
+      title: 'x',
+      paths,
+      dependsOn: [],
+      computations: ['dex.compute'],
+      jobs: (e) => (e.sources.get('evm') ? [moving] : []),
+    });
+    const ctx = await context();
+    const clock = ctx.clock as TestClock;
+    const [job] = area.jobs(env({ config: loadConfig({ PUBLISH_EVERY_SECONDS: '60' }), book: sandboxBook }));
+    expect(await job!.run(ctx)).toMatch(/^published 1 documents \(version 1\)/);
+    expect(await job!.run(ctx)).toMatch(/^up to date/);
+    block = 2;
+    clock.advance(5);
+    expect(await job!.run(ctx)).toBe('inputs moved; the next publication in 55 s (at most one every 60 s)');
+    block = 3;
+    clock.advance(54);
+    expect(await job!.run(ctx)).toMatch(/next publication in 1 s/);
+    expect(loads).toBe(1); // a held-back run loads nothing
+    clock.advance(1);
+    expect(await job!.run(ctx)).toMatch(/^published 1 documents \(version 2\)/);
+    const doc = await ctx.store.db.selectFrom('datasets').select(['payload', 'as_of']).executeTakeFirstOrThrow();
+    expect([JSON.parse(doc.payload), Number(doc.as_of)]).toEqual([{ n: 3 }, 3]);
+    // 0: every change publishes (what tests that run computations on demand use).
+    const [eager] = area.jobs(env({ book: sandboxBook }));
+    block = 4;
+    expect(await eager!.run(ctx)).toMatch(/^published 1 documents \(version 3\)/);
+    // The job keeps its label when paced: the documents name the sandbox's chain.
+    const meta = await ctx.store.db.selectFrom('datasets').select(['meta']).executeTakeFirstOrThrow();
+    expect(JSON.parse(meta.meta).source).toBe('sandbox:ethereum:31337');
   });
 
   it('a document without a source, from jobs that took none, is refused', async () => {

@@ -6,7 +6,7 @@ import type { PathDef } from '../../paths/types.js';
 import type { AddressBook } from '../../registry/address-book.js';
 import type { Registry } from '../../registry/index.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../../sources/index.js';
-import { publishedAs } from './compute-job.js';
+import { publishedAs, publishingEvery } from './compute-job.js';
 import { sourceLabel } from './source-label.js';
 
 /**
@@ -101,7 +101,11 @@ function labelledJobs(jobs: (env: AreaEnv) => readonly JobDef[], env: AreaEnv): 
   const taken = new Set<SourceKind>();
   const made = jobs({ ...env, sources: new NotedSources(env.sources, taken) });
   const label = sourceLabel(env, taken);
-  return label === undefined ? made : made.map((job) => publishedAs(job, label));
+  const every = env.config.publishEverySeconds;
+  return made.map((job) => {
+    const paced = every > 0 ? publishingEvery(job, every) : job;
+    return label === undefined ? paced : publishedAs(paced, label);
+  });
 }
 
 /**

@@ -4,11 +4,17 @@
  * here reads a store or a chain.
  */
 import type { GapReason } from '../../core/gaps.js';
-import type { PolicyPrice } from '../../core/price-policy.js';
+import {
+  besidePolicy,
+  type OracleCandidate,
+  type PolicyPrice,
+  roundPriceUsd,
+  roundUsd,
+} from '../../core/price-policy.js';
 import { type ComponentInput, combineScore, roundShares, roundTo, scoreGapReason } from '../../core/score.js';
 import { DAY, dailyHistoryInstants, isoSeconds, utcDate, utcDayWindow } from '../../core/time.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
-import { type ChainDexFacts, depthUsdIn, poolStatesAt, snapshotPrices } from './prices.js';
+import { type ChainDexFacts, depthUsdIn, feedCandidate, poolStatesAt, snapshotPrices } from './prices.js';
 import type {
   AllMarketsScoreEntry,
   AssetAnalyticsPayload,
@@ -75,7 +81,6 @@ export interface LendingOutput {
 
 /** Recent liquidations listed in full in the market analytics. */
 const RECENT_LIQUIDATIONS = 20;
-const USD_DECIMALS = 2;
 
 const keyOf = (s: LendingMarketTarget): MarketKey => ({
   chain: s.chain,
@@ -84,7 +89,8 @@ const keyOf = (s: LendingMarketTarget): MarketKey => ({
   baseAsset: s.baseAsset,
 });
 
-const usd = (x: number) => roundTo(x, USD_DECIMALS);
+/** One USD precision with liquid staking (core/price-policy `roundUsd`): never 0 beside a non-zero amount. */
+const usd = roundUsd;
 
 /** The published price of a figure: the policy price, its source and confidence (API.md: one price policy). */
 function priceFields(price: PolicyPrice | null) {
@@ -94,8 +100,8 @@ function priceFields(price: PolicyPrice | null) {
     price_source_ref: price?.source_ref ?? null,
     price_confidence: price?.confidence ?? null,
     price_flagged: price?.flagged ?? false,
-    alternative_price_usd:
-      price?.alternative_price_usd == null ? null : Math.round(price.alternative_price_usd * 1e8) / 1e8,
+    price_disagreement: price?.disagreement ?? null,
+    alternative_price_usd: price?.alternative_price_usd == null ? null : roundPriceUsd(price.alternative_price_usd),
   };
 }
 
@@ -104,8 +110,12 @@ function assetAnalytics(
   snapshot: MarketSnapshot,
   r: ReserveSnapshot,
   priceOf: PriceOf,
+  feedOf: (token: string) => OracleCandidate | null,
 ): AssetAnalyticsPayload {
   const price = priceOf(r.asset);
+  // The feed answer the policy took for the token (Aave: AaveOracle at the block; Morpho: the chain's Aave-design
+  // markets' feed), never the DEX price a Morpho snapshot stores.
+  const feed = feedOf(r.asset);
   const supply = toUnits(BigInt(r.totalSupplyRaw), r.decimals);
   const borrow = toUnits(BigInt(r.totalBorrowRaw), r.decimals);
   const suppliers = new Set<string>();
@@ -121,7 +131,15 @@ function assetAnalytics(
     gaps.total_borrow_usd = 'no_price';
     gaps.price_usd = 'no_price';
   }
-  if (r.priceUsd === null) gaps.oracle_price_usd = snapshot.morphoMarkets ? 'not_applicable' : 'no_price';
+  if (!feed) {
+    gaps.oracle_price_usd = 'no_data';
+    gaps.oracle_source_ref = 'no_data';
+  }
+  const loan = morpho ? priceOf(morpho.loanToken) : null;
+  const ownUsd = morpho?.oraclePrice != null && loan ? morpho.oraclePrice * loan.price_usd : null;
+  const beside = besidePolicy(ownUsd, price?.price_usd ?? null);
+  if (morpho && morpho.oraclePrice === null) gaps.market_oracle_price = 'source_error';
+  if (morpho && beside.disagreement === null) gaps.market_oracle_disagreement = 'no_price';
   const cap = (cap: number | null, used: number) => (cap === null || cap === 0 ? null : roundTo(used / cap, 6));
   const payload: AssetAnalyticsPayload = {
     chain: source.chain,
@@ -152,14 +170,15 @@ function assetAnalytics(
     borrow_cap_used: cap(r.borrowCap, borrow),
     borrowing_enabled: r.borrowingEnabled,
     collateral_enabled: r.collateralEnabled,
-    oracle_price_usd: r.priceUsd === null ? null : Math.round(r.priceUsd * 1e8) / 1e8,
-    // Morpho collateral: its market's oracle (collateral in loan token) × the loan token's policy price.
-    market_oracle_price_usd: (() => {
-      const loan = morpho ? priceOf(morpho.loanToken) : null;
-      return morpho && morpho.oraclePrice !== null && loan
-        ? Math.round(morpho.oraclePrice * loan.price_usd * 1e8) / 1e8
-        : null;
-    })(),
+    oracle_price_usd: feed ? roundPriceUsd(feed.priceUsd) : null,
+    oracle_source_ref: feed?.ref ?? null,
+    // Morpho collateral: its market's oracle as it answers (collateral in loan token), and its gap to the policy
+    // price (the oracle × the loan token's policy price against the collateral's policy price).
+    market_oracle_price:
+      morpho?.oraclePrice === null || morpho === undefined ? null : Number(morpho.oraclePrice.toPrecision(12)),
+    market_oracle_address: morpho?.oracle ?? null,
+    market_oracle_disagreement: beside.disagreement,
+    market_oracle_flagged: beside.flagged,
     ...priceFields(price),
     position_classes: positionClasses(snapshot, r),
     rate_model: rateModelOf(r),
@@ -432,6 +451,8 @@ interface Valuation {
   readonly priceOf: PriceOf;
   readonly prices: ReadonlyMap<string, PolicyPrice | null>;
   readonly depthUsd: DepthUsd;
+  /** The feed answer the policy takes for a token at the snapshot (null: no feed prices it). */
+  readonly feedOf: (token: string) => OracleCandidate | null;
 }
 
 function valuation(
@@ -445,6 +466,7 @@ function valuation(
     prices,
     priceOf: (asset) => prices.get(asset) ?? null,
     depthUsd: (asset, impact, price) => depthUsdIn(states, asset, impact, price),
+    feedOf: (token) => feedCandidate(snapshot, peers, token),
   };
 }
 
@@ -607,7 +629,7 @@ export function computeLending(input: LendingInput): LendingOutput {
     if (m.latest && vals[0]) {
       const snapshot = m.latest;
       const v = vals[0];
-      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r, v.priceOf));
+      const assetRows = snapshot.reserves.map((r) => assetAnalytics(s, snapshot, r, v.priceOf, v.feedOf));
       for (const a of assetRows) out.assets.push({ key, token: a.token_address, data: a });
       const sumOf = (rows: AssetAnalyticsPayload[], f: (a: AssetAnalyticsPayload) => number | null) =>
         rows.some((a) => f(a) === null) ? null : rows.reduce((t, a) => t + f(a)!, 0);

@@ -10,7 +10,7 @@
  * Nothing here looks past the instant it is asked about (a past record is computed from what was known then).
  */
 import { type DepthPoolState, pairSellDepthUsd } from '../../core/depth.js';
-import { choosePrice, type OracleCandidate, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type OracleCandidate, type PolicyPrice, roundPriceUsd } from '../../core/price-policy.js';
 import { HOUR } from '../../core/time.js';
 import {
   type PoolFact,
@@ -21,7 +21,7 @@ import {
   type TokenFact,
   type TokenPriceFact,
 } from '../dex/public.js';
-import type { MarketSnapshot } from './facts.js';
+import type { MarketSnapshot, MorphoMarketSnapshot } from './facts.js';
 
 /** The DEX area's facts of one chain, up to the computation's `as_of`. */
 export interface ChainDexFacts {
@@ -41,7 +41,11 @@ export interface ChainDexFacts {
 export const DEX_PRICE_MAX_AGE = 6 * HOUR;
 
 /** The newest hourly DEX price of `token` whose hour starts at or before `t`, within `DEX_PRICE_MAX_AGE`. */
-export function dexPriceAt(facts: ChainDexFacts | undefined, token: string, t: number): TokenPriceFact | undefined {
+export function dexPriceAt(
+  facts: Pick<ChainDexFacts, 'prices'> | undefined,
+  token: string,
+  t: number,
+): TokenPriceFact | undefined {
   let best: TokenPriceFact | undefined;
   for (const p of facts?.prices ?? []) {
     if (p.token !== token || p.hour > t || p.hour <= t - DEX_PRICE_MAX_AGE - HOUR) continue;
@@ -99,18 +103,10 @@ export type SnapshotPrices = ReadonlyMap<string, PolicyPrice | null>;
 export function snapshotPrices(
   snapshot: MarketSnapshot,
   peers: readonly (MarketSnapshot | undefined)[],
-  dex: ChainDexFacts | undefined,
+  dex: Pick<ChainDexFacts, 'prices'> | undefined,
 ): Map<string, PolicyPrice | null> {
   const t = snapshot.timestamp;
-  const feed = (token: string): OracleCandidate | null => {
-    for (const s of [snapshot, ...peers]) {
-      if (!s || s.morphoMarkets || s.timestamp > t) continue;
-      const r = s.reserves.find((x) => x.asset === token);
-      if (r?.priceUsd != null && r.priceUsd > 0)
-        return { priceUsd: r.priceUsd, updatedAt: s.timestamp, heartbeat: null, ref: s.oracle ?? s.pool };
-    }
-    return null;
-  };
+  const feed = (token: string) => feedCandidate(snapshot, peers, token);
   const dexCandidate = (token: string) => {
     const p = dexPriceAt(dex, token, t);
     return p ? { priceUsd: p.priceUsd, confidence: p.confidence, ref: p.source } : null;
@@ -123,19 +119,49 @@ export function snapshotPrices(
   for (const m of snapshot.morphoMarkets ?? []) {
     const loan = priceOf(m.loanToken);
     if (feed(m.collateralToken) || out.has(m.collateralToken)) continue;
-    const own: OracleCandidate | null =
-      loan && m.oraclePrice !== null && m.oraclePrice > 0
-        ? {
-            // To 8 decimals, the precision of the USD feeds it stands in for (no float noise in published prices).
-            priceUsd: Math.round(m.oraclePrice * loan.price_usd * 1e8) / 1e8,
-            updatedAt: t,
-            heartbeat: null,
-            ref: m.oracle ?? m.id,
-            kind: 'market_oracle',
-          }
-        : null;
+    const own = marketOracleCandidate(m, loan, t);
     out.set(m.collateralToken, choosePrice(t, own, dexCandidate(m.collateralToken)));
   }
   for (const r of snapshot.reserves) priceOf(r.asset);
   return out;
+}
+
+/**
+ * The feed answer the policy takes for `token` at the snapshot's instant: the snapshot's own oracle answers (Aave
+ * design: AaveOracle, read at its block), else those of the chain's other Aave-design markets read at or before it
+ * in the same round (`peers`, first wins). A Morpho snapshot holds no feed answer: the USD price its loan token was
+ * stored with is the DEX price of its hour, never an oracle's.
+ */
+export function feedCandidate(
+  snapshot: MarketSnapshot,
+  peers: readonly (MarketSnapshot | undefined)[],
+  token: string,
+): OracleCandidate | null {
+  for (const s of [snapshot, ...peers]) {
+    if (!s || s.morphoMarkets || s.timestamp > snapshot.timestamp) continue;
+    const r = s.reserves.find((x) => x.asset === token);
+    if (r?.priceUsd != null && r.priceUsd > 0)
+      return { priceUsd: r.priceUsd, updatedAt: s.timestamp, heartbeat: null, ref: s.oracle ?? s.pool, kind: 'oracle' };
+  }
+  return null;
+}
+
+/**
+ * A Morpho market's own oracle as the policy's candidate for its collateral: `IOracle.price()` (collateral in loan
+ * token) × the loan token's policy price, to 8 decimals (the precision of the USD feeds it stands in for).
+ */
+export function marketOracleCandidate(
+  m: MorphoMarketSnapshot,
+  loan: PolicyPrice | null,
+  t: number,
+): OracleCandidate | null {
+  return loan && m.oraclePrice !== null && m.oraclePrice > 0
+    ? {
+        priceUsd: roundPriceUsd(m.oraclePrice * loan.price_usd),
+        updatedAt: t,
+        heartbeat: null,
+        ref: m.oracle ?? m.id,
+        kind: 'market_oracle',
+      }
+    : null;
 }

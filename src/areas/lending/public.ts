@@ -4,6 +4,7 @@
  */
 export type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
 export { LENDING_COMPUTATION } from './jobs.js';
+export { feedCandidate, marketOracleCandidate } from './prices.js';
 export { LendingRepository } from './repo.js';
 export type { LendingTables } from './tables.js';
 export { type LendingAssetTarget, type LendingMarketTarget, lendingTargets } from './targets.js';

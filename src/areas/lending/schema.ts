@@ -78,19 +78,36 @@ export const AssetAnalytics = Type.Object({
   borrowing_enabled: Type.Boolean(),
   collateral_enabled: Type.Boolean(),
   oracle_price_usd: Nullable(
-    Type.Number({ minimum: 0, description: 'The market’s own oracle price (Aave design: AaveOracle)' }),
-  ),
-  market_oracle_price_usd: Nullable(
     Type.Number({
       minimum: 0,
-      description: 'Morpho collateral: its market’s oracle (collateral in loan token) × the loan token’s oracle price',
+      description:
+        'The USD price feed’s answer the price policy takes for the token at the block (Aave design: AaveOracle, the market’s own or, for a Morpho loan token, the same chain’s Aave-design markets’); null when no feed prices it',
     }),
   ),
+  oracle_source_ref: Nullable(Type.String({ description: 'The feed oracle_price_usd was read from' })),
+  market_oracle_price: Nullable(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Morpho collateral: its isolated market’s oracle as it answers (IOracle.price()), loan tokens per collateral token',
+    }),
+  ),
+  market_oracle_address: Nullable(Type.String({ description: 'Morpho collateral: the isolated market’s oracle' })),
+  market_oracle_disagreement: Nullable(
+    Type.Number({
+      minimum: 0,
+      description: '|market_oracle_price × the loan token’s price_usd / price_usd − 1| (4 decimals)',
+    }),
+  ),
+  market_oracle_flagged: Type.Boolean({ description: 'market_oracle_disagreement is above 2 %' }),
   price_usd: Nullable(Type.Number({ minimum: 0, description: 'The policy price every USD figure here uses' })),
   price_source: PriceSourceField,
   price_source_ref: Nullable(Type.String({ description: 'What was read: the oracle or the DEX price’s pools' })),
   price_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   price_flagged: Type.Boolean({ description: 'The oracle and DEX prices differ by more than 2 %' }),
+  price_disagreement: Nullable(
+    Type.Number({ minimum: 0, description: '|price_usd / alternative_price_usd − 1| (4 decimals), when both exist' }),
+  ),
   alternative_price_usd: Nullable(Type.Number({ minimum: 0, description: 'The other source’s price, if any' })),
   rate_model: Nullable(
     Type.Object(

@@ -1,5 +1,5 @@
 /**
- * The liquidity health score of lending markets, `lending.liquidity-health@1.3.0`
+ * The liquidity health score of lending markets, `lending.liquidity-health@1.4.0`
  * (docs/methodology/lending-liquidity-health.md). Pure: a market snapshot, its tokens' policy prices and a DEX depth
  * function (both as known at the snapshot's instant) in, a score record out.
  */
@@ -11,7 +11,7 @@ import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.
 import type { HealthBandEntry, LendingScoreEntry } from './schema.js';
 import { toUnits } from './units.js';
 
-export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.3.0');
+export const LENDING_METHODOLOGY = methodologyId('lending', 'liquidity-health', '1.4.0');
 
 /** Health-factor bands of the market analytics (lower bound inclusive), and each band's risk weight in the score. */
 export const HEALTH_BANDS: readonly {

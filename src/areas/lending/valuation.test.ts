@@ -575,8 +575,8 @@ describe('risk tables (issue 13, additions)', () => {
     const sells = weth.drops.map((d) => d.collateral_to_sell_usd!);
     expect(sells[0]).toBe(0);
     // −50 %: 2000 USD of collateral against 3100 of debt; the 5 % bonus is paid out of the collateral, which so
-    // repays 2000 / 1.05: 3100 − 1904.76 = 1195.24 of bad debt (not 1100).
-    expect(weth.drops[4]!.shortfall_usd).toBe(1195.24);
+    // repays 2000 / 1.05: 3100 − 1904.761905 = 1195.238095 of bad debt (not 1100; USD to 6 decimals).
+    expect(weth.drops[4]!.shortfall_usd).toBe(1195.238095);
     expect(errors(MarketAnalytics, aave)).toEqual([]);
     expect(errors(MarketAnalytics, morpho)).toEqual([]);
   });
@@ -614,7 +614,67 @@ describe('Morpho collateral’s own oracle price', () => {
       markets: [market(aaveTarget, (t) => aaveSnapshot(t)), market(morphoTarget, (t) => morphoSnapshot(t))],
     });
     const wsteth = out.assets.find((a) => a.key.protocol === 'morpho' && a.token === WSTETH)!.data;
-    expect(wsteth.market_oracle_price_usd).toBe(2400);
-    expect(wsteth.gap_reasons.oracle_price_usd).toBe('not_applicable');
+    // The market's oracle as it answers: 1.2 WETH-worth of USDC per wstETH (loan tokens per collateral token).
+    expect(wsteth).toMatchObject({
+      market_oracle_price: 2400,
+      market_oracle_address: '0x00000000000000000000000000000000000000a2',
+      market_oracle_disagreement: 0,
+      market_oracle_flagged: false,
+      price_usd: 2400,
+      price_source: 'market_oracle',
+    });
+    // No feed prices wstETH: the field named oracle is empty, not the market oracle's product under its name.
+    expect(wsteth.oracle_price_usd).toBeNull();
+    expect(wsteth.gap_reasons.oracle_price_usd).toBe('no_data');
+    expect(errors(AssetAnalytics, wsteth)).toEqual([]);
+  });
+});
+
+describe('Morpho loan token’s oracle price (issue 26 item 7)', () => {
+  // A Morpho snapshot stores its loan token at the DEX price of its hour (here 0.998): never an oracle's answer.
+  const dexPriced = (t: number): MarketSnapshot => {
+    const s = morphoSnapshot(t);
+    return {
+      ...s,
+      reserves: s.reserves.map((r) => (r.asset === USDC ? { ...r, priceUsd: 0.998 } : r)),
+    };
+  };
+
+  it('is the feed answer the policy takes, with its source, never the DEX price stored with the snapshot', () => {
+    const out = computeLending({
+      asOf: AS_OF,
+      markets: [market(aaveTarget, (t) => aaveSnapshot(t)), market(morphoTarget, dexPriced)],
+    });
+    const usdc = out.assets.find((a) => a.key.protocol === 'morpho' && a.token === USDC)!.data;
+    const aaveUsdc = out.assets.find((a) => a.key.protocol === 'aave' && a.token === USDC)!.data;
+    expect(usdc.oracle_price_usd).toBe(1);
+    expect(usdc.oracle_source_ref).toBe('0x00000000000000000000000000000000000000fe');
+    expect(usdc).toMatchObject({ price_usd: 1, price_source: 'oracle' });
+    // One price per token per instant: the two markets serve USDC alike.
+    expect([usdc.price_usd, usdc.oracle_price_usd]).toEqual([aaveUsdc.price_usd, aaveUsdc.oracle_price_usd]);
+    expect(errors(AssetAnalytics, usdc)).toEqual([]);
+  });
+
+  it('is null with its reason when no feed prices the loan token on the chain', () => {
+    const out = computeLending({ asOf: AS_OF, markets: [market(morphoTarget, dexPriced)] });
+    const usdc = out.assets.find((a) => a.token === USDC)!.data;
+    expect(usdc.oracle_price_usd).toBeNull();
+    expect(usdc.gap_reasons.oracle_price_usd).toBe('no_data');
+  });
+});
+
+describe('USD precision (issue 26 item 10)', () => {
+  it('a non-zero token amount is never $0: one USD precision with liquid staking (6 decimals, then significant digits)', () => {
+    // 1,000 wei of WETH supplied at 2,000 USD: 2e-12 USD (in cents, as before, 0 beside total_supply_raw 1000).
+    const dust = (t: number): MarketSnapshot => {
+      const s = aaveSnapshot(t);
+      return { ...s, reserves: s.reserves.map((r) => (r.asset === WETH ? { ...r, totalSupplyRaw: '1000' } : r)) };
+    };
+    const out = computeLending({ asOf: AS_OF, markets: [market(aaveTarget, dust)] });
+    const weth = out.assets.find((a) => a.token === WETH)!.data;
+    expect(weth.total_supply_raw).toBe('1000');
+    expect(weth.total_supply_usd).toBe(2e-12);
+    const usdc = out.assets.find((a) => a.token === USDC)!.data;
+    expect(usdc.total_supply_usd).toBe(10_000);
   });
 });

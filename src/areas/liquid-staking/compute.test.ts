@@ -284,7 +284,7 @@ describe('computeLiquidStaking', () => {
         `/scores/liquidity/liquid-staking/dex-pool-scores/${POOL}`,
       ].sort(),
     );
-    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.1.0');
+    expect(docs.find((d) => d.path.includes('dex-pool-scores'))!.methodology).toBe('liquid-staking.dex-pool@1.2.0');
   });
 
   it('is deterministic', () => {
@@ -301,12 +301,13 @@ describe('computeLiquidStaking', () => {
 
   it('one price of the LST in every ratio; exposure summed across markets; peg history in the daily records', () => {
     const a = out.poolAnalytics.get(POOL)!.data;
-    // The market oracle's price (2360) prices the depth and the collateral alike, not the DEX price (2356).
-    expect(a.lst_price).toMatchObject({ price_usd: 2360, source: 'market_oracle', alternative_price_usd: 2356 });
+    // The feed's price (2360, AaveOracle's) prices the depth and the collateral alike, not the DEX price (2356),
+    // labelled as the lending area labels it (`oracle`: one price label across lending and liquid staking).
+    expect(a.lst_price).toMatchObject({ price_usd: 2360, source: 'oracle', alternative_price_usd: 2356 });
     expect(a.lst_price_usd).toBe(2360);
     expect(a.lst_collateral_in_lending_token).toBe(110);
     const coverage = out.poolScores.get(POOL)!.data[0]!.components.find((c) => c.name === 'depth_coverage')!;
-    expect(coverage.inputs).toMatchObject({ lst_price_usd: 2360, price_source: 'market_oracle' });
+    expect(coverage.inputs).toMatchObject({ lst_price_usd: 2360, price_source: 'oracle' });
     const all = out.lending.find((l) => !l.flag)!;
     expect(all.analytics.all_markets).toMatchObject({ markets: 1, lst_collateral_token: 110, gap_reason: null });
     const peg = out.poolScores.get(POOL)!.data.map((r) => r.peg_history);
@@ -343,5 +344,25 @@ describe('computeLiquidStaking', () => {
         expect(strip(now), `exposure ${flag}, day ${d}`).toEqual(strip(then));
       }
     }
+  });
+});
+
+describe('one price per token per instant (issue 26 item 7)', () => {
+  it('the pool analytics price the underlying as the lending exposure does, by the policy (AaveOracle 2010, DEX 2000)', () => {
+    const base = input('all');
+    const snapshots = new Map(
+      [...base.lendingSnapshots].map(([k, list]) => [
+        k,
+        list.map((s) =>
+          s ? { ...s, reserves: s.reserves.map((r) => (r.asset === WETH ? { ...r, priceUsd: 2010 } : r)) } : s,
+        ),
+      ]),
+    );
+    const o = computeLiquidStaking({ ...base, lendingSnapshots: snapshots });
+    const exposure = o.lending.find((l) => !l.flag)!.analytics;
+    const pool = o.poolAnalytics.get(POOL)!.data;
+    expect(exposure.underlying_price).toMatchObject({ price_usd: 2010, source: 'oracle' });
+    expect(pool.underlying_price_usd).toBe(2010);
+    expect(pool.underlying_price).toMatchObject({ price_usd: 2010, source: 'oracle', alternative_price_usd: 2000 });
   });
 });

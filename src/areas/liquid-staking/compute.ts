@@ -4,7 +4,7 @@
  */
 import { toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, pairSellDepthUsd, sellDepth } from '../../core/depth.js';
-import { choosePrice, type DexCandidate, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type DexCandidate, type PolicyPrice, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
@@ -221,6 +221,8 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
   const collateralByLst = new Map<string, (number | null)[]>();
   /** Per LST and instant: its policy price (the markets' oracle where one prices it, else the DEX price). */
   const lstPriceByLst = new Map<string, (PolicyPrice | null)[]>();
+  /** Per LST and instant: its underlying's policy price, chosen alike (one price of a token at an instant). */
+  const underlyingPriceByLst = new Map<string, (PolicyPrice | null)[]>();
   const exposures: {
     lst: LiquidStakingToken;
     ref: LstRef;
@@ -233,6 +235,7 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     const lstMarkets = marketsOf(lst, input.lending);
     const collateral: (number | null)[] = instants.map(() => (lstMarkets.length ? 0 : null));
     const lstPrices: (PolicyPrice | null)[] = instants.map(() => null);
+    const underlyingPrices: (PolicyPrice | null)[] = instants.map(() => null);
     for (const market of lstMarkets) {
       const snapshots = input.lendingSnapshots.get(marketKey(market)) ?? [];
       const perFlag = new Map<boolean, (LendingExposurePayload | undefined)[]>();
@@ -244,7 +247,11 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
             if (!s) return undefined;
             const raw = rateAt(lst.chain, lst.token, s.blockNumber);
             const mref = marketRef(market);
-            const book = marketPriceBook(s, mref, (a) => dexCandidate(lst.chain, a, s.timestamp));
+            // The same chain's other markets at the instant: the feeds a Morpho view's loan token is priced by.
+            const peers = input.lending
+              .filter((x) => x !== market && x.chain === market.chain)
+              .map((x) => input.lendingSnapshots.get(marketKey(x))?.[d]);
+            const book = marketPriceBook(s, mref, (a) => dexCandidate(lst.chain, a, s.timestamp), peers);
             return lendingExposure(s, mref, ref, flag, raw === undefined ? null : exchangeRateOf(raw), book).payload;
           }),
         );
@@ -255,6 +262,9 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
         // The LST's price at the instant: a market oracle's (the first market that prices it), else DEX.
         const p = e?.lst_price ?? null;
         if (p && (!lstPrices[d] || (lstPrices[d]!.source === 'dex' && p.source !== 'dex'))) lstPrices[d] = p;
+        const u = e?.underlying_price ?? null;
+        if (u && (!underlyingPrices[d] || (underlyingPrices[d]!.source === 'dex' && u.source !== 'dex')))
+          underlyingPrices[d] = u;
       });
       exposures.push({ lst, ref, market, perFlag, snapshots });
     }
@@ -262,6 +272,12 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     lstPriceByLst.set(
       `${lst.chain}/${lst.token}`,
       lstPrices.map((p, d) => p ?? choosePrice(instants[d]!, null, dexCandidate(lst.chain, lst.token, instants[d]!))),
+    );
+    underlyingPriceByLst.set(
+      `${lst.chain}/${lst.token}`,
+      underlyingPrices.map(
+        (p, d) => p ?? choosePrice(instants[d]!, null, dexCandidate(lst.chain, lst.underlying, instants[d]!)),
+      ),
     );
   }
   // Exposure summed across markets (flag false: every position posting the LST), on each market's analytics.
@@ -275,14 +291,8 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
     const total = {
       markets: own.length,
       lst_collateral_token: tokensAll === null ? null : roundTo(tokensAll, 9),
-      lst_collateral_usd: tokensAll === null || !price ? null : roundTo(tokensAll * price.price_usd, 6),
-      debt_usd:
-        known && debts.every((x) => x !== null)
-          ? roundTo(
-              debts.reduce((a, b) => a + b!, 0),
-              6,
-            )
-          : null,
+      lst_collateral_usd: tokensAll === null || !price ? null : roundUsd(tokensAll * price.price_usd),
+      debt_usd: known && debts.every((x) => x !== null) ? roundUsd(debts.reduce((a, b) => a + b!, 0)) : null,
       position_count: known ? latest.reduce((s, e) => s + e!.position_count, 0) : null,
       lst_price_source: price?.source ?? null,
       gap_reason: !known ? 'no_data' : !price ? 'no_price' : null,
@@ -321,6 +331,7 @@ export function computeLiquidStaking(input: LiquidStakingInput): LiquidStakingOu
           prices,
           lstCollateralToken: collateral[0] ?? null,
           lstPrice: lstPriceByLst.get(`${lst.chain}/${lst.token}`)?.[0] ?? null,
+          underlyingPrice: underlyingPriceByLst.get(`${lst.chain}/${lst.token}`)?.[0] ?? null,
         }),
       });
     }

@@ -393,7 +393,15 @@ describe('lendingExposure', () => {
       pool: '0xmorpho',
       morphoMarketIds: ['0xm1'],
     };
-    const { payload: e } = lendingExposure(morpho, market, lst, false, 1.18);
+    // WETH by the chain's Aave-design market's feed at the instant (a Morpho snapshot holds no feed answer).
+    const { payload: e } = lendingExposure(
+      morpho,
+      market,
+      lst,
+      false,
+      1.18,
+      marketPriceBook(morpho, market, undefined, [aave]),
+    );
     const bonus = morphoIncentive(lltv);
     expect(bonus).toBeCloseTo(1 / (1 - 0.3 * (1 - lltv)) - 1, 12);
     expect(e).toMatchObject({ position_count: 1, looped_position_count: 1, liquidation_threshold: lltv });
@@ -486,7 +494,7 @@ describe('lendingExposure', () => {
     expect(priced.lst_price).toMatchObject({
       price_usd: 2360,
       source: 'market_oracle',
-      source_ref: 'morpho-market:0xm1',
+      source_ref: '0xm1',
       alternative_price_usd: 2400,
       flagged: false,
     });
@@ -502,5 +510,59 @@ describe('lendingExposure', () => {
     expect(s.score).not.toBeNull();
     // The 11-WETH borrower at HF 1.01 is liquidated at a 5 % depeg: far from a perfect score.
     expect(s.score!).toBeLessThan(0.8);
+  });
+});
+
+describe('one price per token per instant with the lending area (issue 26 items 7 and 10)', () => {
+  // A Morpho view whose snapshot stored its loan token (WETH) at the DEX price of its hour, 1990: not an oracle.
+  const morpho: MarketSnapshot = {
+    chain: 'ethereum',
+    pool: '0xmorpho',
+    blockNumber: 99,
+    timestamp: 1_800_000_000,
+    reserves: [
+      { ...aave.reserves[1]!, priceUsd: 1990 },
+      { ...aave.reserves[2]!, priceUsd: null },
+    ],
+    positions: [position('0xm', { [WSTETH]: 10n * E18 }, { [WETH]: 11n * E18 }, [WSTETH], 0, 0, 1.01, '0xm1')],
+    morphoMarkets: [
+      {
+        id: '0xm1',
+        loanToken: WETH,
+        collateralToken: WSTETH,
+        lltv: 0.945,
+        oracle: '0xoracle',
+        oraclePrice: 1.18,
+        totalSupplyRaw: '0',
+        totalBorrowRaw: '0',
+        totalCollateralRaw: '0',
+        borrowRate: null,
+        supplyRate: null,
+      },
+    ],
+  };
+  const market: LendingMarketRef = {
+    ...aaveMarket,
+    protocol: 'morpho',
+    version: 'V1',
+    baseAsset: 'WETH',
+    design: 'morpho-blue',
+    pool: '0xmorpho',
+    morphoMarketIds: ['0xm1'],
+  };
+
+  it('prices a Morpho loan token by the chain’s feed, as lending does, never by the DEX price stored as an oracle', () => {
+    // The chain's Aave-design market at the instant, listing WETH (its feed) but not wstETH.
+    const peer = { ...aave, reserves: aave.reserves.filter((r) => r.asset !== WSTETH) };
+    const book = marketPriceBook(morpho, market, () => null, [peer]);
+    expect(book(WETH)).toMatchObject({ price_usd: 2000, source: 'oracle', source_ref: '0xpool' });
+    // The collateral: the market's own oracle × that price, labelled as the market's oracle.
+    expect(book(WSTETH)).toMatchObject({ price_usd: 2360, source: 'market_oracle', source_ref: '0xoracle' });
+    // Without a feed on the chain the stored DEX price is no oracle: unpriced (the DEX candidate would price it).
+    expect(marketPriceBook(morpho, market)(WETH)).toBeNull();
+  });
+
+  it('labels an Aave reserve’s AaveOracle answer `oracle`, as lending does', () => {
+    expect(marketPriceBook(aave, aaveMarket)(WSTETH)).toMatchObject({ price_usd: 2360, source: 'oracle' });
   });
 });

@@ -9,10 +9,16 @@
  */
 
 import { toFloat } from '../../core/decimal.js';
-import { choosePrice, type DexCandidate, type OracleCandidate, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type DexCandidate, type PolicyPrice, roundPriceUsd, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { isoSeconds } from '../../core/time.js';
-import type { MarketSnapshot, PositionSnapshot, ReserveSnapshot } from '../lending/public.js';
+import {
+  feedCandidate,
+  type MarketSnapshot,
+  marketOracleCandidate,
+  type PositionSnapshot,
+  type ReserveSnapshot,
+} from '../lending/public.js';
 import type {
   DepegScenarioEntry,
   HealthBandEntry,
@@ -176,36 +182,33 @@ export interface LendingExposureResult {
 export type PriceBook = (asset: string) => PolicyPrice | null;
 
 /**
- * The prices of a market snapshot's assets by `choosePrice` at the snapshot's instant: the market's own oracle
- * (Aave: its reserve price from AaveOracle; Morpho: each isolated market's oracle, collateral in loan token, times
- * the loan token's policy price) is the feed the market values and liquidates at, fresh at the snapshot's block;
- * the DEX price of the hour (`dex`) prices what the market leaves unpriced and is published beside it, with the
- * disagreement flagged above 2 %.
+ * The prices of a market snapshot's assets by `choosePrice` at the snapshot's instant, as the lending area values
+ * them (lending `feedCandidate`, `marketOracleCandidate`): a feed answer (Aave design: AaveOracle read at the
+ * block, the snapshot's own or, for a Morpho view, the same chain's Aave-design markets' at that instant, `peers`)
+ * wins as `oracle`; a Morpho collateral no feed prices takes its isolated market's oracle (collateral in loan token)
+ * times the loan token's policy price, as `market_oracle`; the DEX price of the hour (`dex`) prices what neither
+ * does and is published beside them, with the disagreement flagged above 2 %. A Morpho snapshot's stored loan-token
+ * price is the DEX price of its hour, never an oracle's: it is not a candidate.
  */
 export function marketPriceBook(
   snapshot: MarketSnapshot,
   market: Pick<LendingMarketRef, 'design' | 'pool' | 'morphoMarketIds'>,
   dex: (asset: string) => DexCandidate | null = () => null,
+  peers: readonly (MarketSnapshot | undefined)[] = [],
 ): PriceBook {
   const cache = new Map<string, PolicyPrice | null>();
-  const own = (priceUsd: number | null | undefined, ref: string): OracleCandidate | null =>
-    priceUsd === null || priceUsd === undefined
-      ? null
-      : { priceUsd, updatedAt: snapshot.timestamp, heartbeat: null, ref, kind: 'market_oracle' };
   const inView = (id: string) =>
     !market.morphoMarketIds || market.morphoMarketIds.some((x) => x.toLowerCase() === id.toLowerCase());
   const book: PriceBook = (asset) => {
     const a = asset.toLowerCase();
     if (cache.has(a)) return cache.get(a)!;
     cache.set(a, null); // no cycle through a market whose loan token is its own collateral
-    const reserve = snapshot.reserves.find((r) => r.asset === a);
-    let oracle = own(reserve?.priceUsd, market.pool);
+    let oracle = feedCandidate(snapshot, peers, a);
     if (!oracle && market.design === 'morpho-blue') {
       const m = (snapshot.morphoMarkets ?? []).find(
         (x) => x.collateralToken.toLowerCase() === a && x.oraclePrice !== null && inView(x.id),
       );
-      const loan = m ? book(m.loanToken.toLowerCase()) : null;
-      if (m && loan) oracle = own(m.oraclePrice! * loan.price_usd, `morpho-market:${m.id.toLowerCase()}`);
+      if (m) oracle = marketOracleCandidate(m, book(m.loanToken.toLowerCase()), snapshot.timestamp);
     }
     const chosen = choosePrice(snapshot.timestamp, oracle, dex(a));
     cache.set(a, chosen);
@@ -223,8 +226,9 @@ const rawOf = (balances: Readonly<Record<string, string>>, asset: string): bigin
   return v === undefined ? 0n : BigInt(v);
 };
 
-const usd6 = (x: number) => roundTo(x, 6);
-const usdOrNull = (x: number | null) => (x === null ? null : roundTo(x, 6));
+/** One USD precision with lending (core/price-policy `roundUsd`): never 0 beside a non-zero amount. */
+const usd6 = roundUsd;
+const usdOrNull = (x: number | null) => (x === null ? null : roundUsd(x));
 const round6 = (x: number | null) => (x === null ? null : roundTo(x, 6));
 /** A ratio of two known figures; 0/0 and anything over an unknown figure is null (never 0 or 1). */
 const ratio = (num: number | null, den: number | null) =>
@@ -434,8 +438,8 @@ export const publishedPrice = (p: PolicyPrice | null): PolicyPrice | null =>
     ? null
     : {
         ...p,
-        price_usd: roundTo(p.price_usd, 8),
-        alternative_price_usd: p.alternative_price_usd === null ? null : roundTo(p.alternative_price_usd, 8),
+        price_usd: roundPriceUsd(p.price_usd),
+        alternative_price_usd: p.alternative_price_usd === null ? null : roundPriceUsd(p.alternative_price_usd),
       };
 
 /**
@@ -519,9 +523,9 @@ export function lendingExposure(
     snapshot_block: snapshot.blockNumber,
     lst_listed: reserve !== undefined,
     exchange_rate: exchangeRate,
-    lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
+    lst_price_usd: lstPrice === null ? null : roundPriceUsd(lstPrice),
     lst_price: publishedPrice(lstPolicy),
-    underlying_price_usd: underlyingPrice === null ? null : roundTo(underlyingPrice, 8),
+    underlying_price_usd: underlyingPrice === null ? null : roundPriceUsd(underlyingPrice),
     underlying_price: publishedPrice(underlyingPolicy),
     oracle_price_vs_peg: pegView === null ? null : roundTo(pegView, 6),
     ltv: round6(market.design === 'morpho-blue' ? threshold : (reserve?.ltv ?? null)),

@@ -5,7 +5,7 @@
  */
 import { absBig, formatUnits, toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, poolDepthState, poolPrice, sellDepth } from '../../core/depth.js';
-import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
+import { choosePrice, type PolicyPrice, roundPriceUsd, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
@@ -40,10 +40,13 @@ export interface LstPoolInput {
   readonly lstCollateralToken: number | null;
   /** The LST's policy price (core/price-policy) at as_of; null: the DEX price of the hour, if any. */
   readonly lstPrice: PolicyPrice | null;
+  /** The underlying's policy price at as_of (the lending exposure's); null or absent: the DEX price of the hour. */
+  readonly underlyingPrice?: PolicyPrice | null;
 }
 
 const hourOf = (t: number) => Math.floor(t / HOUR) * HOUR;
-const usd6 = (x: number) => roundTo(x, 6);
+/** One USD precision with lending (core/price-policy `roundUsd`). */
+const usd6 = roundUsd;
 
 /** Which side of the pool is the LST. */
 export function lstSide(pool: { token0: string; token1: string }, lst: LstRef): 0 | 1 {
@@ -163,7 +166,14 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
       return p === undefined ? null : choosePrice(asOf, null, { priceUsd: p, confidence: 1, ref: 'dex' });
     })();
   const lstPrice = lstPolicy?.price_usd ?? null;
-  const underlyingPrice = input.prices(underlyingToken.address, hour) ?? null;
+  // The underlying's price is the policy's too: the one the lending exposure publishes for it at the instant.
+  const underlyingPolicy =
+    input.underlyingPrice ??
+    (() => {
+      const p = input.prices(underlyingToken.address, hour);
+      return p === undefined ? null : choosePrice(asOf, null, { priceUsd: p, confidence: 1, ref: 'dex' });
+    })();
+  const underlyingPrice = underlyingPolicy?.price_usd ?? null;
   const peg = pegFigures(state, side, rate, { lst: lstBalance, underlying: underlyingBalance });
 
   const swaps = input.swaps.filter(
@@ -204,8 +214,8 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     pool_price: peg.poolPrice,
     price_vs_peg: r6(peg.priceVsPeg),
     discount_pct: peg.discount === null ? null : roundTo(peg.discount * 100, 4),
-    lst_price_usd: lstPrice === null ? null : roundTo(lstPrice, 8),
-    underlying_price_usd: underlyingPrice,
+    lst_price_usd: lstPrice === null ? null : roundPriceUsd(lstPrice),
+    underlying_price_usd: underlyingPrice === null ? null : roundPriceUsd(underlyingPrice),
     depth: depthEntries(state, side, lstPrice, underlyingPrice),
     volume_24h_usd: usd6(volume(day)),
     volume_7d_usd: usd6(volume(swaps)),
@@ -218,6 +228,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     lst_collateral_in_lending_usd:
       input.lstCollateralToken === null || lstPrice === null ? null : usd6(input.lstCollateralToken * lstPrice),
     lst_price: publishedPrice(lstPolicy),
+    underlying_price: publishedPrice(underlyingPolicy),
     as_of: isoSeconds(asOf),
     gap_reasons: {},
   };
@@ -230,6 +241,7 @@ export function lstPoolAnalytics(input: LstPoolInput): LstPoolAnalyticsPayload {
     'lst_price_usd',
     'underlying_price_usd',
     'lst_price',
+    'underlying_price',
   ]);
   for (const [field, value] of Object.entries(payload)) {
     if (value !== null) continue;

@@ -115,7 +115,9 @@ export const LstPoolAnalytics = Type.Object({
   lst_price_usd: NullableNum(
     'USD price of the liquid staking token by the one price policy (lst_price: a lending market’s oracle, else the DEX price of the hour)',
   ),
-  underlying_price_usd: NullableNum('USD price of the underlying, hour of as_of'),
+  underlying_price_usd: NullableNum(
+    'USD price of the underlying by the one price policy (underlying_price: the lending exposure’s at as_of, else the DEX price of the hour)',
+  ),
   depth: Type.Array(DepthEntry, {
     description:
       'Depth to move the price by 1, 2 and 5 % each way (core/depth: V2 exact, V3 constant active liquidity)',
@@ -134,6 +136,7 @@ export const LstPoolAnalytics = Type.Object({
     'lst_collateral_in_lending_token × lst_price_usd: what liquidations could sell',
   ),
   lst_price: Nullable(PolicyPriceSchema),
+  underlying_price: Nullable(PolicyPriceSchema),
   as_of: Iso('Block time of snapshot_block: the end of the volume windows'),
   gap_reasons: GapReasons,
 });

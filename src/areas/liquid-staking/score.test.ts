@@ -61,7 +61,7 @@ describe('liquid-staking.dex-pool', () => {
       );
       expect(value('balance')).toBeCloseTo(row.balance, 4);
       expect(r.aggregation).toBe('weighted-geometric-mean');
-      expect(r.methodology).toBe('liquid-staking.dex-pool@1.1.0');
+      expect(r.methodology).toBe('liquid-staking.dex-pool@1.2.0');
       expect(r.gap_reason).toBeNull();
     });
   }
@@ -183,7 +183,7 @@ describe('liquid-staking.lending-exposure', () => {
     expect(value('looped_share')).toBeCloseTo(0.75, 6);
     const expected = 0.25 * 0.8 + 0.2 * 0.6 + 0.3 * 0.5 + 0.15 * 0.9 + 0.1 * 0.75;
     expect(r.score).toBeCloseTo(expected, 4);
-    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.2.0');
+    expect(r.methodology).toBe('liquid-staking.lending-exposure@1.3.0');
   });
 
   it('nothing liquidated: full absorption even without pools; looped scope drops the loop share', () => {

@@ -1,10 +1,10 @@
 /**
  * The two liquid staking score models (docs/methodology/liquid-staking-*.md). Pure: figures in, score records out.
  *
- * - `liquid-staking.dex-pool@1.1.0`: how well a DEX pool of a liquid staking token (LST) against its underlying
+ * - `liquid-staking.dex-pool@1.2.0`: how well a DEX pool of a liquid staking token (LST) against its underlying
  *   serves as the exit for that token: price held at the exchange rate, depth against what lending liquidations
  *   would sell, balanced holdings, continuing volume.
- * - `liquid-staking.lending-exposure@1.2.0`: how safely a lending market carries LST collateral through a depeg:
+ * - `liquid-staking.lending-exposure@1.3.0`: how safely a lending market carries LST collateral through a depeg:
  *   debt liquidated at 5 and 10 % depegs, health factors close to 1, loop concentration, and whether the DEX pools
  *   absorb the LST that liquidations would sell within the liquidation bonus.
  */
@@ -20,8 +20,8 @@ import { utcDate } from '../../core/time.js';
 import { DEX_METHODOLOGY } from '../dex/public.js';
 import type { LendingExposurePayload, LstScoreIdentity, LstScoreRecordEntry, PegHistoryEntry } from './schema.js';
 
-export const DEX_POOL_METHODOLOGY = methodologyId('liquid-staking', 'dex-pool', '1.1.0');
-export const EXPOSURE_METHODOLOGY = methodologyId('liquid-staking', 'lending-exposure', '1.2.0');
+export const DEX_POOL_METHODOLOGY = methodologyId('liquid-staking', 'dex-pool', '1.2.0');
+export const EXPOSURE_METHODOLOGY = methodologyId('liquid-staking', 'lending-exposure', '1.3.0');
 
 /**
  * Peg deviation |1 − pool price / exchange rate| → value: ≤ 0.5 % is 1 (stETH/ETH's ordinary range on Curve and

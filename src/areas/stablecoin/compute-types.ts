@@ -1,4 +1,5 @@
 /** The stablecoin computation's input and output shapes (compute.ts): what the jobs resolve and what they publish. */
+import type { FeedAnswer } from '../../core/price-policy.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
 import type { StableDesign, StableEventFact, StableSnapshot } from './facts.js';
 import type { CollateralsPayloadEntry, StableScoreRecordEntry, WeeklyRecordEntry } from './schema.js';
@@ -36,6 +37,11 @@ export interface StablecoinDexInput {
 export interface StablecoinInput {
   readonly protocols: readonly StablecoinProtocolInput[];
   readonly dex: StablecoinDexInput;
+  /**
+   * The chains' USD feed answers of the history window (the oracle area's rounds, with the predecessor of the
+   * first), by the token each prices: the feed candidates of the one price policy (core/price-policy).
+   */
+  readonly feeds?: readonly FeedAnswer[];
 }
 
 export interface Dated<T> {

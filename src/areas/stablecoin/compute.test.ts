@@ -745,7 +745,49 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.6.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.7.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
+  });
+});
+
+describe('computeStablecoin: one price per token per instant (issue 26 items 7 and 10)', () => {
+  // The chain's USD feeds, as the lending area reads them through AaveOracle: USDC at 0.99 (the DEX anchors it at
+  // 1.00), WETH at 2,100 (Maker's OSM poked 2,000, the DEX says 2,000).
+  const feeds = Array.from({ length: 10 }, (_, d) => TODAY - d * DAY).flatMap((t) => [
+    { token: USDC, priceUsd: 0.99, updatedAt: t, heartbeat: DAY, ref: '0xusdcfeed' },
+    { token: WETH, priceUsd: 2100, updatedAt: t, heartbeat: 3600 * 24, ref: '0xethfeed' },
+  ]);
+  const out = computeStablecoin({ protocols: [makerInput()], dex, feeds });
+  const errors = (schema: TSchema, value: unknown) =>
+    [...Value.Errors(schema, value)].map((e) => `${e.path} ${e.message}`);
+  const today = out.weekly.get('makerdao')!.data[0]!;
+
+  it('measures the peg against the quote asset’s policy price (its feed), served beside the peg', () => {
+    expect(today).toMatchObject({
+      peg_quote_token_address: USDC,
+      peg_quote_price_usd: 0.99,
+      peg_quote_price_source: 'oracle',
+      peg_quote_price_source_ref: '0xusdcfeed',
+      // DAI trades 1:1 against USDC: its USD price is the quote's policy price, 0.99, every hour.
+      peg_mean_price: 0.99,
+      peg_max_deviation: 0.01,
+    });
+    expect(errors(WeeklyRecord, today)).toEqual([]);
+  });
+
+  it('prices collateral by the feed and serves the protocol’s own oracle beside it, with the gap and the flag', () => {
+    const eth = out.collaterals.get('makerdao')!.data.collateral_assets.find((c) => c.ilk === 'ETH-A')!;
+    expect(eth).toMatchObject({
+      price_usd: 2100,
+      price_source: 'oracle',
+      price_source_ref: '0xethfeed',
+      alternative_price_usd: 2000,
+      price_flagged: true,
+      oracle_price_usd: 2000,
+      oracle_source_ref: '0x00000000000000000000000000000000000000f1',
+      oracle_disagreement: 0.0476,
+      oracle_flagged: true,
+    });
+    expect(errors(CollateralsPayload, out.collaterals.get('makerdao')!.data)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * bigints until a figure is presented; every unknown figure is null with its reason.
  */
 import { toFloat } from '../../core/decimal.js';
+import { roundPriceUsd } from '../../core/price-policy.js';
 import { type ScoreRecord, scoreGapReason } from '../../core/score.js';
 import { hhi } from '../../core/stats.js';
 import { dailyHistoryInstants, HOUR, inDayWindow, isoSeconds, utcDate, utcDayWindow } from '../../core/time.js';
@@ -13,7 +14,16 @@ import { r, rn } from './figures.js';
 import { holderConcentration, replayHolders, ZERO_ADDRESS } from './holders.js';
 import { liquityFigures } from './liquity-figures.js';
 import { makerFigures } from './maker-figures.js';
-import { type DexView, depthRows, dexLiquidityUsd, dexView, Prices, pegOfDay, stableUsd } from './market.js';
+import {
+  type DexView,
+  depthRows,
+  dexLiquidityUsd,
+  dexView,
+  Prices,
+  pegOfDay,
+  stablePrice,
+  stableUsd,
+} from './market.js';
 import { emptyRecord, LIQUITY_FIELDS, MAKER_FIELDS, readerOf } from './records.js';
 import type { CollateralsPayloadEntry, StableScoreRecordEntry, WeeklyRecordEntry } from './schema.js';
 import { EXIT_MOVE, type LiquidityScoreInputs, scoreLiquidity } from './score.js';
@@ -57,7 +67,9 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     if (!snap) return { record: emptyRecord(ref, token, reader, t, partial), score: null };
     const at = snap.timestamp;
     const window = utcDayWindow(t);
-    const usd = stableUsd(view, prices, ref, token, at);
+    // The stablecoin's price in its quote × the quote's policy price at the instant (the peg is measured against it).
+    const market = stablePrice(view, prices, ref, token, at);
+    const usd = market?.usd ?? null;
     const absorbQuotes = [...ref.quotes.map((q) => q.address), token];
     const f =
       snap.design === 'maker-mcd'
@@ -154,6 +166,10 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       peg_max_deviation: peg ? r(peg.maxDeviation) : null,
       peg_hours_outside_band: peg ? peg.hoursOutside : null,
       peg_hours_priced: peg?.hoursPriced ?? 0,
+      peg_quote_token_address: market?.quote ?? null,
+      peg_quote_price_usd: market ? roundPriceUsd(market.quotePrice.price_usd) : null,
+      peg_quote_price_source: market?.quotePrice.source ?? null,
+      peg_quote_price_source_ref: market?.quotePrice.source_ref ?? null,
       psm_holdings_usd: rn(f.psmHoldingsUsd, 2),
       psm_fees: f.psmFees,
       stability_pool_deposits: L ? r(toFloat(L.spDeposits, 18)) : null,
@@ -180,6 +196,11 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     if (record.collateral_ratio === null) gaps.collateral_ratio = f.collateralRatioGap ?? 'no_price';
     if (record.holders === null) gaps.holders = 'no_data';
     if (liquidity === null) gaps.dex_liquidity_usd = usd === null ? 'no_price' : 'no_data';
+    if (!market) {
+      for (const k of ['peg_quote_token_address', 'peg_quote_price_usd', 'peg_quote_price_source'])
+        gaps[k] = 'no_price';
+      gaps.peg_quote_price_source_ref = 'no_price';
+    }
     if (!peg) {
       gaps.peg_mean_price = 'no_price';
       gaps.peg_max_deviation = 'no_price';
@@ -293,7 +314,7 @@ const NO_DATA_INPUTS: LiquidityScoreInputs = {
 
 export function computeStablecoin(input: StablecoinInput): StablecoinOutput {
   const view = dexView(input.dex);
-  const prices = new Prices(input.dex.prices);
+  const prices = new Prices(input.dex.prices, input.feeds ?? []);
   const weekly = new Map<string, Dated<WeeklyRecordEntry[]>>();
   const collaterals = new Map<string, Dated<CollateralsPayloadEntry>>();
   const scores = new Map<string, Dated<StableScoreRecordEntry[]>>();

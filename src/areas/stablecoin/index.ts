@@ -7,7 +7,7 @@ export const stablecoinArea = defineArea({
   id: 'stablecoin',
   title: 'Stablecoins',
   paths: stablecoinPaths,
-  dependsOn: ['dex'],
+  dependsOn: ['dex', 'oracles'],
   migrations: STABLECOIN_MIGRATIONS,
   jobs: stablecoinJobs,
   computations: [STABLECOIN_COMPUTATION],

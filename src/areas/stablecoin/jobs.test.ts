@@ -13,7 +13,7 @@ const evm = new EvmChains([{ id: 'ethereum', rpcUrl: 'http://127.0.0.1:1', final
   log: pino({ level: 'silent' }),
 });
 const env = (book: AddressBook, sources = new SourceMap({ evm })): AreaEnv => ({
-  config: loadConfig({}),
+  config: loadConfig({ PUBLISH_EVERY_SECONDS: '0' }),
   registry,
   book,
   sources,

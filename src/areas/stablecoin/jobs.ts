@@ -2,9 +2,10 @@ import type { JobContext, JobDef } from '../../jobs/types.js';
 import { DexReadModel, dexPriceBlocks } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
+import { OracleRepository, oracleTargets } from '../oracles/public.js';
 import { computeStablecoin, type StablecoinDexInput, type StablecoinInput, type StablecoinOutput } from './compute.js';
 import { StablecoinIngest } from './ingest.js';
-import { HISTORY_SECONDS, StablecoinRepository, stablecoinFacts } from './repo.js';
+import { feedAnswers, HISTORY_SECONDS, StablecoinRepository, stablecoinFacts } from './repo.js';
 import { stablecoinPaths } from './routes.js';
 import { STABLECOIN_METHODOLOGY } from './score.js';
 import { type StablecoinTarget, stablecoinTargets } from './targets.js';
@@ -66,6 +67,8 @@ export function stablecoinJobs(env: AreaEnv): JobDef[] {
   if (!evm || !targets.length) return [];
   const chains = [...new Set(targets.map((t) => t.chain))];
   const ingest = new StablecoinIngest(evm, targets, HISTORY_SECONDS);
+  // The chains' USD feeds: the price policy's feed candidates, as the lending area's AaveOracle reads them.
+  const feeds = oracleTargets(env).filter((f) => chains.includes(f.chain));
   return [
     {
       name: 'stablecoin.ingest',
@@ -79,7 +82,7 @@ export function stablecoinJobs(env: AreaEnv): JobDef[] {
     computeJob({
       name: STABLECOIN_COMPUTATION,
       area: 'stablecoin',
-      runAfter: ['stablecoin.ingest', 'prices.hourly'],
+      runAfter: ['stablecoin.ingest', 'prices.hourly', 'oracles.ingest'],
       description: 'Stablecoin analytics, collaterals and liquidity scores, published for the 4 stablecoin paths',
       inputs: async (ctx) => {
         const repo = new StablecoinRepository(ctx.store.db);
@@ -88,13 +91,22 @@ export function stablecoinJobs(env: AreaEnv): JobDef[] {
           const [head] = await repo.snapshotHeads(t.chain, t.protocol);
           if (head) heads.push([`${t.chain}/${t.protocol}`, head.blockNumber]);
         }
-        return heads.length ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains) } : wait('no snapshot yet');
+        const oracles = new OracleRepository(ctx.store.db);
+        const feedBlocks = await Promise.all(chains.map(async (c) => (await oracles.ingested(c))?.block ?? null));
+        return heads.length
+          ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks }
+          : wait('no snapshot yet');
       },
       load: async (ctx): Promise<StablecoinInput | ReturnType<typeof wait>> => {
         const protocols = await stablecoinFacts(new StablecoinRepository(ctx.store.db), targets);
         if (!protocols.length) return wait('no snapshot yet');
         const newest = Math.max(...protocols.map((p) => p.snapshots.at(-1)?.timestamp ?? 0));
-        return { protocols, dex: await dexInput(ctx.store.db, chains, newest) };
+        const oldest = Math.min(...protocols.map((p) => p.snapshots[0]?.timestamp ?? newest));
+        return {
+          protocols,
+          dex: await dexInput(ctx.store.db, chains, newest),
+          feeds: await feedAnswers(ctx.store.db, feeds, oldest - 86_400, newest),
+        };
       },
       compute: computeStablecoin,
       documents: (output) => stablecoinDocuments(output),

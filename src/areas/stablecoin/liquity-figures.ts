@@ -12,7 +12,7 @@ import {
   rn,
   type StateFigures,
 } from './figures.js';
-import type { Prices } from './market.js';
+import { collateralPriceFields, type Prices } from './market.js';
 import type { CollateralEntry } from './schema.js';
 import { EXIT_MOVE, STRESS_DROP } from './score.js';
 
@@ -28,11 +28,13 @@ export function liquityFigures(
     t,
     (e): e is StableEventFact => e.event.source === 'event' && e.event.kind === 'last_good_price',
   );
-  const price = prices.price(s.collateralToken, t, {
+  const own = {
     priceUsd: toFloat(s.price, 18),
     updatedAt: good?.timestamp ?? 0,
     ref: s.addresses.priceFeed ?? s.troveManager,
-  });
+  };
+  const price = prices.price(s.collateralToken, t, own);
+  const priced = collateralPriceFields(price, own);
   const coll = toFloat(s.systemColl, 18);
   const debt = toFloat(s.systemDebt, 18);
   const usd = price === null ? null : coll * price.price_usd;
@@ -82,9 +84,7 @@ export function liquityFigures(
     kind: 'crypto',
     collateral_token_address: s.collateralToken,
     amount: r(coll),
-    price_usd: rn(price?.price_usd ?? null),
-    price_source: price?.source ?? null,
-    price_confidence: price?.confidence ?? null,
+    ...priced.fields,
     collateral_usd: rn(usd, 2),
     debt: r(debt),
     collateralization: usd === null || debt <= 0 ? null : r(usd / debt),
@@ -98,7 +98,7 @@ export function liquityFigures(
     positions: complete ? positions.filter((p) => p.debt > 0).length : null,
     distribution: dist,
     liquidatable: liq,
-    gap_reasons: gaps,
+    gap_reasons: { ...priced.gaps, ...gaps },
   };
   if (debt <= 0) collateral.gap_reasons.collateralization = 'no_positions';
   const circulatingRaw = s.totalSupply - s.protocolHeld;

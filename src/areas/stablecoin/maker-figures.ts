@@ -15,7 +15,7 @@ import {
   type StateFigures,
 } from './figures.js';
 import { auctionTerms, makerAbsorption, type StressedIlk } from './maker-absorption.js';
-import { type DexView, type Prices, pairStates } from './market.js';
+import { collateralPriceFields, type DexView, type Prices, pairStates } from './market.js';
 import type { CollateralEntry } from './schema.js';
 import { EXIT_MOVE, STRESS_DROP } from './score.js';
 
@@ -78,12 +78,14 @@ export function makerFigures(
     // The oracle's last price: Spot's Poke value, else spot × mat × par (the Vat's spot is price / mat / par).
     const oracleRaw = poke ? (poke.event.val * RAY) / WAD : (x.spot * x.mat) / RAY;
     const oracleUsd = toFloat((oracleRaw * s.par) / RAY, 27);
-    const price = prices.price(x.gem, t, {
+    const own = {
       priceUsd: oracleUsd,
       // Without a stored Poke the price's age is unknown: a stale oracle answer, at its low confidence.
       updatedAt: poke?.timestamp ?? 0,
       ref: x.pip,
-    });
+    };
+    const price = prices.price(x.gem, t, own);
+    const priced = collateralPriceFields(price, own);
     const usd = amount === null || price === null ? null : amount * price.price_usd;
     const mat = toFloat(x.mat, 27);
     rows.push({ kind, debt, usd, mat });
@@ -178,9 +180,7 @@ export function makerFigures(
       kind,
       collateral_token_address: x.gem,
       amount: rn(amount),
-      price_usd: rn(price?.price_usd ?? null),
-      price_source: price?.source ?? null,
-      price_confidence: price?.confidence ?? null,
+      ...priced.fields,
       collateral_usd: rn(usd, 2),
       debt: r(debt),
       collateralization: rn(collateralization),
@@ -195,6 +195,7 @@ export function makerFigures(
       liquidatable: liq,
       auction: auctions.get(x.ilk) ?? null,
       gap_reasons: {
+        ...priced.gaps,
         ...gaps,
         ...auctionGaps(x, kind, auctions.has(x.ilk)),
         critical_collateralization: 'not_applicable',

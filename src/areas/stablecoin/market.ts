@@ -4,7 +4,14 @@
  */
 import { toFloat } from '../../core/decimal.js';
 import { type DepthPoolState, pairSellDepthUsd, poolPrice, sidePrice } from '../../core/depth.js';
-import { choosePrice, type PolicyPrice } from '../../core/price-policy.js';
+import {
+  besidePolicy,
+  choosePrice,
+  type FeedAnswer,
+  feedCandidateAt,
+  type PolicyPrice,
+  roundPriceUsd,
+} from '../../core/price-policy.js';
 import { HOUR } from '../../core/time.js';
 import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenPriceFact } from '../dex/public.js';
 import { poolStateAt } from '../dex/public.js';
@@ -18,11 +25,18 @@ export const DEPTH_MOVES = [0.01, 0.02, 0.05] as const;
 
 // ---- Prices ----
 
-/** The price policy's price of a token at an instant: the DEX price of its hour and a market oracle candidate. */
+/**
+ * The price policy's price of a token at an instant, as every area takes it: the chain's USD feed of the token (its
+ * newest answer at the instant) and the DEX price of its hour; a protocol's own oracle (Maker's OSM, Liquity's
+ * PriceFeed) is a candidate only for a token no feed prices, and is otherwise published beside the policy price.
+ */
 export class Prices {
   private readonly byToken = new Map<string, Map<number, TokenPriceFact>>();
 
-  constructor(prices: readonly TokenPriceFact[]) {
+  constructor(
+    prices: readonly TokenPriceFact[],
+    private readonly feeds: readonly FeedAnswer[] = [],
+  ) {
     for (const p of prices) {
       const m = this.byToken.get(p.token) ?? new Map<number, TokenPriceFact>();
       this.byToken.set(p.token, m);
@@ -34,14 +48,53 @@ export class Prices {
     return this.byToken.get(token.toLowerCase())?.get(Math.floor(t / HOUR) * HOUR);
   }
 
-  price(token: string, t: number, oracle?: { priceUsd: number; updatedAt: number; ref: string }): PolicyPrice | null {
+  price(token: string, t: number, oracle?: OwnOracle): PolicyPrice | null {
     const d = this.dex(token, t);
+    const feed = feedCandidateAt(this.feeds, token, t);
     return choosePrice(
       t,
-      oracle && oracle.priceUsd > 0 ? { ...oracle, heartbeat: ORACLE_HEARTBEAT, kind: 'market_oracle' as const } : null,
+      feed ??
+        (oracle && oracle.priceUsd > 0
+          ? { ...oracle, heartbeat: ORACLE_HEARTBEAT, kind: 'market_oracle' as const }
+          : null),
       d ? { priceUsd: d.priceUsd, confidence: d.confidence, ref: d.source } : null,
     );
   }
+}
+
+/** A protocol's own oracle's answer (Maker: the Spot's poke of the OSM's price; Liquity: the PriceFeed's). */
+export interface OwnOracle {
+  readonly priceUsd: number;
+  /** Unix seconds of the answer (0: unknown). */
+  readonly updatedAt: number;
+  readonly ref: string;
+}
+
+/**
+ * A collateral's published price: the policy price with its source (and the other source's price and the gap when
+ * both exist), and the protocol's own oracle beside it with its gap to the policy price and the flag above 2 %.
+ */
+export function collateralPriceFields(price: PolicyPrice | null, own: OwnOracle | null) {
+  const ownUsd = own && own.priceUsd > 0 ? own.priceUsd : null;
+  const beside = besidePolicy(ownUsd, price?.price_usd ?? null);
+  const fields = {
+    price_usd: price ? roundPriceUsd(price.price_usd) : null,
+    price_source: price?.source ?? null,
+    price_source_ref: price?.source_ref ?? null,
+    price_confidence: price?.confidence ?? null,
+    price_flagged: price?.flagged ?? false,
+    price_disagreement: price?.disagreement ?? null,
+    alternative_price_usd: price?.alternative_price_usd == null ? null : roundPriceUsd(price.alternative_price_usd),
+    oracle_price_usd: ownUsd === null ? null : roundPriceUsd(ownUsd),
+    oracle_source_ref: ownUsd === null ? null : own!.ref,
+    oracle_disagreement: beside.disagreement,
+    oracle_flagged: beside.flagged,
+  };
+  const gaps: Record<string, 'no_price' | 'no_data'> = {};
+  for (const [k, v] of Object.entries(fields))
+    if (v === null) gaps[k] = k.startsWith('oracle_') ? 'no_data' : 'no_price';
+  if (price && ownUsd !== null && beside.disagreement === null) gaps.oracle_disagreement = 'no_price';
+  return { fields, gaps };
 }
 
 /**
@@ -107,14 +160,28 @@ export function priceInQuote(view: DexView, stable: string, quote: string, t: nu
   return best?.price ?? null;
 }
 
-/** The stablecoin's USD price at `t`: its price in the first quote that has one × that quote's USD price. */
-export function stableUsd(view: DexView, prices: Prices, ref: StablecoinRef, token: string, t: number): number | null {
+/**
+ * The stablecoin's USD price at `t`: its price in the first quote that has one × that quote's policy price (the
+ * price every area takes for the quote at `t`: its fresh feed, else the DEX price). The peg is measured against it.
+ */
+export function stablePrice(
+  view: DexView,
+  prices: Prices,
+  ref: StablecoinRef,
+  token: string,
+  t: number,
+): { usd: number; quote: string; quotePrice: PolicyPrice } | null {
   for (const q of ref.quotes) {
     const inQuote = priceInQuote(view, token, q.address, t);
-    const quoteUsd = prices.dex(q.address, t)?.priceUsd;
-    if (inQuote !== null && quoteUsd !== undefined) return inQuote * quoteUsd;
+    const quotePrice = prices.price(q.address, t);
+    if (inQuote !== null && quotePrice) return { usd: inQuote * quotePrice.price_usd, quote: q.address, quotePrice };
   }
   return null;
+}
+
+/** The stablecoin's USD price at `t` (`stablePrice`), null when no quote prices it. */
+export function stableUsd(view: DexView, prices: Prices, ref: StablecoinRef, token: string, t: number): number | null {
+  return stablePrice(view, prices, ref, token, t)?.usd ?? null;
 }
 
 export interface PegStats {
@@ -164,7 +231,7 @@ export function dexLiquidityUsd(
   let total = 0;
   let any = false;
   for (const q of ref.quotes) {
-    const quoteUsd = prices.dex(q.address, t)?.priceUsd;
+    const quoteUsd = prices.price(q.address, t)?.price_usd;
     for (const { state, balancesKnown } of pairStates(view, token, q.address, t)) {
       if (!balancesKnown || quoteUsd === undefined || usd === null) return null;
       const [sIdx, qIdx] = state.token0 === token ? [0, 1] : [1, 0];

@@ -77,6 +77,16 @@ export const WeeklyRecord = Type.Object({
   peg_max_deviation: Fraction('Largest |hourly price − 1|'),
   peg_hours_outside_band: Nullable(Count('Hours whose price is outside ±0.5 %')),
   peg_hours_priced: Count('Hours of the day with a price'),
+  peg_quote_token_address: Nullable(
+    Type.String({
+      description: 'The USD stablecoin the peg is read against at as_of (the first quote with a pool price)',
+    }),
+  ),
+  peg_quote_price_usd: UsdOrNull(
+    'The quote’s USD price by the one price policy at as_of (its fresh feed, else the DEX price): each hourly price of the peg is the stablecoin’s pool price in the quote × the quote’s policy price then',
+  ),
+  peg_quote_price_source: Nullable(Type.String({ description: 'oracle (a USD feed) or dex' })),
+  peg_quote_price_source_ref: Nullable(Type.String({ description: 'What was read: the feed or the DEX pools' })),
   psm_holdings_usd: UsdOrNull('Maker: collateral held by the PSMs'),
   psm_fees: Type.Array(
     Type.Object({ ilk: Type.String(), tin: Nullable(Type.Number()), tout: Nullable(Type.Number()) }),
@@ -151,9 +161,25 @@ export const Collateral = Type.Object({
   kind: Type.String({ description: 'crypto, psm, rwa or credit-line' }),
   collateral_token_address: Type.String(),
   amount: Amount('Collateral held, token units'),
-  price_usd: UsdOrNull('Market price of the price policy'),
-  price_source: Nullable(Type.String()),
+  price_usd: UsdOrNull(
+    'USD price of the collateral by the one price policy: the chain’s fresh USD feed, else the DEX price of the hour, else the protocol’s own oracle',
+  ),
+  price_source: Nullable(
+    Type.String({ description: 'oracle: a USD feed; dex: the DEX price; market_oracle: the protocol’s own oracle' }),
+  ),
+  price_source_ref: Nullable(Type.String({ description: 'What was read: the feed, the oracle or the DEX pools' })),
   price_confidence: Nullable(Type.Number()),
+  price_flagged: Type.Boolean({ description: 'The policy’s two sources (feed and DEX) differ by more than 2 %' }),
+  price_disagreement: Nullable(Type.Number({ description: '|price_usd / alternative_price_usd − 1| (4 decimals)' })),
+  alternative_price_usd: UsdOrNull('The other source’s price, when there is one'),
+  oracle_price_usd: UsdOrNull(
+    'The protocol’s own oracle’s answer (Maker: the Spot’s last poke of the OSM; Liquity: the PriceFeed’s last good price)',
+  ),
+  oracle_source_ref: Nullable(
+    Type.String({ description: 'The protocol’s oracle read (Maker: the pip; Liquity: the PriceFeed)' }),
+  ),
+  oracle_disagreement: Nullable(Type.Number({ description: '|oracle_price_usd / price_usd − 1| (4 decimals)' })),
+  oracle_flagged: Type.Boolean({ description: 'oracle_disagreement is above 2 %' }),
   collateral_usd: UsdOrNull('amount × price_usd'),
   debt: Type.Number({ description: 'Debt against this collateral, in stablecoin units (Maker: Art × rate, DAI)' }),
   collateralization: Fraction('collateral_usd / (debt × par)'),

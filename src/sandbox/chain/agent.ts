@@ -21,7 +21,8 @@ export type AgentRole =
   | 'liquidator'
   | 'trove-owner'
   | 'keeper'
-  | 'redeemer';
+  | 'redeemer'
+  | 'batcher';
 
 export interface AgentState {
   /** Index in the key derivation (-1: the deployer, anvil's account 0). */

@@ -47,7 +47,7 @@ export interface AnvilOptions {
   /** `manual`: blocks only on `evm_mine` (the scenario decides every block and its timestamp). Default `auto`. */
   readonly mining?: 'auto' | 'manual';
   /**
-   * Keep anvil's own base fee (1 gwei) and block gas limit (30 M) instead of the sandbox's 0 and 10 G: for tests
+   * Keep anvil's own base fee (1 gwei) and block gas limit (30 M) instead of the sandbox's 0 at start and 10 G: for tests
    * that check the scenario copes with any node, or that want a node as anvil comes. Default false.
    */
   readonly anvilDefaults?: boolean;
@@ -196,9 +196,9 @@ function argsFor(options: AnvilOptions, port: number): string[] {
     '--max-persisted-states',
     '0',
   ];
-  // No base fee: the fee market plays no part in the scenario (a transaction pays the tip its sender sets), and
-  // blocks of very different fullness (an hour, then 5 seconds) do not swing it. The gas limit fits a whole
-  // simulated hour in one block.
+  // Base fee 0 for anvil's own block 0: the world's session sets every later block's base fee from its schedule
+  // (fees.ts), since blocks of very different fullness (an hour, then 5 seconds) would swing EIP-1559's update. The
+  // gas limit fits a whole simulated hour in one block.
   if (!options.anvilDefaults) args.push('--block-base-fee-per-gas', '0', '--gas-limit', String(BLOCK_GAS_LIMIT));
   if (options.cacheDir) args.push('--cache-path', options.cacheDir);
   if (options.mining === 'manual') args.push('--no-mining');

@@ -4,6 +4,7 @@
  */
 import { type Address, type Hex, keccak256, serializeTransaction } from 'viem';
 import type { Agent } from './agent.js';
+import { blobPool, withBlobSidecar } from './blobs.js';
 import {
   DEPOSIT_TOPIC,
   type RpcLog,
@@ -23,10 +24,18 @@ export const BLOCK_GAS_LIMIT = 10_000_000_000n;
 /**
  * Every transaction bids `floor + (transactions left in the block)` wei as both max fee and tip: anvil orders its
  * pool by fee, so distinct, decreasing bids make the block's order exactly the order the scenario queued, whatever
- * order the HTTP batches arrive in. The floor is 0 on a node whose base fee is 0 (the sandbox's: gas is free, so
- * ETH balances move only by trades), else twice the base fee and at least 2 gwei (above anvil's default 1 gwei).
+ * order the HTTP batches arrive in. With a base-fee schedule (`SessionOptions.baseFee`, the Ethereum world's), the
+ * floor is the block's base fee plus `SCHEDULED_TIP`, so every bid is above the base fee and the tip is the
+ * remainder; without one, 0 on a node whose base fee is 0, else twice the base fee and at least 2 gwei (above
+ * anvil's default 1 gwei).
  */
 const MIN_FEE_FLOOR = 2_000_000_000n;
+
+/** The priority fee over the scheduled base fee (0.01 gwei, a typical mainnet tip), before the ordering wei. */
+export const SCHEDULED_TIP = 10_000_000n;
+
+/** What a blob transaction bids per blob gas at most (10 gwei: far above the 1 wei the world's blob fee sits at). */
+const MAX_FEE_PER_BLOB_GAS = 10_000_000_000n;
 
 /** Transactions per JSON-RPC batch: big enough to amortise the HTTP hop, small enough to start anvil early. */
 const SEND_CHUNK = 100;
@@ -54,7 +63,8 @@ export type TxKind =
   | 'lp-remove'
   | 'oracle'
   | 'lend'
-  | 'liquidation';
+  | 'liquidation'
+  | 'blob';
 
 /**
  * Kinds whose reverts are part of the market (slippage protection, a stale arbitrage, a liquidation of a position
@@ -68,6 +78,8 @@ export interface TxRequest {
   readonly value?: bigint;
   readonly gas: bigint;
   readonly kind: TxKind;
+  /** A blob transaction (type 3) carrying these blobs of the pool (chain/blobs.ts), in this order. */
+  readonly blobs?: readonly number[];
   /** Called after the block is mined, with whether the transaction succeeded. */
   readonly onMined?: (ok: boolean, receipt: RpcReceipt) => void;
 }
@@ -100,7 +112,16 @@ export interface BlockOutcome {
  *   carry its generic traffic): transactions are sent one after another in the queue's order and bid `maxFeePerGas`
  *   with no tip; the chain keeps its own gas limit and base fee.
  */
-export type SessionOptions = { readonly order?: 'fees' } | { readonly order: 'arrival'; readonly maxFeePerGas: bigint };
+export type SessionOptions =
+  | {
+      readonly order?: 'fees';
+      /**
+       * The base fee of the block at a timestamp, set on the node before the block is built
+       * (`anvil_setNextBlockBaseFeePerGas`; the Ethereum world's, chain/fees.ts). Absent: the node's own.
+       */
+      readonly baseFee?: (timestamp: number) => bigint;
+    }
+  | { readonly order: 'arrival'; readonly maxFeePerGas: bigint };
 
 /** A block's queued transactions once signed and sent (`sendQueued`), before the block is mined. */
 export interface SentTransactions {
@@ -175,6 +196,12 @@ export class ChainSession {
   }
 
   async mine(timestamp: number): Promise<BlockOutcome> {
+    const schedule = this.options.order !== 'arrival' ? this.options.baseFee : undefined;
+    if (schedule) {
+      const baseFee = schedule(timestamp);
+      await this.rpc.request('anvil_setNextBlockBaseFeePerGas', [`0x${baseFee.toString(16)}`]);
+      this.feeFloor = baseFee + SCHEDULED_TIP;
+    }
     const sent = await this.sendQueued();
     await this.rpc.request('evm_mine', [timestamp]);
     const receipts =
@@ -210,9 +237,27 @@ export class ChainSession {
         maxPriorityFeePerGas: arrival ? 0n : fee,
       };
       if (topUp) request.gas += topUp(serializeTransaction(request));
-      const raw = await tx.agent.signer().signTransaction(request);
-      hashes[i] = keccak256(raw);
-      signed[i] = raw;
+      const blobs = tx.blobs;
+      let raw: Hex;
+      if (blobs && blobs.length > 0) {
+        if (!tx.to) throw new Error('sandbox: a blob transaction cannot create a contract');
+        const pool = blobPool();
+        const payload = await tx.agent.signer().signTransaction({
+          ...request,
+          to: tx.to,
+          type: 'eip4844',
+          maxFeePerBlobGas: MAX_FEE_PER_BLOB_GAS,
+          blobVersionedHashes: blobs.map((b) => pool[b]!.versionedHash),
+        });
+        // The hash is over the signed payload; the node is sent it with the blobs, commitments and proofs.
+        hashes[i] = keccak256(payload);
+        signed[i] = payload;
+        raw = withBlobSidecar(payload, blobs);
+      } else {
+        raw = await tx.agent.signer().signTransaction(request);
+        hashes[i] = keccak256(raw);
+        signed[i] = raw;
+      }
       if (arrival) {
         // One after another: the node's pool keeps the order they arrive in, which a batch does not promise.
         sends.push(Promise.resolve(await this.rpc.batch([{ method: 'eth_sendRawTransaction', params: [raw] }])));

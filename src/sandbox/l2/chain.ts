@@ -8,11 +8,9 @@ import {
   type Hex,
   keccak256,
   parseAbi,
-  parseTransaction,
   serializeTransaction,
   type TransactionSerializableEIP1559,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { type Clock, HOUR, systemClock } from '../../core/time.js';
 import { type Anvil, startAnvil } from '../chain/anvil.js';
 import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
@@ -25,7 +23,8 @@ import { loadChain, readSavedChain, removeLeftovers, sha256, toJson, writeAtomic
 import type { Simulation } from '../world/scenario.js';
 import { batch } from './batch.js';
 import { l1OriginAt } from './l1.js';
-import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, gasUsedForL1, internalTx } from './nitro.js';
+import { ARBITRUM_BASE_FEE, ARBITRUM_CHAIN_ID, ARBOS_ADDRESS, gasUsedForL1, internalTx } from './nitro.js';
+import { type NitroSaved, nitroBalanceCredits, planNitroMessages, recordNitroMessages } from './nitro-messages.js';
 import {
   applyL1ToL2Alias,
   BASE_FEE_SCALAR,
@@ -45,6 +44,7 @@ import {
 } from './op-stack.js';
 import { type RpcProxy, startRpcProxy } from './proxy.js';
 import { nitroShaper, type OpReceiptFields, opShaper } from './shapers.js';
+import { accountOf, unsignedOf } from './signing.js';
 import { type L2User, l2Cast, type PlannedTx, planBlock, planDeposits, USER_TOKENS } from './traffic.js';
 
 export type L2Kind = 'optimism' | 'arbitrum';
@@ -96,8 +96,9 @@ export interface L2State {
   depositIndex: number;
   /** OP: op-geth's receipt fields by transaction hash; Arbitrum: `gasUsedForL1` (hex) by transaction hash. */
   extras: Record<string, OpReceiptFields | string>;
-  /** Arbitrum: the block of each internal transaction, by hash. */
+  /** Arbitrum: the block of each transaction the proxy makes up, by hash; the L1 messages (absent in older saves). */
   internal: Record<string, number>;
+  nitro?: NitroSaved;
   stats: Stats;
 }
 
@@ -173,17 +174,6 @@ export function l2Dir(dataDir: string, kind: L2Kind): string {
 }
 
 const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`;
-
-/** Signing accounts by key: deriving the public key is as slow as a signature. */
-const accounts = new Map<Hex, ReturnType<typeof privateKeyToAccount>>();
-function accountOf(key: Hex) {
-  let account = accounts.get(key);
-  if (!account) {
-    account = privateKeyToAccount(key);
-    accounts.set(key, account);
-  }
-  return account;
-}
 
 /** The fee cap every transaction of the chain bids (traffic and hosted protocols alike): far above its base fee. */
 const maxFeeOf = (kind: L2Kind) => (kind === 'optimism' ? 1_000_000_000n : 100_000_000n);
@@ -334,6 +324,7 @@ export async function openL2Chain(options: L2ChainOptions): Promise<L2Chain> {
           seed,
           (h) => BigInt((st.extras[h] as string | undefined) ?? '0x0'),
           (h) => st.internal[h],
+          (n) => st.nitro?.messages[n] ?? [],
         );
   const proxy: RpcProxy = await startRpcProxy(node.rpcUrl, shaper);
 
@@ -714,6 +705,15 @@ async function mineBlock(
   // Their outcome is the session's to judge (`settle`: reverts the market tolerates, the others).
   const hostedTxs = (hostedSent?.signed ?? []).map((signed) => ({ signed, unsigned: unsignedOf(signed) }));
   for (const t of hostedTxs) sent.set(keccak256(t.signed).toLowerCase(), { kind: 'hosted', ...t });
+  // Arbitrum's L1 messages (not in the setup block): the ETH they bring is credited before the block is mined.
+  const counters = state.nitro?.counters ?? { delayed: 0, batches: 0 };
+  const nitro =
+    kind === 'arbitrum' && !setup ? planNitroMessages(seed, timestamp, stepSeconds, origin, counters) : null;
+  if (nitro)
+    await batch(
+      url,
+      nitroBalanceCredits(nitro.messages).map(([a, v]) => ['anvil_setBalance', [a, v]]),
+    );
   await anvil.request('evm_mine', [timestamp]);
   // op-geth's fields come from the predeploys at this block (the head: its state is the block's). GasPriceOracle
   // takes the unsigned transaction (it adds 68 bytes for the signature): with that, Σ l1Fee is exactly what the
@@ -776,6 +776,7 @@ async function mineBlock(
       previousTimestamp: setup ? timestamp - 1 : prev.lastTimestamp,
     });
     state.internal[hash] = Number(block.number);
+    if (nitro) recordNitroMessages(state, Number(block.number), nitro, baseFee, ARBOS_ADDRESS, chainId);
   }
   state.rng = rng.state();
   state.lastTimestamp = timestamp;
@@ -785,10 +786,4 @@ async function mineBlock(
   const ours = new Set(hostedSent.hashes.map((h) => h.toLowerCase()));
   const hostedReceipts = (receipts as unknown as RpcReceipt[]).filter((r) => ours.has(r.transactionHash.toLowerCase()));
   return { state, hosted: hosted.settle(hostedSent, hostedReceipts, timestamp) };
-}
-
-/** A signed transaction's unsigned bytes (what OP's GasPriceOracle is asked about). */
-function unsignedOf(signed: Hex): Hex {
-  const { r: _r, s: _s, v: _v, yParity: _y, ...tx } = parseTransaction(signed);
-  return serializeTransaction(tx as TransactionSerializableEIP1559);
 }

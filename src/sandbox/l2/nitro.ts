@@ -7,6 +7,7 @@
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { type Address, encodeAbiParameters, type Hex, hexToBytes, keccak256, toHex, toRlp } from 'viem';
 import { type L1Origin, l1OriginAt } from './l1.js';
+import { type NitroMessage, nitroMessageTxs } from './nitro-messages.js';
 
 export const ARBITRUM_CHAIN_ID = 42161;
 /** ArbOS's address: sender and recipient of the internal transaction. */
@@ -67,6 +68,8 @@ export interface NitroBlockInfo {
   readonly baseFee: bigint;
   /** The previous block's timestamp (the genesis block's for block 1). */
   readonly previousTimestamp: number;
+  /** The L1 messages the block holds after its `startBlock` (nitro-messages.ts): none when absent. */
+  readonly messages?: readonly NitroMessage[];
 }
 
 /** The internal transaction of a block, its L1 values and hash. */
@@ -124,11 +127,38 @@ export function internalReceiptJson(seed: number, block: NitroBlockInfo): Json {
   };
 }
 
-/** Shifts a transaction's (or log's) index by one, for the internal transaction in front. */
-export function shiftIndex<T extends Json>(o: T): T {
+/** Shifts a transaction's (or log's) index by `by`: the internal transaction and the block's messages in front. */
+export function shiftIndex<T extends Json>(o: T, by = 1): T {
   const out: Json = { ...o };
-  if (typeof o.transactionIndex === 'string') out.transactionIndex = hex(BigInt(o.transactionIndex) + 1n);
+  if (typeof o.transactionIndex === 'string') out.transactionIndex = hex(BigInt(o.transactionIndex) + BigInt(by));
   return out as T;
+}
+
+/**
+ * What Nitro puts in front of the block's user transactions: the `startBlock` internal transaction, then the
+ * transactions of the block's L1 messages (batch-posting reports, deposits, retryables), with the block's context:
+ * their JSON-RPC objects and receipts (`cumulativeGasUsed` from 0), and the gas they use.
+ */
+export function systemTxs(seed: number, block: NitroBlockInfo) {
+  const { l1 } = internalTx(seed, block);
+  const shaped = nitroMessageTxs(ARBITRUM_CHAIN_ID, block.messages ?? [], block.baseFee, ARBOS_ADDRESS);
+  const txs: Json[] = [internalTxJson(seed, block)];
+  const receipts: Json[] = [internalReceiptJson(seed, block)];
+  let gas = 0n;
+  for (const [i, s] of shaped.entries()) {
+    const index = hex(i + 1);
+    gas += BigInt(s.receipt.gasUsed as string);
+    const at = { blockHash: block.hash, blockNumber: hex(block.number), transactionIndex: index };
+    txs.push({ ...at, blockTimestamp: hex(block.timestamp), ...s.tx });
+    receipts.push({
+      ...at,
+      ...s.receipt,
+      cumulativeGasUsed: hex(gas),
+      effectiveGasPrice: hex(block.baseFee),
+      l1BlockNumber: hex(l1.number),
+    });
+  }
+  return { txs, receipts, gas };
 }
 
 /**
@@ -142,53 +172,64 @@ export function nitroReceipts(
   l1Gas: (txHash: string) => bigint,
 ): Json[] {
   const l1 = arbitrumL1(seed, block.timestamp);
-  const out: Json[] = [internalReceiptJson(seed, block)];
-  let cumulative = 0n;
+  const system = systemTxs(seed, block);
+  const out: Json[] = [...system.receipts];
+  let cumulative = system.gas;
   for (const r of receipts) {
     const forL1 = l1Gas(String(r.transactionHash));
     const gasUsed = BigInt(r.gasUsed as string) + forL1;
     cumulative += gasUsed;
     out.push({
-      ...shiftIndex(r),
+      ...shiftIndex(r, system.txs.length),
       gasUsed: hex(gasUsed),
       cumulativeGasUsed: hex(cumulative),
       gasUsedForL1: hex(forL1),
       l1BlockNumber: hex(l1.number),
-      logs: Array.isArray(r.logs) ? (r.logs as Json[]).map(shiftIndex) : r.logs,
+      logs: Array.isArray(r.logs) ? (r.logs as Json[]).map((l) => shiftIndex(l, system.txs.length)) : r.logs,
     });
   }
   return out;
 }
 
-/** A block as Nitro shows it: the internal transaction first, `l1BlockNumber`, `gasUsed` with the L1 parts. */
+/**
+ * A block as Nitro shows it: the internal transaction and the block's messages first, `l1BlockNumber`, `gasUsed`
+ * with the L1 parts and the messages' gas.
+ */
 export function nitroBlock(
   seed: number,
   block: Json,
   previousTimestamp: number,
   full: boolean,
   l1Gas: (txHash: string) => bigint,
+  messages: readonly NitroMessage[] = [],
 ): Json {
-  const info = blockInfo(block, previousTimestamp);
+  const info = blockInfo(block, previousTimestamp, messages);
   const txs = (block.transactions as (Json | string)[]) ?? [];
-  const { l1, hash } = internalTx(seed, info);
+  const { l1 } = internalTx(seed, info);
+  const system = systemTxs(seed, info);
   const extra = txs.reduce<bigint>((sum, t) => sum + l1Gas(typeof t === 'string' ? t : String(t.hash)), 0n);
   return {
     ...block,
-    gasUsed: hex(BigInt(block.gasUsed as string) + extra),
+    gasUsed: hex(BigInt(block.gasUsed as string) + extra + system.gas),
     l1BlockNumber: hex(l1.number),
     transactions: [
-      full ? internalTxJson(seed, info) : hash,
-      ...txs.map((t) => (typeof t === 'string' ? t : shiftIndex(t))),
+      ...(full ? system.txs : system.txs.map((t) => t.hash)),
+      ...txs.map((t) => (typeof t === 'string' ? t : shiftIndex(t, system.txs.length))),
     ],
   };
 }
 
-export function blockInfo(block: Json, previousTimestamp: number): NitroBlockInfo {
+export function blockInfo(
+  block: Json,
+  previousTimestamp: number,
+  messages: readonly NitroMessage[] = [],
+): NitroBlockInfo {
   return {
     number: BigInt(block.number as string),
     hash: block.hash as Hex,
     timestamp: Number(block.timestamp),
     baseFee: BigInt((block.baseFeePerGas as string | undefined) ?? '0x0'),
     previousTimestamp,
+    messages,
   };
 }

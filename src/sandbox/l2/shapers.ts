@@ -4,7 +4,8 @@
  * a block: the OP fields from the predeploys at that block, the Nitro L1 gas from the signed transaction's bytes.
  */
 
-import { blockInfo, internalReceiptJson, internalTxJson, nitroBlock, nitroReceipts, shiftIndex } from './nitro.js';
+import { blockInfo, nitroBlock, nitroReceipts, shiftIndex, systemTxs } from './nitro.js';
+import { messageTxCount, type NitroMessage } from './nitro-messages.js';
 import { type Forward, RpcFailure, type Shaper } from './proxy.js';
 
 type Json = Record<string, unknown>;
@@ -44,13 +45,15 @@ export function opShaper(fieldsOf: (txHash: string) => OpReceiptFields | undefin
 const isHash = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v);
 
 /**
- * Nitro's shapes. `l1Gas` gives a transaction's `gasUsedForL1`, `internalBlock` the block number of an internal
- * transaction's hash (both recorded by the driver).
+ * Nitro's shapes. `l1Gas` gives a transaction's `gasUsedForL1`, `internalBlock` the block number of a transaction
+ * the proxy makes up (internal transactions, the L1 messages' transactions), `messagesOf` a block's L1 messages (all
+ * recorded by the driver).
  */
 export function nitroShaper(
   seed: number,
   l1Gas: (txHash: string) => bigint,
   internalBlock: (txHash: string) => number | undefined,
+  messagesOf: (blockNumber: number) => readonly NitroMessage[] = () => [],
 ): Shaper {
   const timestamps = new Map<number, number>();
   const gas = (h: string) => l1Gas(h.toLowerCase());
@@ -66,7 +69,13 @@ export function nitroShaper(
   const blockBy = async (id: unknown, forward: Forward, full = false) =>
     (await forward(isHash(id) ? 'eth_getBlockByHash' : 'eth_getBlockByNumber', [id, full])) as Json | null;
   const info = async (block: Json, forward: Forward) =>
-    blockInfo(block, await previousTimestamp(BigInt(block.number as string), forward));
+    blockInfo(
+      block,
+      await previousTimestamp(BigInt(block.number as string), forward),
+      messagesOf(Number(block.number)),
+    );
+  /** How many transactions Nitro puts in front of a block's user transactions (the internal one, the messages'). */
+  const inFront = (blockNumber: unknown) => 1 + messageTxCount(messagesOf(Number(blockNumber)));
   const receiptsOf = async (block: Json, forward: Forward) => {
     const receipts = ((await forward('eth_getBlockReceipts', [block.number])) as Json[] | null) ?? [];
     return nitroReceipts(seed, await info(block, forward), receipts, gas);
@@ -81,7 +90,8 @@ export function nitroShaper(
           const block = (await forward(method, params)) as Json | null;
           if (!block || isGenesis(block)) return { result: block };
           const prev = await previousTimestamp(BigInt(block.number as string), forward);
-          return { result: nitroBlock(seed, block, prev, params[1] === true, gas) };
+          const messages = messagesOf(Number(block.number));
+          return { result: nitroBlock(seed, block, prev, params[1] === true, gas, messages) };
         }
         case 'eth_getBlockReceipts': {
           const block = await blockBy(params[0], forward);
@@ -91,11 +101,17 @@ export function nitroShaper(
         }
         case 'eth_getTransactionByHash': {
           const tx = (await forward(method, params)) as Json | null;
-          if (tx) return { result: shiftIndex(tx) };
+          if (tx) return { result: shiftIndex(tx, inFront(tx.blockNumber)) };
           const n = isHash(params[0]) ? internalBlock(params[0].toLowerCase()) : undefined;
           if (n === undefined) return { result: null };
           const block = await blockBy(`0x${n.toString(16)}`, forward);
-          return { result: block ? internalTxJson(seed, await info(block, forward)) : null };
+          if (!block) return { result: null };
+          return {
+            result:
+              systemTxs(seed, await info(block, forward)).txs.find(
+                (t) => String(t.hash) === String(params[0]).toLowerCase(),
+              ) ?? null,
+          };
         }
         case 'eth_getTransactionReceipt': {
           const r = (await forward(method, params)) as Json | null;
@@ -103,29 +119,33 @@ export function nitroShaper(
           if (n === undefined) return { result: null };
           const block = await blockBy(`0x${n.toString(16)}`, forward);
           if (!block) return { result: null };
-          if (!r) return { result: internalReceiptJson(seed, await info(block, forward)) };
+          const hash = r ? r.transactionHash : params[0];
           const all = await receiptsOf(block, forward);
-          return { result: all.find((x) => x.transactionHash === r.transactionHash) ?? null };
+          return {
+            result: all.find((x) => String(x.transactionHash).toLowerCase() === String(hash).toLowerCase()) ?? null,
+          };
         }
         case 'eth_getTransactionByBlockNumberAndIndex':
         case 'eth_getTransactionByBlockHashAndIndex': {
           const block = await blockBy(params[0], forward);
           if (!block || isGenesis(block)) return { result: null };
           const index = Number(params[1]);
-          if (index === 0) return { result: internalTxJson(seed, await info(block, forward)) };
-          const tx = (await forward(method, [params[0], `0x${(index - 1).toString(16)}`])) as Json | null;
-          return { result: tx ? shiftIndex(tx) : null };
+          const front = inFront(block.number);
+          if (index < front) return { result: systemTxs(seed, await info(block, forward)).txs[index] ?? null };
+          const tx = (await forward(method, [params[0], `0x${(index - front).toString(16)}`])) as Json | null;
+          return { result: tx ? shiftIndex(tx, front) : null };
         }
         case 'eth_getBlockTransactionCountByNumber':
         case 'eth_getBlockTransactionCountByHash': {
           const count = (await forward(method, params)) as string | null;
           if (count === null) return { result: null };
           const block = await blockBy(params[0], forward);
-          return { result: block && !isGenesis(block) ? `0x${(Number(count) + 1).toString(16)}` : count };
+          if (!block || isGenesis(block)) return { result: count };
+          return { result: `0x${(Number(count) + inFront(block.number)).toString(16)}` };
         }
         case 'eth_getLogs': {
           const logs = (await forward(method, params)) as Json[] | null;
-          return { result: logs ? logs.map(shiftIndex) : logs };
+          return { result: logs ? logs.map((l) => shiftIndex(l, inFront(l.blockNumber))) : logs };
         }
         default:
           return undefined;

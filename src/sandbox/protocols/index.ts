@@ -10,12 +10,14 @@ import { liquity } from './liquity/protocol.js';
 import { maker } from './maker/protocol.js';
 import { morpho } from './morpho/protocol.js';
 import { checkProtocols, type SandboxProtocol } from './protocol.js';
+import { rollups } from './rollups/protocol.js';
 import { staking } from './staking/protocol.js';
 import { uniswap } from './uniswap/protocol.js';
 
-export const PROTOCOLS: readonly SandboxProtocol[] = [uniswap, feeds, staking, aave, morpho, liquity, maker];
+export const PROTOCOLS: readonly SandboxProtocol[] = [uniswap, feeds, staking, aave, morpho, liquity, maker, rollups];
 checkProtocols(PROTOCOLS);
 
 /** The types of protocols' scenario state sections that world/state.ts names. */
 export type { MakerRuntimeState } from './maker/actors.js';
 export * from './protocol.js';
+export type { RollupRuntimeState } from './rollups/actors.js';

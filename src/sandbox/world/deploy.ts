@@ -7,6 +7,7 @@
 import { type Address, decodeErrorResult, encodeDeployData, type Hex, zeroAddress } from 'viem';
 import { Agent, DEPLOYER_PRIVATE_KEY, newAgentState } from '../chain/agent.js';
 import { createdAddress, tokenArtifacts } from '../chain/artifacts.js';
+import { ethereumSession } from '../chain/fees.js';
 import { RpcClient } from '../chain/rpc.js';
 import { ChainSession, GAS, type SessionOptions } from '../chain/session.js';
 import {
@@ -110,7 +111,7 @@ export async function deployWorld(
   const prepared = protocols.map((p) => p.prepare?.());
   for (const p of prepared) p?.catch(() => undefined);
   const deployBlock = Number(blockNumberHex) + 1;
-  const session = new ChainSession(rpcUrl, chainId, opts.session);
+  const session = new ChainSession(rpcUrl, chainId, opts.session ?? ethereumSession(opts.seed));
   await session.prepareNode();
 
   const deployerState = newAgentState(opts.seed, -1, 'deployer');

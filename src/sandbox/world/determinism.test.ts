@@ -15,7 +15,9 @@ import { simulate } from './scenario.js';
  *
  * The values were recorded from the code before that change (commit 6093b57). A change that moves any of them
  * changes what users of a saved world get: it must be deliberate, and this test's values updated with a note why.
- * Updated deliberately (issue 26): ETH-A moves onto the Dog and a Clipper of its own at genesis (the Maker manifest
+ * Updated deliberately for issue 26: the Ethereum world's blocks carry a scheduled base fee (chain/fees.ts) and the
+ * rollup batchers' blob transactions (protocols/rollups).
+ * And again for issue 26: ETH-A moves onto the Dog and a Clipper of its own at genesis (the Maker manifest
  * names its Clipper; the genesis block creates it and its calculator; the first step's governance runs the
  * flipper-to-clipper spell and `upchost`), and Liquity's redeemer buys and redeems in one block.
  */
@@ -26,11 +28,11 @@ const SCALE = 0.3;
 const EXPECTED = {
   head: {
     number: 18,
-    hash: '0x7c4c9e2c7108d04e3346eef8c27989a942f3bb59e77ae0ec160b50da20d71d2a',
-    stateRoot: '0xde8d41d74ed94762950cbb00a9f31544ae147a5d6031c45ae116b046bdcc2e70',
+    hash: '0x57987fb240a24660234d8e8d12d81b928655a15e26e6debfa6689d78010a4c61',
+    stateRoot: '0xf453f079d38ce8e60da40c7351460af206079ee8df0f76f72a803d22ff1d40f5',
   },
   manifestSha256: 'c31092d1824b28edda9543068b940e8ff9244e96a763a31c681ea44ac94316c7',
-  stateSha256: 'a3d85d4035afa72d7d87c8c11a83db1cc95e7cf5526932032b54c3a8b08a29da',
+  stateSha256: 'c8b8b1f5cda18f9419eb5b2a3a6329bb2e991cecdad105ec448bfbb5feb7aaf8',
 };
 
 /** The SHA-256 of a value's JSON with its keys sorted: the content, not the order a refactor writes keys in. */

@@ -15,6 +15,7 @@
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
 import { Agent, agentPrivateKey } from '../chain/agent.js';
 import { erc20Abi, mintableErc20Abi, weth9Abi } from '../chain/artifacts.js';
+import { ethereumSession } from '../chain/fees.js';
 import { type BlockOutcome, ChainSession, GAS, type SessionOptions } from '../chain/session.js';
 import {
   PHASES,
@@ -204,7 +205,8 @@ export async function openSimulation(
     throw new Error('sandbox: the simulation state is not from deployWorld');
   const chain = manifest.chain ?? 'ethereum';
   const protocols = (opts.protocols ?? PROTOCOLS).filter((p) => p.chain === chain);
-  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale, opts.session);
+  const session = opts.session ?? ethereumSession(s.seed);
+  const world = new SimulatedWorld(rpcUrl, manifest, s, opts.scale ?? s.scale, session);
   await world.cast(protocols);
   await world.open();
   return { state: s, step: (to, mine) => world.step(to, mine), save: () => world.save() };

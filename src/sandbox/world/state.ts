@@ -4,7 +4,7 @@
  * actors. Types only.
  */
 import type { AgentState } from '../chain/agent.js';
-import type { MakerRuntimeState } from '../protocols/index.js';
+import type { MakerRuntimeState, RollupRuntimeState } from '../protocols/index.js';
 import type { PoolCharacter, SimulationState } from './manifest.js';
 
 export interface PoolRuntimeState {
@@ -103,6 +103,8 @@ export interface ScenarioState extends SimulationState {
   liquity?: LiquityRuntimeState;
   /** MakerDAO's actors (protocols/maker). Absent with the manifest's `maker` (worlds saved before it existed). */
   maker?: MakerRuntimeState;
+  /** The rollup batchers (protocols/rollups). Absent in worlds saved before they existed. */
+  rollups?: RollupRuntimeState;
 }
 
 /** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */

@@ -42,6 +42,10 @@ function input(over: Partial<BitcoinComputeInput> = {}): BitcoinComputeInput {
       ['2026-11-20', 7],
       ['2026-11-19', 5],
     ]),
+    activeSenders: new Map([
+      ['2026-11-20', 3],
+      ['2026-11-19', null],
+    ]),
     missing: [],
     mempool: [{ time: T - 60, size: 4, bytes: 900, totalFee: 12_345n }],
     prices: new Map(),
@@ -94,6 +98,7 @@ describe('computeBitcoin', () => {
       block_count: 2,
       // 23 h from yesterday's last block, then 10 minutes.
       block_interval_seconds: { mean: 41700, median: 41700, p95: 78690 },
+      active_senders: 3,
       active_addresses: 7,
       fees_total_sat: '6000',
       median_tx_fee_sat: 1500,
@@ -128,6 +133,10 @@ describe('computeBitcoin', () => {
       new_contracts: 'not_applicable',
       failed_tx_count: 'not_applicable',
     });
+    // A day with blocks stored before the store marked the addresses spent from (migration 0015): senders unknown.
+    expect(yesterday).toMatchObject({ active_senders: null, active_addresses: 5 });
+    expect(yesterday!.gap_reasons.active_senders).toBe('no_data');
+    expect(today!.gap_reasons).not.toHaveProperty('active_senders');
     for (const r of out.days.slice(3))
       expect(r).toMatchObject({ gap_reason: 'no_data', tx_count: null, block_count: null });
     // The three documents are views of the same records.

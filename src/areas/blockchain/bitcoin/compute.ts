@@ -30,8 +30,13 @@ export interface BitcoinComputeInput {
   readonly sourceError: boolean;
   /** Ingested blocks, ascending by height (from the block before the first day on). */
   readonly blocks: readonly BitcoinBlockFact[];
-  /** Distinct addresses per day (`YYYY-MM-DD`), counted by the store over the day's blocks. */
+  /** Distinct addresses paid or spent from per day (`YYYY-MM-DD`), counted by the store over the day's blocks. */
   readonly activeAddresses: ReadonlyMap<string, number>;
+  /**
+   * Distinct addresses of the outputs spent per day; null for a day with a block stored before the store recorded
+   * which addresses were spent from (migration 0015).
+   */
+  readonly activeSenders: ReadonlyMap<string, number | null>;
   readonly missing: readonly BitcoinMissingBlock[];
   readonly mempool: readonly MempoolSample[];
   /** BTC/USD per day; a day without a price has USD figures null (`no_price`). */
@@ -155,6 +160,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       tps: roundTo(txCount / elapsed, TPS_DECIMALS),
       block_count: blocks.length,
       block_interval_seconds: meanMedianP95(intervals, 1),
+      active_senders: input.activeSenders.has(date) ? input.activeSenders.get(date)! : 0,
       active_addresses: input.activeAddresses.get(date) ?? 0,
       fees_total_sat: fees.toString(),
       fees_total_usd: price ? roundTo((Number(fees) / 1e8) * price.usd, 2) : null,
@@ -186,6 +192,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
       final_confirmations: input.finalConfirmations,
     };
     if (!intervals.length) reasons.block_interval_seconds = 'no_data';
+    if (record.active_senders === null) reasons.active_senders = 'no_data';
     if (record.fees_total_usd === null) reasons.fees_total_usd = 'no_price';
     if (record.native_price === null) reasons.native_price = 'no_price';
     if (record.median_tx_fee_sat === null) reasons.median_tx_fee_sat = 'no_data';
@@ -203,6 +210,7 @@ export function computeBitcoin(input: BitcoinComputeInput): BitcoinOutput {
         'block_count',
         'coinbase_tx_count',
         'block_interval_seconds',
+        'active_senders',
         'active_addresses',
         'fees_total_sat',
         'fees_total_usd',

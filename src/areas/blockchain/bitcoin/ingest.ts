@@ -11,7 +11,7 @@ import type { BtcBlockTable } from './tables.js';
 /**
  * Reads Bitcoin Core into facts: per block (`getblockhash`, `getblock <hash> 3`, `getblockstats`) its counts, fees
  * (Core's `totalfee`; per transaction fee and weight), script types and the addresses of its outputs and of the
- * outputs it spends; the hash rate (`getnetworkhashps` over 144 and 2016 blocks) of each block that ends a UTC day
+ * outputs it spends (each address marked spent or only paid); the hash rate (`getnetworkhashps` over 144 and 2016 blocks) of each block that ends a UTC day
  * or a batch, the only blocks the daily records read it at (two calls a day instead of two a block); and at each
  * pass a mempool sample (`getmempoolinfo`).
  * - Start: the first block of the UTC day `lookbackSeconds` before the tip (found by bisection on header times), kept
@@ -64,19 +64,21 @@ const typeName = (t: string) => TYPE_NAMES[t] ?? 'nonstandard';
 export function blockFacts(block: BlockV2): {
   txFees: [number, number][];
   typeMix: { outputs: Record<string, number>; inputs: Record<string, number> };
-  addresses: Set<string>;
+  /** Every address the block's transactions paid or spent from → whether they spent from it. */
+  addresses: Map<string, boolean>;
 } {
   const txFees: [number, number][] = [];
   const outputs: Record<string, number> = {};
   const inputs: Record<string, number> = {};
-  const addresses = new Set<string>();
+  const addresses = new Map<string, boolean>();
   for (const [i, tx] of block.tx.entries()) {
     let valueOut = 0;
     for (const out of tx.vout) {
       valueOut += btcToSats(out.value);
       const t = typeName(out.scriptPubKey.type);
       outputs[t] = (outputs[t] ?? 0) + 1;
-      if (out.scriptPubKey.address) addresses.add(out.scriptPubKey.address);
+      const paid = out.scriptPubKey.address;
+      if (paid && !addresses.has(paid)) addresses.set(paid, false);
     }
     if (i === 0) continue;
     let valueIn = 0;
@@ -86,7 +88,7 @@ export function blockFacts(block: BlockV2): {
       valueIn += btcToSats(prev.value);
       const t = typeName(prev.scriptPubKey.type);
       inputs[t] = (inputs[t] ?? 0) + 1;
-      if (prev.scriptPubKey.address) addresses.add(prev.scriptPubKey.address);
+      if (prev.scriptPubKey.address) addresses.set(prev.scriptPubKey.address, true);
     }
     txFees.push([tx.fee !== undefined ? btcToSats(tx.fee) : valueIn - valueOut, tx.weight]);
   }
@@ -154,7 +156,9 @@ export class BitcoinIngest {
         if ('missing' in r) missing.push(r.missing);
         else {
           blocks.push(r.row);
-          for (const address of r.addresses) addresses.push({ height: r.row.height, address });
+          for (const [address, spent] of r.addresses) {
+            addresses.push({ height: r.row.height, address, spent: spent ? 1 : 0 });
+          }
         }
       }
     }
@@ -200,7 +204,7 @@ export class BitcoinIngest {
 
   private async readBlock(
     h: number,
-  ): Promise<{ missing: BlockBatch['missing'][number] } | { row: BtcBlockTable; addresses: Set<string> }> {
+  ): Promise<{ missing: BlockBatch['missing'][number] } | { row: BtcBlockTable; addresses: Map<string, boolean> }> {
     const source = this.source;
     const hash = await source.blockHash(h);
     let block: BlockV2;
@@ -232,6 +236,7 @@ export class BitcoinIngest {
         tx_fees: JSON.stringify(facts.txFees),
         type_mix: JSON.stringify(facts.typeMix),
         stats_from: source.computesBlockStats ? 'getblock' : 'getblockstats',
+        address_roles: 1,
       },
       addresses: facts.addresses,
     };

@@ -24,7 +24,7 @@ export interface ErrorCheckpoint {
 
 export interface BlockBatch {
   readonly blocks: readonly BtcBlockTable[];
-  readonly addresses: readonly { height: number; address: string }[];
+  readonly addresses: readonly { height: number; address: string; spent: 0 | 1 }[];
   readonly missing: readonly (BitcoinMissingBlock & { hash: string })[];
   readonly mempool?: MempoolSample;
   readonly checkpoint: IngestCheckpoint;
@@ -129,13 +129,26 @@ export class BitcoinRepository {
     const counts = await this.db
       .selectFrom('btc_block_addresses as a')
       .innerJoin('btc_blocks as b', 'b.height', 'a.height')
-      .select([day.as('day'), sql<number>`count(distinct a.address)`.as('n')])
+      .select([
+        day.as('day'),
+        sql<number>`count(distinct a.address)`.as('n'),
+        sql<number>`count(distinct case when a.spent = 1 then a.address end)`.as('senders'),
+      ])
       .where('b.time', '>=', since)
       .groupBy(day)
       .execute();
-    const activeAddresses = new Map(
-      counts.map((c) => [new Date(Number(c.day) * DAY * 1000).toISOString().slice(0, 10), Number(c.n)]),
-    );
+    const date = (d: number) => new Date(Number(d) * DAY * 1000).toISOString().slice(0, 10);
+    const activeAddresses = new Map(counts.map((c) => [date(c.day), Number(c.n)]));
+    const activeSenders = new Map<string, number | null>(counts.map((c) => [date(c.day), Number(c.senders)]));
+    // Days with a block stored before migration 0015: which of their addresses were spent from is not recorded.
+    const unmarked = await this.db
+      .selectFrom('btc_blocks as b')
+      .select(day.as('day'))
+      .distinct()
+      .where('b.time', '>=', since)
+      .where('b.address_roles', 'is', null)
+      .execute();
+    for (const u of unmarked) activeSenders.set(date(u.day), null);
     const missing = (
       await this.db.selectFrom('btc_missing_blocks').selectAll().where('time', '>=', since).execute()
     ).map((m): BitcoinMissingBlock => ({ height: Number(m.height), time: Number(m.time), reason: 'source_error' }));
@@ -149,6 +162,6 @@ export class BitcoinRepository {
         totalFee: m.total_fee_sat === null ? null : BigInt(m.total_fee_sat),
       }),
     );
-    return { blocks, activeAddresses, missing, mempool };
+    return { blocks, activeAddresses, activeSenders, missing, mempool };
   }
 }

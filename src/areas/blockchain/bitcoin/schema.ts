@@ -5,10 +5,10 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
 
 /**
  * Bitcoin's daily records (l1_chain = bitcoin) and the facts they are computed from. Field names shared with
- * Ethereum's records (`tx_count`, `tps`, `block_count`, `block_interval_seconds`, `active_addresses`, …) mean the
+ * Ethereum's records (`tx_count`, `tps`, `block_count`, `block_interval_seconds`, `active_senders`, `active_addresses`, …) mean the
  * same on both chains; methodology: docs/methodology/blockchain-bitcoin.md.
  */
-export const BITCOIN_METHODOLOGY = 'blockchain.bitcoin-counting@1.1.0';
+export const BITCOIN_METHODOLOGY = 'blockchain.bitcoin-counting@1.2.0';
 
 const GapReason = Type.Union(GAP_REASON_WORDS.map((w) => Type.Literal(w)));
 const Int = (description: string) => Nullable(Count(description));
@@ -37,7 +37,10 @@ export const bitcoinTransactionFields = {
       p95: Type.Number(),
     }),
   ),
-  active_addresses: Int('distinct addresses in the outputs created and the outputs spent by the day’s transactions'),
+  active_senders: Int('distinct addresses of the outputs spent by the day’s transactions (their senders)'),
+  active_addresses: Int(
+    'distinct senders and recipients: addresses of the outputs spent and of the outputs created by the day’s transactions',
+  ),
   fees_total_sat: Decimal('all fees paid in the day’s blocks, satoshis'),
   fees_total_usd: Nullable(Usd('fees_total_sat at the day’s BTC/USD price')),
   median_tx_fee_sat: Int('median fee of the day’s transactions (coinbase excluded), satoshis'),

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 
 /**
  * Tables of the blockchain area's Bitcoin part: the ingested blocks (what the daily figures need of each), the
- * addresses each block's transactions touched, blocks the node could not give (pruned), and mempool samples.
+ * addresses each block's transactions touched (whether they spent from each or only paid it), blocks the node could not give (pruned), and mempool samples.
  * Satoshi sums are decimal strings; per-transaction fees and weights and the script-type counts are JSON.
  */
 export type BitcoinTables = {
@@ -32,11 +32,21 @@ export interface BtcBlockTable {
   type_mix: string;
   /** `getblockstats`, or `getblock` where the node does not offer it. */
   stats_from: string;
+  /**
+   * 1 when the block's address rows say which addresses its transactions spent (`spent`); null for a block stored
+   * before migration 0015 (its day's `active_senders` is unknown).
+   */
+  address_roles: number | null;
 }
 
 export interface BtcBlockAddressTable {
   height: number;
   address: string;
+  /**
+   * 1 when the block's transactions spent an output of the address (it may also have been paid), 0 when they only
+   * paid it; null on rows stored before migration 0015.
+   */
+  spent: number | null;
 }
 
 export interface BtcMissingBlockTable {
@@ -95,6 +105,13 @@ export const BITCOIN_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('bytes', 'bigint', (c) => c.notNull())
         .addColumn('total_fee_sat', 'text')
         .execute();
+    },
+  },
+  '0015_blockchain_bitcoin_addresses': {
+    async up(db: Kysely<unknown>) {
+      // Issue 26: `active_senders` counts the addresses of the outputs spent; rows stored before keep null.
+      await db.schema.alterTable('btc_blocks').addColumn('address_roles', 'integer').execute();
+      await db.schema.alterTable('btc_block_addresses').addColumn('spent', 'integer').execute();
     },
   },
 };

@@ -158,7 +158,8 @@ const arbBlock = {
       nonce: '0x0',
       r: '0x0',
       s: '0x0',
-      to: '0x0000000000000000000000000000000000000064',
+      // ArbitrumInternalTx.to(): ArbOS itself (go-ethereum fork, core/types/arb_types.go).
+      to: '0x00000000000000000000000000000000000A4B05',
       transactionIndex: '0x0',
       type: '0x6a',
       v: '0x0',
@@ -167,7 +168,8 @@ const arbBlock = {
     {
       from: '0x7c5a1c0c2d5ba3f6ec38d3f03b40a3b1d3d9ef21',
       hash: hash(21),
-      to: null,
+      // ArbitrumSubmitRetryableTx.to(): the ArbRetryableTx precompile.
+      to: '0x000000000000000000000000000000000000006e',
       transactionIndex: '0x1',
       type: '0x69',
     },
@@ -205,7 +207,8 @@ const arbReceipt = (i: number, type: string, gasUsed: string, gasUsedForL1: stri
 });
 const arbReceipts = [
   arbReceipt(0, '0x6a', '0x0', '0x0'),
-  arbReceipt(1, '0x69', '0x0', '0x0'),
+  // ArbOS reports the whole gas limit as the submission's gas: the auto-redeem's prepayment (tx_processor.go).
+  arbReceipt(1, '0x69', '0x186a0', '0x0'),
   arbReceipt(2, '0x68', '0xc350', '0x0'),
   arbReceipt(3, '0x2', '0x1d0cb', '0x7d3e', { contractAddress: '0x1234567890abcdef1234567890abcdef12345678' }),
 ];
@@ -269,6 +272,7 @@ describe('counting on mainnet-shaped blocks', () => {
     expect(f.deposits).toBe(2);
     expect(f.typeMix).toEqual({ arbitrum_retry: 1, arbitrum_submit_retryable: 1, eip1559: 1 });
     expect(f.newContracts).toBe(1);
+    // The submission's prepaid gas is counted once, as the redeem's.
     expect(f.gasFees).toBe(String((0xc350n + 0x1d0cbn) * 0x989680n));
     expect(f.l1DataFees).toBe(String(0x7d3en * 0x989680n));
   });

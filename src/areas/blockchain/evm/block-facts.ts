@@ -30,9 +30,19 @@ export const TX_TYPES: Readonly<Record<number, string>> = {
 
 export const txTypeName = (type: number): string => TX_TYPES[type] ?? `type_0x${type.toString(16)}`;
 
-const NITRO_DEPOSITS = new Set([0x64, 0x68, 0x69]);
+/**
+ * Nitro's transactions made from L1 messages (go-ethereum fork, `core/types/transaction.go`): ETH deposits (0x64),
+ * unsigned and contract transactions sent through the delayed inbox (0x65, 0x66), retryable submissions (0x69) and
+ * their redeems (0x68). None is signed on L2.
+ */
+const NITRO_DEPOSITS = new Set([0x64, 0x65, 0x66, 0x68, 0x69]);
+/** Nitro's retryable submission: the gas it reports is the auto-redeem's prepayment, which the redeem reports. */
+const NITRO_SUBMIT_RETRYABLE = 0x69;
 
-/** Whether a transaction is the chain's per-block system transaction. */
+/**
+ * Whether a transaction is a system transaction: OP's L1-attributes deposit; any of ArbOS's internal transactions
+ * (the block's `startBlock`, and the batch-posting reports Nitro adds for the batches posted on L1).
+ */
 export function isSystemTx(kind: EvmChainKind, tx: { type: number; from: string; to: string | null }): boolean {
   if (kind === 'op') return tx.type === 0x7e && tx.from === OP_SYSTEM_FROM && tx.to === OP_L1_BLOCK;
   if (kind === 'nitro') return tx.type === 0x6a && tx.from === ARBOS_ADDRESS;
@@ -71,6 +81,7 @@ export function blockFact(
   const typeMix: Record<string, number> = {};
   const fees: string[] = [];
   const senders = new Set<string>();
+  const addresses = new Set<string>();
   // Sender, target and type come from the receipt (the block is read with transaction hashes only).
   receipts.forEach((r, i) => {
     if (r.transactionHash !== block.transactionHashes[i])
@@ -87,8 +98,10 @@ export function blockFact(
     typeMix[name] = (typeMix[name] ?? 0) + 1;
     if (r.status === 0) failed++;
     if (r.contractAddress !== null) newContracts++;
-    // OP deposits buy their gas on L1 and pay no L2 fee, whatever price a node writes in their receipt.
-    const gasFee = kind === 'op' && r.type === 0x7e ? 0n : r.gasUsed * r.effectiveGasPrice;
+    // OP deposits buy their gas on L1 and pay no L2 fee, whatever price a node writes in their receipt; a Nitro
+    // retryable submission's gas is paid once, by the redeem that uses it (unused gas is refunded).
+    const prepaid = (kind === 'op' && r.type === 0x7e) || (kind === 'nitro' && r.type === NITRO_SUBMIT_RETRYABLE);
+    const gasFee = prepaid ? 0n : r.gasUsed * r.effectiveGasPrice;
     gasFees += gasFee;
     // OP charges the L1 data fee beside the gas; Nitro buys L1 data with part of the gas (`gasUsedForL1`).
     const l1 = kind === 'op' ? (r.l1Fee ?? 0n) : kind === 'nitro' ? (r.gasUsedForL1 ?? 0n) * r.effectiveGasPrice : 0n;
@@ -99,9 +112,15 @@ export function blockFact(
       priority += r.gasUsed * (r.effectiveGasPrice > baseFee ? r.effectiveGasPrice - baseFee : 0n);
     }
     senders.add(r.from);
+    // Senders and recipients: the target, or for a creation the new contract (a creation has no `to`).
+    addresses.add(r.from);
+    if (r.to !== null) addresses.add(r.to);
+    if (r.contractAddress !== null) addresses.add(r.contractAddress);
   });
-  // The genesis block holds no transaction on any chain: it is not a violation.
-  const violation = kind === 'l1' || block.number === 0 ? 0 : system === 1 && systemAtZero ? 0 : 1;
+  // The genesis block holds no transaction on any chain: it is not a violation. OP: exactly one system transaction,
+  // at index 0. Nitro: one at index 0 (`startBlock`); more are batch-posting reports, not a violation.
+  const expected = kind === 'nitro' ? systemAtZero : system === 1 && systemAtZero;
+  const violation = kind === 'l1' || block.number === 0 ? 0 : expected ? 0 : 1;
   return {
     chain,
     number: block.number,
@@ -126,5 +145,6 @@ export function blockFact(
     blobFees: String(blobFees),
     fees,
     senders: [...senders].sort(),
+    addresses: [...addresses].sort(),
   };
 }

@@ -31,16 +31,21 @@ function fact(number: number, timestamp: number, over: Partial<BlockFact> = {}):
     blobFees: '262144',
     fees: ['210000', '420000'],
     senders: ['0xa', '0xb'],
+    addresses: ['0xa', '0xb', '0xc'],
     ...over,
   };
 }
 
-function days(byDay: Record<string, BlockFact[]>, active: Record<string, number> = {}): DayFacts[] {
+function days(
+  byDay: Record<string, BlockFact[]>,
+  active: Record<string, [senders: number, addresses: number | null]> = {},
+): DayFacts[] {
   return historyDays(AS_OF).map((date) => ({
     date,
     blocks: byDay[date] ?? [],
     previousTimestamp: null,
-    activeAddresses: active[date] ?? 0,
+    activeSenders: active[date]?.[0] ?? 0,
+    activeAddresses: active[date] === undefined ? 0 : active[date][1],
   }));
 }
 
@@ -55,7 +60,7 @@ function input(over: Partial<ChainInput> = {}): ChainInput {
         '2026-11-24': [fact(10, T0 + 12), fact(11, T0 + 24), fact(12, T0 + 60)],
         '2026-11-23': [fact(5, T0 - 100, { failed: 1, newContracts: 1, fees: ['1', '3'] })],
       },
-      { '2026-11-24': 2, '2026-11-23': 2 },
+      { '2026-11-24': [2, 3], '2026-11-23': [2, null] },
     ),
     samples: [],
     prices: new Map([['2026-11-24', { usd: 2000, source: 'oracle', confidence: 0.95 }]]),
@@ -72,7 +77,9 @@ describe('blockchain EVM computation', () => {
     const today = tx[0]!;
     expect(today.tx_count).toBe(6);
     expect(today.block_count).toBe(3);
-    expect(today.active_addresses).toBe(2);
+    expect(today.active_senders).toBe(2);
+    expect(today.active_addresses).toBe(3);
+    expect(today.gap_reasons).not.toHaveProperty('active_addresses');
     expect(today.fees_total_wei).toBe('1890000');
     expect(today.base_fee_burned_wei).toBe('1260000');
     // The burn counts the blob fees too (EIP-4844 burns them whole): 1,260,000 + 3 × 131,072 × 2.
@@ -94,6 +101,10 @@ describe('blockchain EVM computation', () => {
     expect(yesterday.gap_reasons.block_interval_seconds).toBe('no_data');
     expect(yesterday.fees_total_usd).toBeNull();
     expect(yesterday.gap_reasons.fees_total_usd).toBe('no_price');
+    // A day with blocks stored before the recipients were recorded (migration 0015): senders known, addresses not.
+    expect(yesterday.active_senders).toBe(2);
+    expect(yesterday.active_addresses).toBeNull();
+    expect(yesterday.gap_reasons.active_addresses).toBe('no_data');
   });
 
   it('a day without blocks, or before ingestion began, is null with a gap reason, never zero', () => {

@@ -7,7 +7,7 @@ import type { BlockFact, EvmChainKind, NetworkSample } from './facts.js';
 import type { EthereumL1, EthereumNetworkStats, EthereumTxStats, L2Record, NativePriceValue } from './schema.js';
 
 /**
- * The blockchain area's EVM computation (pure): a chain's stored block facts, distinct senders per day, network
+ * The blockchain area's EVM computation (pure): a chain's stored block facts, distinct senders and addresses per day, network
  * samples and native prices → 7 daily records, newest first, each day from the blocks whose timestamp falls in it
  * (docs/methodology/blockchain-evm.md).
  */
@@ -19,7 +19,12 @@ export interface DayFacts {
   /** Timestamp of the block just before the day's first block (its first interval), when stored. */
   readonly previousTimestamp: number | null;
   /** Distinct senders of the day's counted transactions (the store counts them exactly). */
-  readonly activeAddresses: number;
+  readonly activeSenders: number;
+  /**
+   * Distinct senders and recipients (targets, created contracts) of the day's counted transactions; null when a
+   * block of the day was stored before its recipients were recorded (migration 0015).
+   */
+  readonly activeAddresses: number | null;
 }
 
 export interface ChainInput {
@@ -93,6 +98,7 @@ interface Activity {
   tps: number | null;
   block_count: number | null;
   block_interval_seconds: { mean: number; median: number; p95: number } | null;
+  active_senders: number | null;
   active_addresses: number | null;
   fees_total_wei: string | null;
   fees_total_usd: number | null;
@@ -124,6 +130,8 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
     gapReasons.fees_total_usd = 'no_price';
     gapReasons.native_price = 'no_price';
   }
+  // Blocks stored before the recipients were recorded: the day's senders and recipients are not known.
+  if (day.activeAddresses === null) gapReasons.active_addresses = 'no_data';
   const medianFee = medianBig(blocks.flatMap((b) => b.fees.map(BigInt)));
   if (medianFee === null) gapReasons.median_tx_fee_wei = 'no_data';
   return {
@@ -131,6 +139,7 @@ function activity(input: ChainInput, day: DayFacts, fees: bigint, gapReasons: Re
     tps: roundTo(txCount / daySeconds(day.date, input.asOf), TPS_DECIMALS),
     block_count: blocks.length,
     block_interval_seconds: interval,
+    active_senders: day.activeSenders,
     active_addresses: day.activeAddresses,
     fees_total_wei: String(fees),
     // wei → ETH at 18 decimals, then USD, to the cent's hundredth (no float noise).
@@ -149,6 +158,7 @@ const NULL_ACTIVITY: Activity = {
   tps: null,
   block_count: null,
   block_interval_seconds: null,
+  active_senders: null,
   active_addresses: null,
   fees_total_wei: null,
   fees_total_usd: null,

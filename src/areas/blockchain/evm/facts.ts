@@ -47,6 +47,11 @@ export interface BlockFact {
   readonly fees: readonly string[];
   /** Distinct senders of counted transactions, lowercase. */
   readonly senders: readonly string[];
+  /**
+   * Distinct addresses of counted transactions, lowercase: their senders, their targets (`to`) and the contracts
+   * they created (receipt `contractAddress`).
+   */
+  readonly addresses: readonly string[];
 }
 
 /** Validators by beacon status (`/eth/v1/beacon/states/{id}/validators`), their count and stake. */

@@ -30,7 +30,9 @@ export interface StoredBlock {
   readonly timestamp: number;
 }
 
-type Stats = Omit<BlockFact, 'chain' | 'number' | 'hash' | 'parentHash' | 'timestamp' | 'senders'>;
+type Stats = Omit<BlockFact, 'chain' | 'number' | 'hash' | 'parentHash' | 'timestamp' | 'senders' | 'addresses'>;
+
+type DayAddress = { chain: string; day: string; address: string; first_block: number };
 
 export class BlockchainRepository {
   private readonly db: Kysely<Database & BlockchainTables>;
@@ -64,15 +66,16 @@ export class BlockchainRepository {
   }
 
   /**
-   * One batch of blocks, their senders and the checkpoint, in one transaction. Senders keep the first block of the
-   * day they were seen in (blocks come in ascending order, so the first insert is the first sighting).
+   * One batch of blocks, their senders, their addresses and the checkpoint, in one transaction. Senders and
+   * addresses keep the first block of the day they were seen in (blocks come in ascending order, so the first insert
+   * is the first sighting).
    */
   async saveBlocks(chain: string, facts: readonly BlockFact[], now: number): Promise<void> {
     if (!facts.length) return;
     await this.platform.transaction().execute(async (platformTrx) => {
       const trx = platformTrx.withTables<BlockchainTables>();
       const rows = facts.map((f) => {
-        const { chain: _c, number, hash, parentHash, timestamp, senders: _s, ...stats } = f;
+        const { chain: _c, number, hash, parentHash, timestamp, senders: _s, addresses: _a, ...stats } = f;
         return {
           chain,
           number,
@@ -81,23 +84,36 @@ export class BlockchainRepository {
           timestamp,
           day: utcDate(timestamp),
           stats: JSON.stringify(stats satisfies Stats),
+          addresses_counted: 1,
         };
       });
       await inChunks(rows, (chunk) => trx.insertInto('blockchain_blocks').values(chunk).execute(), INSERT_CHUNK);
-      const senders = new Map<string, { chain: string; day: string; address: string; first_block: number }>();
-      for (const f of facts) {
-        const day = utcDate(f.timestamp);
-        for (const address of f.senders) {
-          const key = `${day}/${address}`;
-          if (!senders.has(key)) senders.set(key, { chain, day, address, first_block: f.number });
+      const firstSightings = (of: (f: BlockFact) => readonly string[]) => {
+        const seen = new Map<string, DayAddress>();
+        for (const f of facts) {
+          const day = utcDate(f.timestamp);
+          for (const address of of(f)) {
+            const key = `${day}/${address}`;
+            if (!seen.has(key)) seen.set(key, { chain, day, address, first_block: f.number });
+          }
         }
-      }
-      const list = [...senders.values()];
+        return [...seen.values()];
+      };
       await inChunks(
-        list,
+        firstSightings((f) => f.senders),
         (chunk) =>
           trx
             .insertInto('blockchain_senders')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['chain', 'day', 'address']).doNothing())
+            .execute(),
+        INSERT_CHUNK,
+      );
+      await inChunks(
+        firstSightings((f) => f.addresses),
+        (chunk) =>
+          trx
+            .insertInto('blockchain_addresses')
             .values(chunk)
             .onConflict((oc) => oc.columns(['chain', 'day', 'address']).doNothing())
             .execute(),
@@ -108,16 +124,17 @@ export class BlockchainRepository {
     });
   }
 
-  /** Deletes every block from `number` up and the senders first seen in them (a reorg), with the checkpoint. */
+  /**
+   * Deletes every block from `number` up and the senders and addresses first seen in them (a reorg), with the
+   * checkpoint.
+   */
   async rollbackFrom(chain: string, number: number, now: number): Promise<void> {
     await this.platform.transaction().execute(async (platformTrx) => {
       const trx = platformTrx.withTables<BlockchainTables>();
       await trx.deleteFrom('blockchain_blocks').where('chain', '=', chain).where('number', '>=', number).execute();
-      await trx
-        .deleteFrom('blockchain_senders')
-        .where('chain', '=', chain)
-        .where('first_block', '>=', number)
-        .execute();
+      for (const table of ['blockchain_senders', 'blockchain_addresses'] as const) {
+        await trx.deleteFrom(table).where('chain', '=', chain).where('first_block', '>=', number).execute();
+      }
       const top = await trx
         .selectFrom('blockchain_blocks')
         .select(['number', 'hash'])
@@ -175,10 +192,11 @@ export class BlockchainRepository {
     return readCheckpoint<IngestStart>(this.platform, startKey(chain));
   }
 
-  /** Forgets what is older than the history (blocks, senders and samples of days before `beforeDay`). */
+  /** Forgets what is older than the history (blocks, senders, addresses and samples of days before `beforeDay`). */
   async prune(chain: string, beforeDay: string): Promise<void> {
     await this.db.deleteFrom('blockchain_blocks').where('chain', '=', chain).where('day', '<', beforeDay).execute();
     await this.db.deleteFrom('blockchain_senders').where('chain', '=', chain).where('day', '<', beforeDay).execute();
+    await this.db.deleteFrom('blockchain_addresses').where('chain', '=', chain).where('day', '<', beforeDay).execute();
     await this.db.deleteFrom('blockchain_samples').where('chain', '=', chain).where('day', '<', beforeDay).execute();
   }
 
@@ -198,6 +216,7 @@ export class BlockchainRepository {
       parentHash: r.parent_hash,
       timestamp: Number(r.timestamp),
       senders: [],
+      addresses: [],
     }));
     let previousTimestamp: number | null = null;
     if (blocks.length) {
@@ -209,13 +228,24 @@ export class BlockchainRepository {
         .executeTakeFirst();
       previousTimestamp = prev ? Number(prev.timestamp) : null;
     }
-    const count = await this.db
-      .selectFrom('blockchain_senders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('chain', '=', chain)
-      .where('day', '=', date)
-      .executeTakeFirst();
-    return { date, blocks, previousTimestamp, activeAddresses: Number(count?.n ?? 0) };
+    const distinct = async (table: 'blockchain_senders' | 'blockchain_addresses') => {
+      const count = await this.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('chain', '=', chain)
+        .where('day', '=', date)
+        .executeTakeFirst();
+      return Number(count?.n ?? 0);
+    };
+    // A block stored before migration 0015 has no recorded recipients: the day's address count is unknown.
+    const uncounted = rows.some((r) => r.addresses_counted === null);
+    return {
+      date,
+      blocks,
+      previousTimestamp,
+      activeSenders: await distinct('blockchain_senders'),
+      activeAddresses: uncounted ? null : await distinct('blockchain_addresses'),
+    };
   }
 
   /**

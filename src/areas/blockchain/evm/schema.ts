@@ -9,7 +9,7 @@ import { NativePrice, type NativePriceValue } from '../native-price.js';
  * whole record's in `gap_reason`).
  */
 
-export const EVM_METHODOLOGY = 'blockchain.evm-counting@2.0.0';
+export const EVM_METHODOLOGY = 'blockchain.evm-counting@3.0.0';
 
 const Wei = (description: string) => Nullable(Type.String({ pattern: '^\\d+$', description }));
 const Int = (description: string) => Nullable(Count(description));
@@ -42,7 +42,10 @@ const activityFields = {
   tps: Num('tx_count / seconds of the day (the running day: seconds elapsed up to as_of)'),
   block_count: Int('Blocks whose timestamp falls in the day'),
   block_interval_seconds: BlockIntervals,
-  active_addresses: Int('Distinct senders of the counted transactions of the day'),
+  active_senders: Int('Distinct senders (`from`) of the counted transactions of the day'),
+  active_addresses: Int(
+    'Distinct senders and recipients of the counted transactions of the day: each one’s `from`, its target (`to`) and, for a creation, the new contract (receipt `contractAddress`)',
+  ),
   fees_total_wei: Wei('All fees paid: Σ gasUsed × effectiveGasPrice (plus the L1 data fees on OP)'),
   fees_total_usd: Num('fees_total_wei valued at the day’s native asset price'),
   median_tx_fee_wei: Wei('Median of the counted transactions’ fees'),
@@ -102,10 +105,16 @@ export const L2Doc = Type.Object({
   ...dayFields,
   ...activityFields,
   stack: Type.Union([Type.Literal('op'), Type.Literal('nitro')]),
-  user_tx_count: Int('tx_count without L1→L2 deposits'),
-  system_tx_count: Int('System transactions (one per block by convention)'),
-  deposit_tx_count: Int('L1→L2 deposits (system transactions excluded)'),
-  system_tx_violations: Int('Blocks without exactly one system transaction at index 0'),
+  user_tx_count: Int('tx_count without L1→L2 deposits: the transactions signed on L2'),
+  system_tx_count: Int(
+    'System transactions: OP’s L1-attributes deposit (one per block); every ArbOS internal transaction (startBlock, one per block, and the batch-posting reports)',
+  ),
+  deposit_tx_count: Int(
+    'Transactions made from L1 messages (system transactions excluded): OP 0x7e; Nitro 0x64, 0x65, 0x66, 0x68, 0x69',
+  ),
+  system_tx_violations: Int(
+    'Blocks breaking the stack’s convention: OP, not exactly one system transaction at index 0; Nitro, no internal transaction at index 0',
+  ),
   l2_execution_fee_wei: Wei('Fees paid for L2 execution'),
   l1_data_fee_wei: Wei(
     'Fees users were charged for L1 data (OP: receipt l1Fee; Nitro: gasUsedForL1 × effectiveGasPrice); not what the chain paid on L1',

@@ -3,13 +3,15 @@ import type { Kysely, Migration } from 'kysely';
 /**
  * Tables of the blockchain area's EVM chains (Ethereum, the OP and Nitro layer 2s): one row per ingested block with
  * the block's counted facts (`stats`, JSON: exact wei amounts as decimal strings), the distinct senders of each UTC
- * day (with the first block they were seen in, so a reorg rollback removes exactly the senders only the rolled-back
- * blocks had), and the network samples the ingest job takes (tags, transaction pool, fee history, beacon state).
+ * day and the distinct addresses (senders and recipients) of each UTC day (each with the first block it was seen in,
+ * so a reorg rollback removes exactly the addresses only the rolled-back blocks had), and the network samples the
+ * ingest job takes (tags, transaction pool, fee history, beacon state).
  * The Bitcoin part of the area keeps its own tables (`0008_blockchain_bitcoin`).
  */
 export type BlockchainTables = {
   blockchain_blocks: BlockchainBlockTable;
   blockchain_senders: BlockchainSenderTable;
+  blockchain_addresses: BlockchainSenderTable;
   blockchain_samples: BlockchainSampleTable;
 };
 
@@ -24,14 +26,23 @@ export interface BlockchainBlockTable {
   day: string;
   /** `BlockFact` without the header fields, JSON. */
   stats: string;
+  /**
+   * 1 when the block's addresses (senders and recipients) are in `blockchain_addresses`; null for a block stored
+   * before migration 0015, whose recipients were never recorded (its day's `active_addresses` is unknown).
+   */
+  addresses_counted: number | null;
 }
 
+/** `blockchain_senders` (senders) and `blockchain_addresses` (senders, targets and created contracts). */
 export interface BlockchainSenderTable {
   chain: string;
   day: string;
-  /** Lowercase sender address. */
+  /** Lowercase address. */
   address: string;
-  /** The first block of the day in which the address sent a counted transaction. */
+  /**
+   * The first block of the day in which the address sent a counted transaction (in `blockchain_addresses`: sent,
+   * was the target of, or was created by one).
+   */
   first_block: number;
 }
 
@@ -83,6 +94,25 @@ export const BLOCKCHAIN_MIGRATIONS: Record<string, Migration> = {
         .addColumn('day', 'text', (c) => c.notNull())
         .addColumn('data', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('blockchain_samples_pk', ['chain', 'taken_at'])
+        .execute();
+    },
+  },
+  '0015_blockchain_evm_addresses': {
+    async up(db: Kysely<unknown>) {
+      // Issue 26: `active_addresses` counts senders and recipients; `active_senders` keeps `blockchain_senders`.
+      await db.schema.alterTable('blockchain_blocks').addColumn('addresses_counted', 'integer').execute();
+      await db.schema
+        .createTable('blockchain_addresses')
+        .addColumn('chain', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('first_block', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('blockchain_addresses_pk', ['chain', 'day', 'address'])
+        .execute();
+      await db.schema
+        .createIndex('blockchain_addresses_block')
+        .on('blockchain_addresses')
+        .columns(['chain', 'first_block'])
         .execute();
     },
   },
