@@ -54,6 +54,9 @@ interface Weekly extends Row {
   peg_mean_price: number | null;
   peg_max_deviation: number | null;
   dex_liquidity_usd: number | null;
+  liquidations: number;
+  auction_takes?: number | null;
+  redemptions?: number | null;
   gap_reasons: Record<string, string>;
 }
 interface Auction {
@@ -124,6 +127,19 @@ const PRICE_FEED = parseAbi(['function lastGoodPrice() view returns (uint256)'])
 const TROVE_UPDATED = parseAbiItem(
   'event TroveUpdated(address indexed _borrower, uint256 _debt, uint256 _coll, uint256 _stake, uint8 _operation)',
 );
+const BARK = parseAbiItem(
+  'event Bark(bytes32 indexed ilk, address indexed urn, uint256 ink, uint256 art, uint256 due, address clip, uint256 indexed id)',
+);
+const TAKE = parseAbiItem(
+  'event Take(uint256 indexed id, uint256 max, uint256 price, uint256 owe, uint256 tab, uint256 lot, address indexed usr)',
+);
+const TROVE_LIQUIDATED = parseAbiItem(
+  'event TroveLiquidated(address indexed _borrower, uint256 _debt, uint256 _coll, uint8 _operation)',
+);
+const REDEMPTION = parseAbiItem(
+  'event Redemption(uint256 _attemptedLUSDAmount, uint256 _actualLUSDAmount, uint256 _ETHSent, uint256 _ETHFee)',
+);
+const SYNC = parseAbiItem('event Sync(uint112 reserve0, uint112 reserve1)');
 /** The Vat's LogNote: topic 0 is the called function's selector (left-aligned), topics 1–3 its first three words. */
 const NOTE = {
   frob: toFunctionSelector('frob(bytes32,address,address,address,int256,int256)'),
@@ -157,7 +173,9 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
   const loadedBlock = (m: { startBlock: number }) => BigInt(Math.max(0, m.startBlock - 1));
 
   beforeAll(async () => {
-    w = await smallWorld({ stablecoins: true });
+    // The service's default world: 8 days, so that the published week (7 UTC days) starts after the first crash
+    // (hours 30–33) and only the crash's repeat (hour 126) can bring liquidations into it.
+    w = await smallWorld({ stablecoins: true, days: 8 });
     maker = w.world.manifest.maker!;
     liquity = w.world.manifest.liquity!;
     t = await testApp();
@@ -409,13 +427,10 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
         ...at,
       });
       const due = served.liquidatable.find((l) => l.price_drop === 0.35)?.debt;
-      if (chop === 0n || clip === ZERO) {
-        // Not auctioned by the Dog (ETH-A: a Flipper type under the Cat): its tab counts, nothing absorbs it.
-        expect(served.auction, ilk.ilk).toBeNull();
-        expect(served.gap_reasons.auction, ilk.ilk).toBe('not_applicable');
-        tab += (due ?? 0) * (chop > 0n ? units(chop, WAD) : 1);
-        continue;
-      }
+      // Every type sits on the Dog and a Clipper, as on mainnet since 2021 (the sandbox's ETH-A included).
+      expect(chop, `${ilk.ilk}: the Dog's penalty`).toBeGreaterThan(WAD);
+      expect(clip, `${ilk.ilk}: the Dog's Clipper`).not.toBe(ZERO);
+      expect(clip.toLowerCase()).toBe(ilk.clip?.toLowerCase());
       auctioned++;
       const read = <F extends 'buf' | 'tail' | 'cusp' | 'calc'>(functionName: F) =>
         c.readContract({ address: clip, abi: CLIPPER, functionName, ...at });
@@ -450,8 +465,7 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
       tab += t;
       absorbed += a.absorbable!;
     }
-    // ETH-B, ETH-C and LINK-A sit on Clippers in the sandbox.
-    expect(auctioned).toBe(3);
+    expect(auctioned).toBe(maker.ilks.length);
     const scores = await get<
       { components: { name: string; value: number | null; inputs: Record<string, number> }[] }[]
     >('/scores/liquidity-stablecoin/ethereum/makerdao');
@@ -464,6 +478,82 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
       expect(Math.abs(served - absorbed / tab), 'absorbable_usd / liquidatable_usd').toBeLessThan(1e-3);
     }
   });
+
+  it('the published week holds the crash: Maker barks and takes, Liquity liquidations, recounted from the logs', async () => {
+    const makerDays = (await get<Weekly[]>('/data/stablecoin/makerdao')).data;
+    const liquityDays = (await get<Weekly[]>('/data/stablecoin/liquity')).data;
+    const week = await publishedWeek(makerDays);
+    // Maker: Bark from the Dog, Take from the Clippers the Dog names.
+    const barks = await weekLogs(maker.dog, toEventSelector(BARK), week);
+    const clips = maker.ilks.map((i) => i.clip!).filter(Boolean);
+    const takes = await weekLogs(clips, toEventSelector(TAKE), week);
+    expect(barks.inside.length, 'Barks in the published week').toBeGreaterThan(0);
+    expect(takes.inside.length, 'Takes in the published week').toBeGreaterThan(0);
+    const served = (rows: Weekly[], k: 'liquidations' | 'auction_takes' | 'redemptions') =>
+      rows.reduce((n, r) => n + ((r[k] as number | null | undefined) ?? 0), 0);
+    // The served days count them: the week's sum, whether the block at the week's first instant counts or not.
+    const within = (n: number, x: { inside: unknown[]; atStart: unknown[] }) =>
+      n >= x.inside.length - x.atStart.length && n <= x.inside.length;
+    expect(within(served(makerDays, 'liquidations'), barks), 'served Maker liquidations = Barks').toBe(true);
+    expect(within(served(makerDays, 'auction_takes'), takes), 'served takes = Takes').toBe(true);
+    // Liquity: TroveLiquidated from the TroveManager.
+    const troves = await weekLogs(liquity.troveManager, toEventSelector(TROVE_LIQUIDATED), week);
+    expect(troves.inside.length, 'Liquity liquidations in the published week').toBeGreaterThan(0);
+    expect(within(served(liquityDays, 'liquidations'), troves), 'served Liquity liquidations').toBe(true);
+  });
+
+  it('Liquity: every redemption of the published week ran while LUSD traded under its peg on the pair', async () => {
+    const days = (await get<Weekly[]>('/data/stablecoin/liquity')).data;
+    const week = await publishedWeek(days);
+    const redemptions = await weekLogs(liquity.troveManager, toEventSelector(REDEMPTION), week);
+    expect(redemptions.inside.length, 'redemptions in the published week').toBeGreaterThan(0);
+    const served = days.reduce((n, r) => n + (r.redemptions ?? 0), 0);
+    expect(served).toBeGreaterThanOrEqual(redemptions.inside.length - redemptions.atStart.length);
+    expect(served).toBeLessThanOrEqual(redemptions.inside.length);
+    // The pair's reserves from its Sync logs: the last before the redemption (in the block's order) and the last of an
+    // earlier block (the price at the block's start).
+    const syncs = await logs(liquity.pool.address, toEventSelector(SYNC), week.toBlock);
+    const lusdIs0 = liquity.pool.token0.toLowerCase() === liquity.lusd.toLowerCase();
+    const price = (l: Log) => {
+      const e = decodeEventLog({ abi: [SYNC], data: l.data, topics: l.topics as [Hex, ...Hex[]] });
+      const [lusd, usdc] = lusdIs0 ? [e.args.reserve0, e.args.reserve1] : [e.args.reserve1, e.args.reserve0];
+      return units(usdc, 10n ** 6n) / units(lusd, WAD);
+    };
+    const order = (l: Log) => [Number(l.blockNumber), Number(l.logIndex)] as const;
+    for (const red of redemptions.inside) {
+      const [block, index] = order(red);
+      const last = syncs.findLast((l) => order(l)[0] < block || (order(l)[0] === block && order(l)[1] < index));
+      const start = syncs.findLast((l) => order(l)[0] < block);
+      expect(price(last!), `redemption in block ${block}`).toBeLessThan(1);
+      expect(price(start!), `block ${block}'s start`).toBeLessThan(1);
+    }
+  });
+
+  /** The published week: from the oldest served day's first instant to the newest record's snapshot block. */
+  async function publishedWeek(rows: Weekly[]) {
+    expect(rows).toHaveLength(7);
+    const from = Date.parse(`${rows.at(-1)!.date.slice(0, 10)}T00:00:00Z`) / 1000;
+    const toBlock = rows[0]!.snapshot_block!;
+    // The world began before the week: its first day has a snapshot.
+    expect(rows.at(-1)!.snapshot_block).not.toBeNull();
+    return { from, toBlock };
+  }
+
+  /** The logs of the week, and those of a block at its very first instant (a day window may count them either side). */
+  async function weekLogs(address: Address | Address[], topic0: Hex, week: { from: number; toBlock: number }) {
+    const all = await logs(address, topic0, week.toBlock);
+    const times = new Map<string, number>();
+    for (const l of all) {
+      const key = l.blockNumber!.toString();
+      if (!times.has(key)) {
+        const b = await client().getBlock({ blockNumber: BigInt(l.blockNumber!) });
+        times.set(key, Number(b.timestamp));
+      }
+    }
+    const at = (l: Log) => times.get(l.blockNumber!.toString())!;
+    const inside = all.filter((l) => at(l) >= week.from);
+    return { inside, atStart: inside.filter((l) => at(l) === week.from) };
+  }
 
   it('scores every (chain, protocol) with its components, and lists them all', async () => {
     for (const protocol of ['makerdao', 'liquity']) {

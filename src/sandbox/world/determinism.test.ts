@@ -16,7 +16,10 @@ import { simulate } from './scenario.js';
  * The values were recorded from the code before that change (commit 6093b57). A change that moves any of them
  * changes what users of a saved world get: it must be deliberate, and this test's values updated with a note why.
  * Updated deliberately for issue 26: the Ethereum world's blocks carry a scheduled base fee (chain/fees.ts) and the
- * rollup batchers' blob transactions (protocols/rollups); the manifest is unchanged.
+ * rollup batchers' blob transactions (protocols/rollups).
+ * And again for issue 26: ETH-A moves onto the Dog and a Clipper of its own at genesis (the Maker manifest
+ * names its Clipper; the genesis block creates it and its calculator; the first step's governance runs the
+ * flipper-to-clipper spell and `upchost`), and Liquity's redeemer buys and redeems in one block.
  */
 const GENESIS = 1_699_999_200;
 const SEED = 3;
@@ -25,11 +28,11 @@ const SCALE = 0.3;
 const EXPECTED = {
   head: {
     number: 18,
-    hash: '0x5143340bbc06d3a766a49037b38ce4a37931efec0fde79f86ee2c2be0914528b',
-    stateRoot: '0x240c09612265a2114485c451810bdf0f5299f264a80329a544fb09343a200ad5',
+    hash: '0x57987fb240a24660234d8e8d12d81b928655a15e26e6debfa6689d78010a4c61',
+    stateRoot: '0xf453f079d38ce8e60da40c7351460af206079ee8df0f76f72a803d22ff1d40f5',
   },
-  manifestSha256: '8048af72409c6c64e6a18e106c60588cde81affe80af0a0d05538ac507bef962',
-  stateSha256: 'b1f7e15308b0d607f22d6a440a038f16191ee08c2de7b57c89b1d665a29f3b55',
+  manifestSha256: 'c31092d1824b28edda9543068b940e8ff9244e96a763a31c681ea44ac94316c7',
+  stateSha256: 'c8b8b1f5cda18f9419eb5b2a3a6329bb2e991cecdad105ec448bfbb5feb7aaf8',
 };
 
 /** The SHA-256 of a value's JSON with its keys sorted: the content, not the order a refactor writes keys in. */

@@ -61,6 +61,35 @@ describe('price model', () => {
     expect(depegDiscount(78)).toBeLessThan(MARKET_EVENTS.depeg.discount);
   });
 
+  it('repeats the crash every 96 hours as a deeper shock that recovers over 48, so every published week holds one', () => {
+    const g = 1_700_000_000;
+    const at = (h: number) => g + h * 3600;
+    const { repeatDrop: drop, startHour, repeatHours, recoverHours, hours } = MARKET_EVENTS.ethCrash;
+    const walk = (from: number, to: number) => {
+      let prices: Record<string, number> = { ...initial };
+      for (let h = from; h < to; h++) prices = applyMarketEvents(prices, tokens, g, at(h), at(h + 1));
+      return prices;
+    };
+    // Nothing moves between the first crash and the second (hours 33–126): five-day worlds are as before.
+    expect(walk(34, startHour + repeatHours).WETH).toBeCloseTo(initial.WETH!, 10);
+    const second = startHour + repeatHours;
+    expect(second).toBe(126);
+    // Down by `repeatDrop` over its three hours, back over the next 48, on top of the first crash's level.
+    expect(walk(second, second + hours).WETH! / initial.WETH!).toBeCloseTo(1 - drop, 10);
+    expect(walk(second, second + hours + recoverHours).WETH! / initial.WETH!).toBeCloseTo(1, 10);
+    expect(walk(second, second + hours + 24).WETH! / initial.WETH!).toBeCloseTo(1 - drop / 2, 10);
+    expect(walk(second - 1, second + 1).WBTC! / initial.WBTC!).toBeCloseTo(1 - (drop * 0.75) / 0.85 / 3, 10);
+    expect(walk(second, second + hours).USDC).toBe(initial.USDC);
+    // Every 7-day span after the first crash's day holds a crash's start.
+    for (let h = 24; h + 168 <= 1000; h += 1) {
+      const starts = [startHour, ...Array.from({ length: 12 }, (_, k) => startHour + (k + 1) * repeatHours)];
+      expect(
+        starts.some((s) => s >= h && s + hours <= h + 168),
+        `the week from hour ${h}`,
+      ).toBe(true);
+    }
+  });
+
   it('does not depend on how the span is cut when only the grid is the same', () => {
     const a = advancePrices(initial, tokens, 3600, Rng.fromSeed(2, 'prices'));
     expect(advancePrices(initial, tokens, 3600, Rng.fromSeed(2, 'prices'))).toEqual(a);

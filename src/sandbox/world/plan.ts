@@ -154,13 +154,17 @@ export const TOKEN_PLAN: readonly TokenPlan[] = [
  * holds liquidations. They multiply the random walk; they do not replace it.
  * - `ethCrash`: a market-wide drop over a few hours that stays (the walk goes on from the new level). WETH falls by
  *   `drop`; every other volatile token by `drop` × its market correlation / WETH's (WBTC ~12 %, PEPE ~6 %).
- *   Borrowers with volatile collateral and HF below ~1.16 get liquidated.
+ *   Borrowers with volatile collateral and HF below ~1.16 get liquidated. It comes back every `repeatHours` (hours
+ *   126, 222, …) as a deeper shock (`repeatDrop`: WETH −20 %) that recovers over `recoverHours`, so that every published week of a world longer than
+ *   five days (the service's week: 7 UTC days; the default world is 8 days old at its first start, and a live world
+ *   ages) holds a crash and the liquidations, auctions and takes it brings, and prices do not ratchet down. The first
+ *   crash stays as it always has, so that worlds of up to five days are as before.
  * - `depeg`: the liquid staking token trades below its exchange rate: the discount ramps to `discount`, holds, then
  *   recovers. Its feed (and so Aave's oracle) reports the market price, so leveraged stakers (wstETH collateral,
  *   WETH debt, E-mode) below HF ~1/(1 − discount) get liquidated.
  */
 export const MARKET_EVENTS = {
-  ethCrash: { startHour: 30, hours: 3, drop: 0.14 },
+  ethCrash: { startHour: 30, hours: 3, drop: 0.14, repeatHours: 96, repeatDrop: 0.2, recoverHours: 48 },
   depeg: { startHour: 76, rampHours: 4, holdHours: 8, recoverHours: 12, discount: 0.06 },
 } as const;
 
@@ -175,12 +179,21 @@ export function isLiquidStakingPool(
   });
 }
 
-/** The multiplier the ETH crash puts on a token's walk at `hours` after genesis (1 before it starts). */
+/**
+ * The multiplier the ETH crashes put on a token's walk at `hours` after genesis (1 before the first): the first
+ * crash's, which stays, times the current repeat's, which recovers.
+ */
 export function crashFactor(hours: number, marketCorrelation: number): number {
-  const { startHour, hours: length, drop } = MARKET_EVENTS.ethCrash;
-  const share = Math.min(1, Math.max(0, (hours - startHour) / length));
+  const { startHour, hours: length, drop, repeatHours, repeatDrop, recoverHours } = MARKET_EVENTS.ethCrash;
   const weth = 0.85;
-  return 1 - drop * Math.min(1, marketCorrelation / weth) * share;
+  const share = Math.min(1, marketCorrelation / weth);
+  const first = 1 - drop * share * Math.min(1, Math.max(0, (hours - startHour) / length));
+  const k = Math.floor((hours - startHour) / repeatHours);
+  if (k < 1) return first;
+  // Hours into the k-th repeat (recovered before the next: `hours` + `recoverHours` < `repeatHours`).
+  const t = hours - startHour - k * repeatHours;
+  const into = t < length ? t / length : Math.max(0, 1 - (t - length) / recoverHours);
+  return first * (1 - repeatDrop * share * into);
 }
 
 /** The liquid staking token's market discount to its exchange rate at `hours` after genesis (0 = at par). */

@@ -5,8 +5,9 @@
  *   the LUSD/USDC pair (and buy it back to repay or close);
  * - a keeper liquidates (`liquidateTroves`) as soon as a trove is liquidatable at the block's price: below MCR, or
  *   in recovery mode below the TCR when the Stability Pool covers it;
- * - a redeemer buys LUSD on the pair when it trades under the peg by more than the redemption fee, and redeems it
- *   (the riskiest troves first) the next hour;
+ * - a redeemer, when LUSD trades under the peg by more than the redemption fee, buys it on the pair and redeems it
+ *   (the riskiest troves first) in the same block, first of the block's Liquity operations: it redeems only while the
+ *   pair's LUSD is cheaper than the dollar of ETH a redemption pays (mainnet's redemption arbitrage, one bundle);
  * - above the peg by more than the borrowing fee, the owner whose trove has the most room borrows LUSD and sells it
  *   on the pair (Liquity's upside arbitrage: LUSD is worth at most the cost of borrowing it).
  * Every trove operation is checked first against Liquity's rules on the state read at the start of the block and
@@ -93,6 +94,11 @@ export interface LiquityReading {
   /** By agent index: compounded Stability Pool deposits. */
   readonly deposits: Map<number, bigint>;
   readonly hint: { first: Address; nicr: bigint; amount: bigint } | undefined;
+  /**
+   * The redeemer's purchase when LUSD trades under the redemption floor at the block's start: the USDC it pays and
+   * the LUSD the pair gives for it (what the hint was asked for, with what the redeemer held).
+   */
+  readonly purchase: { usdc: bigint; lusd: bigint } | undefined;
 }
 
 /** The cast's agents and the actors' initial state: appended after every other agent of the world. */
@@ -194,10 +200,10 @@ export class LiquityActors {
     const troveAgents = [deployer, ...this.state.owners.map((o) => o.agent)];
     const depositors = this.state.owners.filter((o) => o.kind === 'safe').map((o) => o.agent);
     const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });
-    const redeemable = this.agent(this.state.redeemer).available(this.lusd);
     const price =
       fa && this.host.now - fa.updatedAt <= 14_400 ? fa.answer * 10n ** BigInt(18 - fa.decimals) : undefined;
-    // One call for the system, the pair, every trove and every deposit; one more for the redeemer's hint.
+    // One call for the system, the pair, every trove and every deposit; one more for the redeemer's hint when LUSD
+    // trades under the redemption floor.
     const calls = [
       call(
         m.reader,
@@ -215,21 +221,20 @@ export class LiquityActors {
         }),
       ),
     ];
-    const withHint = price !== undefined && redeemable >= MIN_REDEMPTION;
-    if (withHint) {
-      calls.push(
-        call(
-          m.hintHelpers,
-          encodeFunctionData({
-            abi: hintHelpersAbi,
-            functionName: 'getRedemptionHints',
-            args: [redeemable, price, 0n],
-          }),
-        ),
-      );
-    }
     const r = await this.host.session.rpc.batchResults<Hex>(calls);
     const [sys, debts, colls, compounded] = decodeFunctionResult({ abi: readerAbi, functionName: 'read', data: r[0]! });
+    const pair = this.pair.reserves(sys.reserve0, sys.reserve1);
+    const purchase = price !== undefined ? this.underPeg(pair, sys.redemptionRate, sys.systemDebt) : undefined;
+    const redeemable = purchase ? this.agent(this.state.redeemer).available(this.lusd) + purchase.lusd : 0n;
+    const withHint = price !== undefined && redeemable >= MIN_REDEMPTION;
+    if (withHint) {
+      const hints = encodeFunctionData({
+        abi: hintHelpersAbi,
+        functionName: 'getRedemptionHints',
+        args: [redeemable, price, 0n],
+      });
+      r.push(...(await this.host.session.rpc.batchResults<Hex>([call(m.hintHelpers, hints)])));
+    }
     const troves = new Map<number, TroveReading>();
     troveAgents.forEach((i, k) => {
       // A closed trove has neither debt nor collateral (nor pending rewards).
@@ -255,11 +260,27 @@ export class LiquityActors {
       spDeposits: sys.spDeposits,
       borrowingRate: sys.borrowingRate,
       redemptionRate: sys.redemptionRate,
-      pair: this.pair.reserves(sys.reserve0, sys.reserve1),
+      pair,
       troves,
       deposits,
       hint: price !== undefined ? hint : undefined,
+      purchase: hint ? purchase : undefined,
     };
+  }
+
+  /**
+   * Under the peg by more than the redemption fee: the USDC that buys LUSD up to about that level on the pair, at most
+   * 1 % of the system's debt an hour (the redemption fee grows with the amount redeemed), and the LUSD it buys.
+   */
+  private underPeg(pair: StablePairReserves, redemptionRate: bigint, systemDebt: bigint): LiquityReading['purchase'] {
+    const floor = 1 - Number(redemptionRate) / 1e18 - 0.004;
+    if (!(this.pair.peg(pair) < floor)) return undefined;
+    const cap = Number(systemDebt / WAD) / 100;
+    const x = Math.min(cap, this.pair.toPrice(pair, floor).units);
+    if (!(x > 100)) return undefined;
+    const usdc = this.pair.raw(false, x);
+    const lusd = (usdc * 997n * pair.stable) / (pair.usdc * 1000n + usdc * 997n);
+    return lusd > 0n ? { usdc, lusd } : undefined;
   }
 
   // --- the block's actions -------------------------------------------------------------------------------------
@@ -271,11 +292,14 @@ export class LiquityActors {
 
     if (this.liquidate(r, price)) return;
     const seeding = !this.state.seeded;
+    // The troves a redemption reaches see no other operation in its block: their owners' checks read them before it.
+    const redeemed = seeding ? undefined : this.redeem(r, price);
     if (seeding) {
       this.state.seeded = true;
       for (const o of this.state.owners) if (this.rng.chance(FIRST_COHORT)) this.open(o, r, price);
     } else {
       for (const o of this.state.owners) {
+        if (redeemed?.has(o.agent)) continue;
         const t = r.troves.get(o.agent);
         // Risky owners re-lever eagerly when their ratio drifted up, but defend their troves slowly.
         const high = t?.active && (t.coll * price) / t.debt > (toWad(o.targetIcr) * 115n) / 100n;
@@ -290,10 +314,7 @@ export class LiquityActors {
     const trades = this.rng.poisson(RATES.poolTrades * hours);
     for (let i = 0; i < trades; i++) this.poolTrade(r);
     // The peg's arbitrage back-runs the block's flows (the price an hour of history ends on is the one it leaves).
-    if (!seeding) this.sellOverPeg(r, price);
-    // Last of the block's Liquity operations: a partial redemption's hint stays valid unless an owner moved that trove.
-    this.redeem(r, price);
-    this.buyUnderPeg(r);
+    if (!seeding) this.sellOverPeg(r, price, redeemed);
   }
 
   /** The keeper: one `liquidateTroves` when any trove is liquidatable at this block's price. */
@@ -325,12 +346,18 @@ export class LiquityActors {
     return true;
   }
 
-  /** The redeemer redeems the LUSD it bought (a block of its own: the hint was read on this block's start). */
-  private redeem(r: LiquityReading, price: bigint): boolean {
+  /**
+   * LUSD under the redemption floor at the block's start: the redeemer buys it on the pair and redeems what it holds
+   * then, first of the block's Liquity operations (the pair and the troves are as the hint was read).
+   */
+  private redeem(r: LiquityReading, price: bigint): Set<number> | undefined {
     const hint = r.hint;
-    if (!hint || hint.amount < MIN_REDEMPTION || hint.first === zeroAddress) return false;
-    if ((r.systemColl * price) / r.systemDebt < LIQUITY.MCR) return false;
+    const purchase = r.purchase;
+    if (!hint || !purchase || hint.amount < MIN_REDEMPTION || hint.first === zeroAddress) return undefined;
+    if ((r.systemColl * price) / r.systemDebt < LIQUITY.MCR) return undefined;
     const redeemer = this.agent(this.state.redeemer);
+    this.pair.swap(redeemer, false, purchase.usdc, r.pair);
+    redeemer.plan(this.lusd, purchase.lusd);
     // The redemption raises the base rate by its share of the supply / 2 before the fee is taken.
     const expected = r.redemptionRate + (hint.amount * WAD) / (2n * r.systemDebt) + WAD / 200n;
     const maxFee = expected > WAD ? WAD : expected;
@@ -348,7 +375,31 @@ export class LiquityActors {
       },
     });
     redeemer.plan(this.lusd, -hint.amount);
-    return true;
+    r.systemDebt -= hint.amount;
+    r.systemColl -= (hint.amount * WAD) / price;
+    return this.reached(r, price, hint.amount);
+  }
+
+  /**
+   * The troves a redemption of `amount` reaches: from the lowest ratio at or above MCR up, their debts less the gas
+   * reserve, until the amount is covered (every trove at the last one's ratio too: the contract's order among equals
+   * is its own).
+   */
+  private reached(r: LiquityReading, price: bigint, amount: bigint): Set<number> {
+    const byIcr = [...r.troves.entries()]
+      .filter(([, t]) => t.active && (t.coll * price) / t.debt >= LIQUITY.MCR)
+      .map(([agent, t]) => ({ agent, t, icr: (t.coll * price) / t.debt }))
+      .sort((a, b) => (a.icr < b.icr ? -1 : a.icr > b.icr ? 1 : 0));
+    const reached = new Set<number>();
+    let left = amount;
+    let last = 0n;
+    for (const { agent, t, icr } of byIcr) {
+      if (left <= 0n && icr > last) break;
+      reached.add(agent);
+      left -= t.debt - LIQUITY.GAS_COMPENSATION;
+      last = icr;
+    }
+    return reached;
   }
 
   // --- trove owners --------------------------------------------------------------------------------------------
@@ -550,24 +601,12 @@ export class LiquityActors {
 
   // --- the LUSD/USDC pair --------------------------------------------------------------------------------------
 
-  /** Under the peg by more than the redemption fee: the redeemer buys LUSD up to about that level. */
-  private buyUnderPeg(r: LiquityReading): void {
-    const floor = 1 - Number(r.redemptionRate) / 1e18 - 0.004;
-    if (!(this.pair.peg(r.pair) < floor)) return;
-    // USDC in for the pair to reach the floor, at most 1 % of the system's debt an hour: the redemption fee grows
-    // with the amount redeemed.
-    const cap = Number(r.systemDebt / WAD) / 100;
-    const x = Math.min(cap, this.pair.toPrice(r.pair, floor).units);
-    if (!(x > 100)) return;
-    this.pair.swap(this.agent(this.state.redeemer), false, this.pair.raw(false, x), r.pair);
-  }
-
   /**
    * Over the peg by more than the borrowing fee: the owner with the most room above `ARBITRAGE_ICR` borrows LUSD
-   * (`withdrawLUSD`) and sells it, down to about that level, at most 1 % of the system's debt an hour. Never the
-   * trove a queued redemption's hint names, nor in recovery mode (a debt increase must raise the ratio there).
+   * (`withdrawLUSD`) and sells it, down to about that level, at most 1 % of the system's debt an hour. Never a trove
+   * this block's redemption reaches, nor in recovery mode (a debt increase must raise the ratio there).
    */
-  private sellOverPeg(r: LiquityReading, price: bigint): void {
+  private sellOverPeg(r: LiquityReading, price: bigint, redeemed: ReadonlySet<number> | undefined): void {
     const ceiling = 1 + Number(r.borrowingRate) / 1e18 + 0.004;
     if (!(this.pair.peg(r.pair) > ceiling) || this.recovery(r, price)) return;
     const move = this.pair.toPrice(r.pair, ceiling);
@@ -577,7 +616,7 @@ export class LiquityActors {
     let best: { o: TroveOwnerState; t: TroveReading; room: bigint } | undefined;
     for (const o of this.state.owners) {
       const t = r.troves.get(o.agent);
-      if (!t?.active || o.closing || this.agent(o.agent).id === hinted) continue;
+      if (!t?.active || o.closing || this.agent(o.agent).id === hinted || redeemed?.has(o.agent)) continue;
       const room = (t.coll * price) / ARBITRAGE_ICR - t.debt;
       if (room > (best?.room ?? 0n)) best = { o, t, room };
     }

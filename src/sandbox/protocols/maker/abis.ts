@@ -32,6 +32,7 @@ export const clipperAbi = parseAbi([
   'function cusp() view returns (uint256)',
   'function take(uint256 id, uint256 amt, uint256 max, address who, bytes data)',
   'function redo(uint256 id, address kpr)',
+  'function upchost()',
   'event Kick(uint256 indexed id, uint256 top, uint256 tab, uint256 lot, address indexed usr, address indexed kpr, uint256 coin)',
   'event Take(uint256 indexed id, uint256 max, uint256 price, uint256 owe, uint256 tab, uint256 lot, address indexed usr)',
 ]);

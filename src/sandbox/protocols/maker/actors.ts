@@ -61,6 +61,8 @@ const KEEPER_VAULT_USD = 200_000;
 const KEEPER_DAI_SHARE = 0.4;
 /** Takes once the auction price is this far below the market. */
 const TAKE_DISCOUNT = 0.02;
+/** Owners who do not watch their vaults draw back to their target once the ratio is this far above it. */
+const RELEVER = 1.05;
 /** Share of the owners who open a vault at the first step. */
 const FIRST_COHORT = 0.6;
 const DRIP_EVERY_S = 8 * 3600;
@@ -177,7 +179,7 @@ export class MakerActors {
       at,
     );
   }
-  /** The market maker's collateral type: the first (ETH-A, a Flipper type the Dog leaves alone). */
+  /** The market maker's collateral type: the first (ETH-A). */
   private get pairIlk(): ManifestMaker['ilks'][number] {
     return this.m.ilks[0]!;
   }
@@ -231,6 +233,16 @@ export class MakerActors {
         args: [sp.usr, sp.tag, sp.fax, BigInt(sp.eta)],
       });
       this.send(this.host.oracleKeeper, sp.pause, exec, 'setup');
+    }
+    // Each Clipper's dust threshold from the Dog's new penalty (`upchost`, anyone's call, as after mainnet's spells).
+    for (const i of this.m.ilks) {
+      if (i.clip)
+        this.send(
+          this.host.oracleKeeper,
+          i.clip,
+          encodeFunctionData({ abi: clipperAbi, functionName: 'upchost' }),
+          'setup',
+        );
     }
   }
 
@@ -403,13 +415,15 @@ export class MakerActors {
 
   private openVault(owner: number, reading: MakerReading, prices: ReadonlyMap<string, bigint>): void {
     const ilk = this.rng.pick(this.m.ilks);
-    // A vault whose urn the reading does not know yet would be read at the next step.
-    if (this.s.vaults.some((v) => v.owner === owner && v.ilk === ilk.ilk)) return;
+    // One urn per owner and type: a closed (or liquidated) vault of the type opens again in its place; an open one,
+    // or one whose urn the reading does not know yet, is left alone.
+    const existing = this.s.vaults.findIndex((v) => v.owner === owner && v.ilk === ilk.ilk);
+    if (existing >= 0 && this.s.vaults[existing]!.open) return;
     const r = reading.ilks.get(ilk.ilk);
     const price = prices.get(ilk.token);
     if (!r || price === undefined) return;
-    // Clipper types: some owners close to the minimum (the crash liquidates them); ETH-A (a Flipper type, which
-    // the Dog does not liquidate): comfortable.
+    // Clipper types (every type since ETH-A moved onto the Dog): some owners close to the minimum (the crash liquidates
+    // them); a type without a Clipper (in a world saved before): comfortable.
     const target = ilk.clip ? this.rng.uniform(1.03, 1.6) : this.rng.uniform(1.6, 2.6);
     const watchful = !ilk.clip || this.rng.chance(0.5);
     const ink = this.units(ilk.token, this.rng.logNormal(VAULT_USD.median, VAULT_USD.sigma), price);
@@ -419,7 +433,9 @@ export class MakerActors {
     this.lockAndDraw(agent, ilk, ink, dart);
     this.exitDai(agent, (dart * r.rate) / RAY);
     this.sellDrawn(agent, (dart * r.rate) / RAY, reading);
-    this.s.vaults.push({ owner, ilk: ilk.ilk, target, watchful, open: true });
+    const vault = { owner, ilk: ilk.ilk, target, watchful, open: true };
+    if (existing >= 0) this.s.vaults[existing] = vault;
+    else this.s.vaults.push(vault);
     this.s.stats.opened++;
   }
 
@@ -502,8 +518,9 @@ export class MakerActors {
       this.s.stats.repaid++;
       return;
     }
-    if (ratio > vault.target * 1.15) {
-      // The price rose: draw back down to the target.
+    if (ratio > vault.target * (vault.watchful ? 1.15 : RELEVER)) {
+      // The price rose (or a repayment left room): draw back down to the target. The owners who do not watch their
+      // ratio re-lever sooner, as leverage seekers do, so a later crash finds them near their target.
       const dart = this.dartFor(urn.ink, price, r, vault.target) - urn.art;
       if (dart <= 0n || !this.withinCeiling(ilk.ilk, r, dart)) return;
       this.lockAndDraw(agent, ilk, 0n, dart);

@@ -30,16 +30,42 @@ import chainLogArtifact from './contracts/ChainLog.json' with { type: 'json' };
 import { loadMakerState } from './load.js';
 import { MAKER_DEPLOYER, MAKER_TESTCHAIN_PACKAGE, type MakerSnapshot, readMakerSnapshot } from './snapshot.js';
 
+const WAD = 10n ** 18n;
+
 /** The testchain deployer's key, as `@makerdao/testchain`'s README publishes it. */
 export const MAKER_DEPLOYER_KEY: Hex = '0x474beb999fed1b3af2ea048f963833c686a0fba05f5724cb6417cf3b8ee9697e';
 
-/** The collateral types wired to the world's tokens: the ilk, the world token, the snapshot's price value. */
-export const MAKER_COLLATERALS = [
-  { ilk: 'ETH-A', token: 'WETH', join: 'MCD_JOIN_ETH_A', pip: 'PIP_ETH', clip: undefined },
+/**
+ * The collateral types wired to the world's tokens: the ilk, the world token, the snapshot's price value, and its
+ * Clipper. Every type sits on the Dog and a Clipper, as every crypto type has on mainnet since 2021: the snapshot's
+ * ETH-A is still a Flipper type under the old Cat (`flip`), so the genesis block gives it a Clipper of its own, as
+ * mainnet's ETH-A got one in May 2021 (`migrateToClipper`).
+ */
+export const MAKER_COLLATERALS: readonly {
+  readonly ilk: string;
+  readonly token: string;
+  readonly join: string;
+  readonly pip: string;
+  /** The snapshot's Clipper (its key in `addresses-mcd.json`), or, with `flip`, one created at genesis. */
+  readonly clip?: string;
+  /** The snapshot's Flipper of a type moved onto the Dog at genesis. */
+  readonly flip?: string;
+}[] = [
+  { ilk: 'ETH-A', token: 'WETH', join: 'MCD_JOIN_ETH_A', pip: 'PIP_ETH', flip: 'MCD_FLIP_ETH_A' },
   { ilk: 'ETH-B', token: 'WETH', join: 'MCD_JOIN_ETH_B', pip: 'PIP_ETH', clip: 'MCD_CLIP_ETH_B' },
   { ilk: 'ETH-C', token: 'WETH', join: 'MCD_JOIN_ETH_C', pip: 'PIP_ETH', clip: 'MCD_CLIP_ETH_C' },
   { ilk: 'LINK-A', token: 'LINK', join: 'MCD_JOIN_LINK_A', pip: 'PIP_LINK', clip: 'MCD_CLIP_LINK_A' },
-] as const;
+];
+
+/**
+ * A migrated type's new contracts come from the snapshot's own: its Clipper from the ClipFab that created the
+ * snapshot's Clippers (`newClip`, the factory that created `MCD_CLIP_ETH_B`), its calculator from the creation code of
+ * ETH-C's StairstepExponentialDecrease (mainnet's ETH-A curve), deployed again by the testchain's deployer.
+ */
+const CLIP_FAB_OF = 'MCD_CLIP_ETH_B';
+const STAIRSTEP_CALC_OF = 'MCD_CLIP_CALC_ETH_C';
+/** The liquidation penalty the Dog takes for a migrated type: mainnet's ETH-A `chop` when it moved (MIP45: 113 %). */
+const MIGRATED_CHOP = (WAD * 113n) / 100n;
 
 /** The Chainlog's entries: mainnet's keys, each the snapshot's address of the same name. */
 const CHAINLOG_KEYS = [
@@ -69,7 +95,6 @@ const CHAINLOG_KEYS = [
 const GEM_JOIN_GEM_SLOT: Hex = `0x${'3'.padStart(64, '0')}`;
 const GEM_JOIN_DEC_SLOT: Hex = `0x${'4'.padStart(64, '0')}`;
 
-const WAD = 10n ** 18n;
 const RAY = 10n ** 27n;
 const RAD = 10n ** 45n;
 
@@ -120,6 +145,10 @@ const govAbi = parseAbi([
 const govActionsAbi = parseAbi([
   'function file(address who, bytes32 what, uint256 data)',
   'function file(address who, bytes32 ilk, bytes32 what, uint256 data)',
+  'function file(address who, bytes32 what, address data)',
+  'function file(address who, bytes32 ilk, bytes32 what, address data)',
+  'function rely(address who, address to)',
+  'function deny(address who, address to)',
 ]);
 export const pauseAbi = parseAbi([
   'function plot(address usr, bytes32 tag, bytes fax, uint256 eta)',
@@ -130,11 +159,19 @@ const dsValueAbi = parseAbi(['function poke(bytes32 wut)', 'function peek() view
 const spotAbi = parseAbi(['function poke(bytes32 ilk)']);
 const jugAbi = parseAbi(['function drip(bytes32 ilk) returns (uint256)']);
 const potAbi = parseAbi(['function drip() returns (uint256)']);
-const registryAbi = parseAbi(['function add(address adapter)']);
+const registryAbi = parseAbi([
+  'function add(address adapter)',
+  'function file(bytes32 ilk, bytes32 what, address data)',
+  'function file(bytes32 ilk, bytes32 what, uint256 data)',
+]);
+const wardsAbi = parseAbi(['function rely(address usr)']);
+const clipFabAbi = parseAbi([
+  'function newClip(address owner, address vat, address spotter, address dog, bytes32 ilk) returns (address clip)',
+]);
 const chainLogAbi = parseAbi(['function setAddress(bytes32 key, address addr)', 'function setVersion(string version)']);
 
 /** Gas of the deployer's genesis calls (generous: unused gas costs nothing). */
-const MAKER_GAS = { deploy: 3_000_000n, call: 400_000n } as const;
+const MAKER_GAS = { deploy: 3_000_000n, newClip: 8_000_000n, call: 400_000n } as const;
 
 export const ilkBytes = (ilk: string): Hex => stringToHex(ilk, { size: 32 });
 /** A USD price with 8 decimals (a feed's answer) as a DSValue's WAD. */
@@ -184,9 +221,24 @@ export async function queueMaker(
   if (deployer.address !== MAKER_DEPLOYER) throw new Error('maker: the testchain key is not its deployer’s');
 
   const bySymbol = new Map(tokens.map((t) => [t.symbol, t]));
+  // The types moved onto the Dog: their calculators are the deployer's next contracts (after the Chainlog), their
+  // Clippers the ClipFab's next ones.
+  const clipFab = creatorOf(snapshot, need(CLIP_FAB_OF));
+  let clipFabNonce = Number(snapshot.accounts.get(clipFab)!.nonce);
+  let deployerNext = deployer.state.nonce + 1;
   const ilks = MAKER_COLLATERALS.map((c) => {
     const token = bySymbol.get(c.token);
     if (!token) throw new Error(`maker: the world has no ${c.token} for ${c.ilk}`);
+    let migrated: { flip: Address; calc: Address; clip: Address } | undefined;
+    if (c.flip) {
+      // Three deployer transactions each: the calculator's creation, its `rely`, `newClip`.
+      migrated = {
+        flip: need(c.flip),
+        calc: createdAddress(deployer.address, deployerNext),
+        clip: createdAddress(clipFab, clipFabNonce++),
+      };
+      deployerNext += 3;
+    }
     return {
       ilk: c.ilk,
       token: c.token,
@@ -194,7 +246,9 @@ export async function queueMaker(
       join: need(c.join),
       pipKey: c.pip,
       pip: need(c.pip),
-      clip: c.clip ? need(c.clip) : undefined,
+      clip: migrated?.clip ?? (c.clip ? need(c.clip) : undefined),
+      calc: migrated?.calc ?? a[`MCD_CLIP_CALC_${c.ilk.replace('-', '_')}`],
+      migrated,
     };
   });
   // The joins take the world's tokens (same decimals as the snapshot's test tokens: checked by `dec` in the test).
@@ -216,14 +270,35 @@ export async function queueMaker(
   const send = (to: Address, data: Hex) => session.send(deployer, { to, data, gas: MAKER_GAS.call, kind: 'setup' });
   const chainlog = createdAddress(deployer.address, deployer.state.nonce);
   session.send(deployer, { to: null, data: chainLogArtifact.bytecode as Hex, gas: MAKER_GAS.deploy, kind: 'deploy' });
+  const pauseProxy = need('MCD_PAUSE_PROXY');
+  for (const c of ilks) {
+    if (!c.migrated) continue;
+    // The calculator (its deployer is its ward: the pause proxy becomes one, for the governance's `cut` and `step`),
+    // then the Clipper, owned by the pause proxy from its creation (`ClipFab.newClip` relies the owner).
+    const code = snapshot.creations.get(need(STAIRSTEP_CALC_OF));
+    if (!code) throw new Error(`maker: the snapshot has no creation of ${STAIRSTEP_CALC_OF}`);
+    if (createdAddress(deployer.address, deployer.state.nonce) !== c.migrated.calc)
+      throw new Error(`maker: ${c.ilk}'s calculator would not land at ${c.migrated.calc}`);
+    session.send(deployer, { to: null, data: code, gas: MAKER_GAS.deploy, kind: 'deploy' });
+    send(c.migrated.calc, encodeFunctionData({ abi: wardsAbi, functionName: 'rely', args: [pauseProxy] }));
+    session.send(deployer, {
+      to: clipFab,
+      data: encodeFunctionData({
+        abi: clipFabAbi,
+        functionName: 'newClip',
+        args: [pauseProxy, need('MCD_VAT'), need('MCD_SPOT'), need('MCD_DOG'), ilkBytes(c.ilk)],
+      }),
+      gas: MAKER_GAS.newClip,
+      kind: 'deploy',
+    });
+  }
   const entries: [string, Address][] = CHAINLOG_KEYS.filter((k) => a[k]).map((k) => [k, a[k]!]);
   const pips = new Map<string, { address: Address; token: string }>();
   for (const c of ilks) {
     const suffix = c.ilk.replace('-', '_');
     entries.push([`MCD_JOIN_${suffix}`, c.join]);
     if (c.clip) entries.push([`MCD_CLIP_${suffix}`, c.clip]);
-    const calc = a[`MCD_CLIP_CALC_${suffix}`];
-    if (calc) entries.push([`MCD_CLIP_CALC_${suffix}`, calc]);
+    if (c.calc) entries.push([`MCD_CLIP_CALC_${suffix}`, c.calc]);
     pips.set(c.pipKey, { address: c.pip, token: c.token });
   }
   for (const [key, pip] of pips) entries.push([key, pip.address]);
@@ -255,9 +330,27 @@ export async function queueMaker(
   send(need('MCD_POT'), encodeFunctionData({ abi: potAbi, functionName: 'drip' }));
   for (const c of ilks)
     send(need('ILK_REGISTRY'), encodeFunctionData({ abi: registryAbi, functionName: 'add', args: [c.join] }));
+  // The registry read a migrated type's Flipper from the Cat (the Dog names its Clipper from the first step): its
+  // owner names the Clipper, class 1, as mainnet's migration spells did.
+  for (const c of ilks) {
+    if (!c.migrated) continue;
+    const registry = need('ILK_REGISTRY');
+    send(
+      registry,
+      encodeFunctionData({
+        abi: registryAbi,
+        functionName: 'file',
+        args: [ilkBytes(c.ilk), b32('xlip'), c.migrated.clip],
+      }),
+    );
+    send(
+      registry,
+      encodeFunctionData({ abi: registryAbi, functionName: 'file', args: [ilkBytes(c.ilk), b32('class'), 1n] }),
+    );
+  }
   const govActions = snapshot.accounts.get(need('MCD_GOV_ACTIONS'));
   if (!govActions) throw new Error('maker: the snapshot has no GovActions');
-  const spells = queueGovernance(send, a, need, ilks, keccak256(govActions.code), BigInt(startTimestamp + 1));
+  const spells = queueGovernance(send, need, ilks, keccak256(govActions.code), BigInt(startTimestamp + 1));
 
   const manifest: Omit<ManifestMaker, 'startBlock'> = {
     protocol: 'makerdao',
@@ -289,9 +382,13 @@ export async function queueMaker(
  */
 function queueGovernance(
   send: (to: Address, data: Hex) => void,
-  a: Readonly<Record<string, Address>>,
   need: (key: string) => Address,
-  ilks: readonly { ilk: string; clip: Address | undefined }[],
+  ilks: readonly {
+    ilk: string;
+    clip: Address | undefined;
+    calc: Address | undefined;
+    migrated: { flip: Address; clip: Address; calc: Address } | undefined;
+  }[],
   tag: Hex,
   eta: bigint,
 ): MakerSpell[] {
@@ -316,6 +413,31 @@ function queueGovernance(
     fileUint(need('MCD_VAT'), 'Line', CEILINGS.Line),
     fileIlk(need('MCD_VAT'), 'ETH-A', 'line', CEILINGS['ETH-A']),
   ];
+  const rely = (who: Address, to: Address): Hex =>
+    encodeFunctionData({ abi: govActionsAbi, functionName: 'rely', args: [who, to] });
+  for (const c of ilks) {
+    const m = c.migrated;
+    if (!m) continue;
+    // Mainnet's flipper-to-clipper spell (MIP45, 2021), minus the OSM whitelists (the sandbox's pips are DSValues):
+    // the Dog names the Clipper and its penalty, the Clipper pays the Vow and prices with its calculator, the Vat and
+    // the Dog trust it, it trusts the Dog, the End and the ClipperMom; the Cat can no longer kick the Flipper.
+    faxes.push(
+      encodeFunctionData({
+        abi: govActionsAbi,
+        functionName: 'file',
+        args: [need('MCD_DOG'), b32(c.ilk), b32('clip'), m.clip],
+      }),
+      fileIlk(need('MCD_DOG'), c.ilk, 'chop', MIGRATED_CHOP),
+      encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [m.clip, b32('vow'), need('MCD_VOW')] }),
+      encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [m.clip, b32('calc'), m.calc] }),
+      rely(need('MCD_VAT'), m.clip),
+      rely(need('MCD_DOG'), m.clip),
+      rely(m.clip, need('MCD_DOG')),
+      rely(m.clip, need('MCD_END')),
+      rely(m.clip, need('CLIPPER_MOM')),
+      encodeFunctionData({ abi: govActionsAbi, functionName: 'deny', args: [m.flip, need('MCD_CAT')] }),
+    );
+  }
   for (const c of ilks) {
     if (!c.clip) continue;
     const suffix = c.ilk.replace('-', '_');
@@ -323,7 +445,7 @@ function queueGovernance(
     faxes.push(fileUint(c.clip, 'buf', AUCTIONS.buf));
     faxes.push(fileUint(c.clip, 'tail', AUCTIONS.tail));
     faxes.push(fileUint(c.clip, 'cusp', AUCTIONS.cusp));
-    const calc = a[`MCD_CLIP_CALC_${suffix}`];
+    const calc = c.calc;
     if (!calc) throw new Error(`maker: no MCD_CLIP_CALC_${suffix}`);
     // ETH-B's calc is a LinearDecrease (tau); the others StairstepExponentialDecrease (cut, step).
     if (c.ilk === 'ETH-B') faxes.push(fileUint(calc, 'tau', AUCTIONS.tau));
@@ -337,4 +459,14 @@ function queueGovernance(
     send(pause, encodeFunctionData({ abi: pauseAbi, functionName: 'plot', args: [usr, tag, fax, eta] }));
     return { pause, usr, tag, fax, eta: eta.toString() };
   });
+}
+
+/** The account of the snapshot whose contract creations include `created` (a factory: the one that created it). */
+function creatorOf(snapshot: MakerSnapshot, created: Address): Address {
+  for (const account of snapshot.accounts.values()) {
+    for (let n = 1; n < Number(account.nonce); n++) {
+      if (createdAddress(account.address, n) === created) return account.address;
+    }
+  }
+  throw new Error(`maker: no contract of the snapshot created ${created}`);
 }

@@ -15,7 +15,7 @@ import { deployWorld } from '../../world/deploy.js';
 import type { WorldManifest } from '../../world/manifest.js';
 import { simulate } from '../../world/scenario.js';
 import type { ScenarioState } from '../../world/state.js';
-import { clipperAbi, vatAbi } from './abis.js';
+import { clipperAbi, dogAbi, vatAbi } from './abis.js';
 import { MAKER_COLLATERALS } from './deploy.js';
 import { readMakerSnapshot } from './snapshot.js';
 
@@ -39,6 +39,19 @@ const daiAbi = parseAbi([
   'event Transfer(address indexed src, address indexed dst, uint256 wad)',
 ]);
 const vatViews = parseAbi(['function vice() view returns (uint256)']);
+const clipViews = parseAbi([
+  'function ilk() view returns (bytes32)',
+  'function vat() view returns (address)',
+  'function dog() view returns (address)',
+  'function spotter() view returns (address)',
+  'function vow() view returns (address)',
+  'function calc() view returns (address)',
+]);
+const wardsAbi = parseAbi(['function wards(address) view returns (uint256)']);
+const registryViews = parseAbi([
+  'function xlip(bytes32) view returns (address)',
+  'function class(bytes32) view returns (uint256)',
+]);
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 const anvils = useAnvils();
@@ -178,6 +191,69 @@ describe('MakerDAO in the sandbox world', () => {
       minted - burned,
     );
     expect(state.stats.revertedUnexpected).toBe(0);
+  });
+
+  it('every collateral type sits on the Dog and a Clipper of its own; the Cat can no longer kick ETH-A’s Flipper', async () => {
+    const m = manifest.maker!;
+    const snapshot = await readMakerSnapshot();
+    const get = (key: string) =>
+      client.readContract({ address: m.chainlog, abi: chainLogAbi, functionName: 'getAddress', args: [b32(key)] });
+    const at = { blockNumber: genesisBlock + 1n } as const; // the governance is executed at the first step
+    for (const ilk of m.ilks) {
+      const suffix = ilk.ilk.replace('-', '_');
+      expect(ilk.clip, ilk.ilk).toBeDefined();
+      const clip = ilk.clip!;
+      const [dogClip, chop, hole] = await client.readContract({
+        address: m.dog,
+        abi: dogAbi,
+        functionName: 'ilks',
+        args: [b32(ilk.ilk)],
+        ...at,
+      });
+      expect(dogClip, ilk.ilk).toBe(clip);
+      expect(chop, ilk.ilk).toBeGreaterThan(10n ** 18n);
+      expect(hole, ilk.ilk).toBeGreaterThan(0n);
+      const read = <F extends 'ilk' | 'vat' | 'dog' | 'spotter' | 'vow' | 'calc'>(functionName: F) =>
+        client.readContract({ address: clip, abi: clipViews, functionName, ...at });
+      expect(await read('ilk')).toBe(b32(ilk.ilk));
+      expect(await read('vat')).toBe(m.vat);
+      expect(await read('dog')).toBe(m.dog);
+      expect(await read('spotter')).toBe(m.spot);
+      expect(await read('vow')).toBe(m.vow);
+      expect(await read('calc')).toBe(await get(`MCD_CLIP_CALC_${suffix}`));
+      expect(await get(`MCD_CLIP_${suffix}`)).toBe(clip);
+      const wards = (address: `0x${string}`, who: `0x${string}`) =>
+        client.readContract({ address, abi: wardsAbi, functionName: 'wards', args: [who], ...at });
+      expect(await wards(clip, m.dog), `${ilk.ilk}: the Dog may kick`).toBe(1n);
+      expect(await wards(m.vat, clip), `${ilk.ilk}: the Vat trusts the Clipper`).toBe(1n);
+      expect(await wards(m.dog, clip), `${ilk.ilk}: the Dog trusts the Clipper`).toBe(1n);
+      const info = await client.readContract({
+        address: m.ilkRegistry,
+        abi: registryViews,
+        functionName: 'xlip',
+        args: [b32(ilk.ilk)],
+      });
+      expect(info, `${ilk.ilk}: the IlkRegistry names the Clipper`).toBe(clip);
+      expect(
+        await client.readContract({
+          address: m.ilkRegistry,
+          abi: registryViews,
+          functionName: 'class',
+          args: [b32(ilk.ilk)],
+        }),
+      ).toBe(1n);
+    }
+    // ETH-A's Clipper is new (the snapshot's ETH-A is a Flipper type): the Cat lost its right to kick the Flipper.
+    const ethA = m.ilks.find((i) => i.ilk === 'ETH-A')!;
+    expect(snapshot.accounts.has(ethA.clip!)).toBe(false);
+    const flip = snapshot.addresses.MCD_FLIP_ETH_A!;
+    const cat = snapshot.addresses.MCD_CAT!;
+    expect(
+      await client.readContract({ address: flip, abi: wardsAbi, functionName: 'wards', args: [cat], blockNumber: 0n }),
+    ).toBe(1n);
+    expect(await client.readContract({ address: flip, abi: wardsAbi, functionName: 'wards', args: [cat], ...at })).toBe(
+      0n,
+    );
   });
 
   it('the ETH crash is liquidated: a bark kicks a Clipper auction, and the keeper takes it', async () => {

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { type Address, fromRlp, getAddress, type Hex, keccak256 } from 'viem';
+import { type Address, fromRlp, getAddress, getContractAddress, type Hex, keccak256 } from 'viem';
 
 /** The package and version the sandbox loads (exactly: package.json pins it). */
 export const MAKER_TESTCHAIN_PACKAGE = '@makerdao/testchain';
@@ -44,6 +44,12 @@ export interface MakerSnapshot {
   readonly deployerNonce: number;
   /** `out/addresses-mcd.json`: the MCD deployment's names (MCD_VAT, PIP_ETH, …) → address. */
   readonly addresses: Readonly<Record<string, Address>>;
+  /**
+   * The input of every contract-creating transaction of the snapshot's blocks (creation code and constructor
+   * arguments), by the address it created: the contracts the testchain's deployer created itself (the Clippers'
+   * calculators among them), so the same code can be deployed again.
+   */
+  readonly creations: ReadonlyMap<Address, Hex>;
 }
 
 const require = createRequire(import.meta.url);
@@ -170,12 +176,25 @@ export async function readMakerSnapshot(dir: string = makerTestchainDir()): Prom
     accounts.set(address, { address, nonce: hexOf(nonce!), balance: hexOf(balance!), code, storage });
   });
   if (deployerNonce < 0) throw new Error(`${MAKER_TESTCHAIN_PACKAGE}: the snapshot has no deployer account`);
+  const creations = new Map<Address, Hex>();
+  for (let i = 0; i < length; i++) {
+    const block = jsonValue<{ transactions: { from: Hex; nonce: Hex; to: Hex | null; data: string }[] }>(
+      files,
+      `!blocks!${i}`,
+    );
+    for (const tx of block.transactions) {
+      if (tx.to && tx.to !== '0x') continue;
+      const created = getContractAddress({ from: getAddress(tx.from), nonce: hexOf(tx.nonce) });
+      creations.set(created, (tx.data.startsWith('0x') ? tx.data : `0x${tx.data}`) as Hex);
+    }
+  }
   return {
     version: pkg.version,
     block: { number: Number(head.number), timestamp: Number(head.timestamp), stateRoot: head.stateRoot },
     accounts,
     deployerNonce,
     addresses: Object.fromEntries(Object.entries(addresses).map(([k, v]) => [k, getAddress(v)])),
+    creations,
   };
 }
 
