@@ -67,6 +67,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0011_development_missing_fields',
         '0015_blockchain_bitcoin_addresses',
         '0015_blockchain_evm_addresses',
+        '0017_dex_time_indexes',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

@@ -215,4 +215,15 @@ export const DEX_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  /**
+   * Swaps and syncs by time: every reader asks for a window of time (`timestamp > from and ≤ to`), which the primary
+   * key (chain, block, log) cannot narrow, so each read scanned the chain's whole history; the hourly prices of a new
+   * block read the last hour or two through these.
+   */
+  '0017_dex_time_indexes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('dex_swaps_chain_time').on('dex_swaps').columns(['chain', 'timestamp']).execute();
+      await db.schema.createIndex('dex_syncs_chain_time').on('dex_syncs').columns(['chain', 'timestamp']).execute();
+    },
+  },
 };
