@@ -10,13 +10,14 @@ const RUN_HISTORY_DAYS = 14;
 export const BUILTIN_JOBS: readonly JobDef[] = [
   {
     name: 'maintenance.prune',
-    description: `Deletes job run history and records of past publications older than ${RUN_HISTORY_DAYS} days`,
+    description: `Deletes job run history and records of past publications older than ${RUN_HISTORY_DAYS} days, and truncates the database's write-ahead log`,
     everySeconds: 3600,
     async run(ctx) {
       const cutoff = ctx.clock.nowMs() - RUN_HISTORY_DAYS * DAY * 1000;
       const runs = await new JobRepository(ctx.store.db).pruneRuns(cutoff);
       const publications = await new DatasetRepository(ctx.store.db).prunePublications(Math.floor(cutoff / 1000));
-      return `removed ${runs} job runs and ${publications} publication records older than ${RUN_HISTORY_DAYS} days`;
+      const compacted = await ctx.store.compact();
+      return `removed ${runs} job runs and ${publications} publication records older than ${RUN_HISTORY_DAYS} days; ${compacted}`;
     },
   },
 ];

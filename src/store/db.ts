@@ -15,8 +15,23 @@ export interface Store {
   /** Where the data lives, for logs and `/status` (no credentials). */
   readonly location: string;
   migrate(): Promise<string[]>;
+  /**
+   * Bounds what the database keeps on disk beyond its rows (maintenance.prune runs it hourly). SQLite: a checkpoint
+   * that truncates the write-ahead log (see `WAL_SIZE_LIMIT_BYTES`); deleted rows' pages stay in the file as free
+   * pages that later writes reuse, so the file stays at its high-water size without a VACUUM. PostgreSQL: nothing
+   * (autovacuum). Returns a line for the job's summary.
+   */
+  compact(): Promise<string>;
   close(): Promise<void>;
 }
+
+/**
+ * SQLite's write-ahead log keeps the size it once reached (it is reused from its start, not shrunk), and a
+ * checkpoint cannot reset it while a reader still uses its frames: with the API reading while the jobs write, it
+ * can grow on and on (checkpoint starvation). SQLite truncates it to this size whenever it resets it, and
+ * `compact` forces that reset (a TRUNCATE checkpoint, which waits up to the busy timeout for readers).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export interface StoreOptions {
   /** Migrations beyond the platform's: the areas' own (the runtime collects them; the store knows no area). */
@@ -32,6 +47,8 @@ export interface StoreOptions {
    * synchronously, blocking the event loop, so the API half of `start` uses a short one (its writes can wait).
    */
   readonly busyTimeoutMs?: number;
+  /** SQLite: `WAL_SIZE_LIMIT_BYTES` unless given (tests use a small one). */
+  readonly walSizeLimitBytes?: number;
 }
 
 // int8 (bigint) columns hold Unix seconds/milliseconds and counters, all far below 2^53: read them as numbers.
@@ -69,6 +86,7 @@ export function openStore(options: StoreOptions): Store {
         if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
         return migrateToLatest(db as Kysely<unknown>, options.migrations, schema);
       },
+      compact: async () => 'PostgreSQL: left to autovacuum',
       close: () => db.destroy(),
     };
   }
@@ -79,12 +97,26 @@ export function openStore(options: StoreOptions): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   database.pragma('foreign_keys = ON');
+  database.pragma(`journal_size_limit = ${Math.max(0, Math.floor(options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES))}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
     db,
     dialect: 'sqlite',
     location: file,
     migrate: () => migrateToLatest(db as Kysely<unknown>, options.migrations),
+    compact: async () => {
+      // busy = 1: a reader kept the log from being reset; the next run tries again (journal_size_limit applies then).
+      const [cp] = database.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      const free = Number(database.pragma('freelist_count', { simple: true }));
+      const pages = Number(database.pragma('page_count', { simple: true }));
+      const wal =
+        !cp || cp.log < 0
+          ? 'no write-ahead log'
+          : cp.busy
+            ? `write-ahead log busy (${cp.log} frames kept)`
+            : `write-ahead log of ${cp.log} frames checkpointed and truncated`;
+      return `${wal}; ${free} of ${pages} pages free for reuse`;
+    },
     close: () => db.destroy(),
   };
 }

@@ -237,6 +237,27 @@ describe.each(dialects)('the oracle sink and repository on %s', (dialect) => {
     expect((await repo.rounds('ethereum', PROXY, 0, 2000)).map((r) => r.roundId)).toEqual([1n]);
   });
 
+  it('prunes rounds past a cutoff, keeping each feed’s predecessor: windows from the cutoff on read the same', async () => {
+    const sink = new OracleSink('ethereum', 1);
+    sink.setFeeds(new Map([[PROXY, [{ aggregator: AGGREGATOR, fromBlock: 0 }]]]));
+    const logs = [1000, 1100, 1200, 1300, 1500].map((t, i) =>
+      answerLog(AGGREGATOR, 10 + i, 300_000_000_000n + BigInt(i), BigInt(i + 1), t),
+    );
+    expect(await write(sink, logs)).toBe(5);
+    const repo = new OracleRepository(store.db);
+    const ids = async (from: number) => (await repo.rounds('ethereum', PROXY, from, 2000)).map((r) => r.roundId);
+    const windows = [1250, 1300, 1400, 1600];
+    const before = await Promise.all(windows.map(ids));
+
+    expect(await repo.pruneRounds('ethereum', 1250)).toBe(2);
+    expect(await Promise.all(windows.map(ids))).toEqual(before);
+    expect(await ids(0)).toEqual([3n, 4n, 5n]);
+    expect(await repo.pruneRounds('ethereum', 1250)).toBe(0);
+    // Another chain's rounds are not touched.
+    expect(await repo.pruneRounds('arbitrum', 10_000)).toBe(0);
+    expect(await ids(0)).toEqual([3n, 4n, 5n]);
+  });
+
   it('after a repointed proxy: the old aggregator’s rounds until the switch, the new one’s from it, nothing else', async () => {
     const sink = new OracleSink('ethereum', 1);
     sink.setFeeds(

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { nowSeconds } from '../../core/time.js';
+import { DAY, nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
 import { ingest } from '../../jobs/evm/index.js';
 import type { JobContext } from '../../jobs/types.js';
@@ -10,6 +10,7 @@ import { readCheckpoint } from '../../store/checkpoints.js';
 import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import { ingestStart } from '../kit/ingest-start.js';
+import { ROUNDS_HISTORY_SECONDS } from './compute.js';
 import { AGGREGATOR_ABI, ANSWER_UPDATED_TOPIC, decodeAnswerUpdated, PROXY_ABI } from './events.js';
 import type { AggregatorPeriod, OracleUnresolved } from './facts.js';
 import { type OracleFeedStates, OracleRepository, roundsKey, startKey } from './repo.js';
@@ -316,9 +317,21 @@ export interface OracleHead {
   readonly timestamp: number;
 }
 
+/**
+ * Rounds are kept while a computation may read them: the computation reads `ROUNDS_HISTORY_SECONDS` before its
+ * `as_of`, the slowest chain's head, and a chain added later starts `lookbackSeconds` below its head; a day more
+ * for reorgs. Older rounds are deleted (each feed's predecessor of the window kept): `roundsCutoff` of the slowest
+ * head, at most once an hour of chain time.
+ */
+export const roundsCutoff = (slowestHead: number, lookbackSeconds: number) =>
+  slowestHead - ROUNDS_HISTORY_SECONDS - lookbackSeconds - DAY;
+const PRUNE_EVERY_SECONDS = 3600;
+
 /** The oracle area's ingestion of its chains, one sink per chain, started at the kit's `ingestStart`. */
 export class OracleIngest {
   private readonly sinks = new Map<string, OracleSink>();
+  /** Per chain, the cutoff of its last prune (this process). */
+  private readonly pruned = new Map<string, number>();
 
   constructor(
     private readonly evm: EvmChains,
@@ -360,11 +373,25 @@ export class OracleIngest {
       now: () => nowSeconds(ctx.clock),
       log: ctx.log,
     });
+    const pruned = await this.prune(ctx, repo, chain);
     return (
       `${chain}: blocks ${result.from}–${result.to}, ${result.facts} rounds of ${read.length} of ${feeds.length} feeds` +
       (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '') +
+      (pruned ? `, ${pruned} rounds past retention deleted` : '') +
       notes.map((n) => `; ${n}`).join('')
     );
+  }
+
+  /** Deletes the chain's rounds older than `roundsCutoff` of the slowest chain's head (see there). */
+  private async prune(ctx: JobContext, repo: OracleRepository, chain: string): Promise<number> {
+    const chains = [...new Set(this.targets.map((f) => f.chain))];
+    const heads = await this.heads(ctx, chains);
+    if (heads.length < chains.length) return 0;
+    const cutoff = roundsCutoff(Math.min(...heads.map((h) => h.timestamp)), this.lookbackSeconds);
+    const last = this.pruned.get(chain);
+    if (last !== undefined && cutoff < last + PRUNE_EVERY_SECONDS) return 0;
+    this.pruned.set(chain, cutoff);
+    return repo.pruneRounds(chain, cutoff);
   }
 
   /** The newest block whose rounds are committed, and its time (the stored header's, else the node's). */

@@ -85,6 +85,49 @@ export class OracleRepository {
     return [...before, ...inside].map(toFact);
   }
 
+  /**
+   * Deletes a chain's rounds with `updatedAt < before`, except each feed's newest round at or before `before` and
+   * any after it in chain order: `rounds` of a window starting at or after `before` reads the same. Returns how many
+   * went.
+   */
+  async pruneRounds(chain: string, before: number): Promise<number> {
+    const feeds = await this.db
+      .selectFrom('oracle_rounds')
+      .select('feed')
+      .distinct()
+      .where('chain', '=', chain)
+      .where('updated_at', '<', before)
+      .execute();
+    let removed = 0;
+    for (const { feed } of feeds) {
+      const kept = await this.db
+        .selectFrom('oracle_rounds')
+        .select(['block_number', 'log_index'])
+        .where('chain', '=', chain)
+        .where('feed', '=', feed)
+        .where('updated_at', '<=', before)
+        .orderBy('block_number', 'desc')
+        .orderBy('log_index', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!kept) continue;
+      const res = await this.db
+        .deleteFrom('oracle_rounds')
+        .where('chain', '=', chain)
+        .where('feed', '=', feed)
+        .where('updated_at', '<', before)
+        .where((eb) =>
+          eb.or([
+            eb('block_number', '<', kept.block_number),
+            eb.and([eb('block_number', '=', kept.block_number), eb('log_index', '<', kept.log_index)]),
+          ]),
+        )
+        .executeTakeFirst();
+      removed += Number(res.numDeletedRows);
+    }
+    return removed;
+  }
+
   /** What ingestion last learned of a chain's feeds, by feed address. */
   async feedStates(chain: string): Promise<OracleFeedStates> {
     const saved =

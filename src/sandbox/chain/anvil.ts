@@ -191,8 +191,9 @@ function argsFor(options: AnvilOptions, port: number): string[] {
     // anvil keeps the last 500 states in memory and by default writes older ones to disk, one full state per
     // block, never removed: gigabytes a day at one block per 5 s. So eth_call works at the last 500 blocks of
     // the running node (and, after a reload, from the loaded head on). Blocks, receipts and logs, which the
-    // connectors read, are history and are kept whatever this says; `--prune-history` would drop them from
-    // dumps: never use it.
+    // connectors read, are history and are kept whatever this says. `--prune-history <n>` (anvil 1.7.1, checked
+    // 2026-11-28) also keeps them, in memory and in dumps, and keeps only n states in memory: a smaller anvil, but
+    // eth_call then fails below the last n blocks, where the first start's hourly blocks are read (day-end snapshots).
     '--max-persisted-states',
     '0',
   ];

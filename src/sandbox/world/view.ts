@@ -53,7 +53,7 @@ export interface WorldView {
   contract(chain: SandboxChain, address: string): ViewContract | undefined;
   /** The compiler input of a deployed contract, where its artifact ships its source; undefined otherwise. */
   compilerInput(chain: SandboxChain, address: string): Promise<CompilerInput | undefined>;
-  /** Every closed hour so far, oldest first. */
+  /** The closed hours, oldest first: the last `HOURS_KEPT` (older ones are dropped). */
   hours(): readonly WorldHour[];
   /** The hour starting at `hour` (Unix seconds, on the hour), once closed. */
   hour(hour: number): WorldHour | undefined;
@@ -61,7 +61,13 @@ export interface WorldView {
 
 type Stats = Pick<ScenarioState['stats'], 'swaps' | 'liquidityChanges' | 'transactions'>;
 
-/** The hours the world has closed, recorded as it simulates. */
+/**
+ * How many closed hours the world keeps (in memory and in `history.json`): 90 days, well beyond the ~15 days the
+ * service reads back, so that a world left running does not grow them forever (~0.4 kB an hour; issue 31 item 2).
+ */
+export const HOURS_KEPT = 90 * 24;
+
+/** The hours the world has closed, recorded as it simulates: the last `HOURS_KEPT`. */
 export class HourlyHistory {
   private readonly byHour = new Map<number, WorldHour>();
   /** The statistics at the last hour's close (activity is the difference). */
@@ -70,6 +76,14 @@ export class HourlyHistory {
   constructor(saved?: { hours?: readonly WorldHour[]; last?: Stats }) {
     for (const h of saved?.hours ?? []) this.byHour.set(h.hour, h);
     this.last = saved?.last;
+    this.trim();
+  }
+
+  /** Drops the hours more than `HOURS_KEPT` hours before the newest (a Map iterates in insertion order). */
+  private trim(): void {
+    if (this.byHour.size <= HOURS_KEPT) return;
+    const newest = Math.max(...this.byHour.keys());
+    for (const hour of this.byHour.keys()) if (hour <= newest - HOURS_KEPT * HOUR) this.byHour.delete(hour);
   }
 
   /** Called after every simulated step: records the hour the step's block closes, if it closes one. */
@@ -93,6 +107,7 @@ export class HourlyHistory {
       },
     });
     this.last = stats;
+    this.trim();
   }
 
   /** Starts counting activity from `state` (a new world's genesis). */
