@@ -5,22 +5,8 @@
  * any step grid see the same fees: per hour, log-normal with median 3 gwei and log-sd 0.6, the same hourly draw as
  * the L1 base fee the layer-2 chains see (l2/l1.ts); per block, a small jitter (log-sd 0.05).
  */
-import { keccak256, toHex } from 'viem';
-import { pow } from '../world/pow.js';
+import { hashNormal } from '../world/hash-draw.js';
 import type { SessionOptions } from './session.js';
-
-/** A uniform number in [0, 1) from the hash of the parts. */
-function hashUniform(...parts: (string | number)[]): number {
-  const h = keccak256(toHex(parts.join('/')));
-  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / pow(2, 52);
-}
-
-/** A standard normal draw from two hash-uniforms (Box–Muller). */
-function hashNormal(...parts: (string | number)[]): number {
-  const u = Math.max(hashUniform(...parts, 'a'), 1e-12);
-  const v = hashUniform(...parts, 'b');
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
 
 /** The base fee (wei) of the Ethereum world's block at `timestamp`: always at least 1 gwei / 10. */
 export function ethereumBaseFee(seed: number, timestamp: number): bigint {

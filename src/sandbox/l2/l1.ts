@@ -13,7 +13,7 @@
  *   log-uniform up to ~1 gwei.
  */
 import { keccak256, toHex } from 'viem';
-import { pow } from '../world/pow.js';
+import { hashNormal, hashUniform } from '../world/hash-draw.js';
 
 const MERGE_BLOCK = 15_537_394;
 const MERGE_TIME = 1_663_224_179;
@@ -26,19 +26,6 @@ export interface L1Origin {
   readonly hash: `0x${string}`;
   readonly baseFee: bigint;
   readonly blobBaseFee: bigint;
-}
-
-/** A uniform number in [0, 1) from the hash of the parts. */
-function hashUniform(...parts: (string | number)[]): number {
-  const h = keccak256(toHex(parts.join('/')));
-  return Number(BigInt(h.slice(0, 15)) & ((1n << 52n) - 1n)) / pow(2, 52);
-}
-
-/** A standard normal draw from two hash-uniforms (Box–Muller). */
-function hashNormal(...parts: (string | number)[]): number {
-  const u = Math.max(hashUniform(...parts, 'a'), 1e-12);
-  const v = hashUniform(...parts, 'b');
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
 /** The L1 origin an L2 block at `timestamp` (Unix seconds) refers to. */
