@@ -220,6 +220,7 @@ describe('computeLending', () => {
     const absent = recent([]);
     expect(absent.row.collateral_seized_usd).toBe(525);
     expect(absent.row.collateral_price).toMatchObject({ source: 'dex', alternative_price_usd: null, flagged: false });
+    expect(absent.row.gap_reasons).toMatchObject({ 'collateral_price.alternative_price_usd': 'no_price' });
     // A stale answer (older than 1.5 heartbeats): the DEX price, with the stale answer beside it.
     const stale = recent([wethAnswer(2100, at - 3 * 3600)]);
     expect(stale.row.collateral_seized_usd).toBe(525);

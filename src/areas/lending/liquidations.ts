@@ -109,9 +109,18 @@ export function liquidationSummary(
         gap_reasons: {
           ...(r.debtUsd === null ? { debt_repaid_usd: 'no_price', debt_price: 'no_price' } : {}),
           ...(r.collateralUsd === null ? { collateral_seized_usd: 'no_price', collateral_price: 'no_price' } : {}),
+          ...singleSource('debt_price', r.debtPrice),
+          ...singleSource('collateral_price', r.collateralPrice),
         },
       })),
   };
+}
+
+/** The reasons of a leg price's null comparison fields: one source only, the other has no price at the instant. */
+function singleSource(field: string, p: PolicyPrice | null): Record<string, string> {
+  return p && p.alternative_price_usd === null
+    ? { [`${field}.alternative_price_usd`]: 'no_price', [`${field}.disagreement`]: 'no_price' }
+    : {};
 }
 
 /** a + b in USD (rounded), unknown when either is. */
