@@ -12,6 +12,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
 import { lendingArea } from '../src/areas/lending/index.js';
+import { oraclesArea } from '../src/areas/oracles/index.js';
+import { FEED_FRESHNESS_FACTOR, roundPriceUsd, roundUsd } from '../src/core/price-policy.js';
 import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/chain/agent.js';
 import type { ManifestAaveMarket } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
@@ -48,8 +50,26 @@ interface Market extends Row {
     count: number;
     count_7d: number;
     by_day: { date: string; count: number }[];
-    recent: { tx_hash: string; borrower: string }[];
+    recent: RecentLiquidation[];
   };
+}
+interface LegPrice {
+  price_usd: number;
+  source: string;
+  source_ref: string;
+}
+interface RecentLiquidation {
+  tx_hash: string;
+  borrower: string;
+  block_number: number;
+  debt_asset: string;
+  debt_repaid_token: number;
+  debt_repaid_usd: number | null;
+  debt_price: LegPrice | null;
+  collateral_asset: string;
+  collateral_seized_token: number;
+  collateral_seized_usd: number | null;
+  collateral_price: LegPrice | null;
 }
 interface Score extends Row {
   score: number | null;
@@ -107,13 +127,16 @@ describe('lending markets end to end on the sandbox', () => {
     return res.json() as Envelope<T>;
   };
   const aave = () => w.world.manifest.lending?.aave ?? [];
-  const marketPath = (m: ManifestAaveMarket) => `ethereum/${m.protocol}/${m.version}/${m.baseAsset}`;
+  const marketPath = (m: Pick<ManifestAaveMarket, 'protocol' | 'version' | 'baseAsset'>) =>
+    `ethereum/${m.protocol}/${m.version}/${m.baseAsset}`;
 
   beforeAll(async () => {
     w = await smallWorld();
     t = await testApp();
     dexJobs = areaRunner(dexArea, w.env, t.store, t.clock, () => t.sync());
     await dexJobs.all();
+    // The oracle area's rounds: the feed answers the liquidations are valued at.
+    await areaRunner(oraclesArea, w.env, t.store, t.clock, () => t.sync()).all();
     jobs = areaRunner(lendingArea, w.env, t.store, t.clock, () => t.sync());
     await jobs.all();
     await t.sync();
@@ -347,6 +370,70 @@ describe('lending markets end to end on the sandbox', () => {
       total += inWeek.length;
     }
     expect(total).toBeGreaterThan(0);
+  });
+
+  it('each liquidation is valued at the feed answer at its block (the feed’s latestRoundData there), else the DEX price', async () => {
+    const c = client();
+    const ROUND = parseAbi([
+      'function latestRoundData() view returns (uint80, int256, uint256, uint256, uint80)',
+      'function decimals() view returns (uint8)',
+    ]);
+    // The oracle area's USD feeds (the registry's pairs), by the address of the token they price.
+    const feeds = new Map(
+      (w.world.manifest.oracles ?? [])
+        .filter((f) => f.pair.endsWith('-USD'))
+        .flatMap((f) => {
+          const token = w.world.manifest.tokens.find((x) => x.symbol === f.token);
+          return token ? [[token.address.toLowerCase(), f] as const] : [];
+        }),
+    );
+    let byFeed = 0;
+    let legs = 0;
+    for (const m of [...aave(), ...(w.world.manifest.lending?.morpho ?? [])]) {
+      const market = await get<Market>(`/data/liquidity/lending/protocol-analytics/${marketPath(m)}`);
+      for (const r of market.data.liquidations.recent) {
+        const blockNumber = BigInt(r.block_number);
+        const at = Number((await c.getBlock({ blockNumber })).timestamp);
+        const legsOf = [
+          [r.debt_asset, r.debt_repaid_token, r.debt_repaid_usd, r.debt_price],
+          [r.collateral_asset, r.collateral_seized_token, r.collateral_seized_usd, r.collateral_price],
+        ] as const;
+        for (const [token, amount, valueUsd, price] of legsOf) {
+          const where = `${m.protocol} ${r.tx_hash} ${token}`;
+          expect(price, where).not.toBeNull();
+          legs++;
+          // The served USD is the amount × the served price (one price per leg).
+          expect(valueUsd, where).toBe(roundUsd(amount * price!.price_usd));
+          const feed = feeds.get(token.toLowerCase());
+          if (!feed) {
+            expect(price!.source, where).toBe('dex');
+            continue;
+          }
+          // The feed's state at the liquidation's block: its newest round at or before it.
+          const [, answer, , updatedAt] = await c.readContract({
+            address: feed.proxy,
+            abi: ROUND,
+            functionName: 'latestRoundData',
+            blockNumber,
+          });
+          const decimals = await c.readContract({ address: feed.proxy, abi: ROUND, functionName: 'decimals' });
+          const fresh = at - Number(updatedAt) <= feed.heartbeatSeconds * FEED_FRESHNESS_FACTOR;
+          if (!fresh) {
+            expect(price!.source, where).toBe('dex');
+            continue;
+          }
+          byFeed++;
+          expect(price, where).toMatchObject({
+            source: 'oracle',
+            price_usd: roundPriceUsd(Number(answer) / 10 ** decimals),
+          });
+          expect(price!.source_ref.toLowerCase(), where).toBe(feed.proxy.toLowerCase());
+          expect(valueUsd, where).toBe(roundUsd(amount * (Number(answer) / 10 ** decimals)));
+        }
+      }
+    }
+    expect(legs).toBeGreaterThan(0);
+    expect(byFeed).toBeGreaterThan(0);
   });
 
   it('Morpho: per isolated market, borrowed and collateral equal Morpho’s own state and positions at that block', async () => {

@@ -1,7 +1,8 @@
 /**
  * "One price per token per instant, everywhere" (issue 26 item 7, docs/methodology/prices.md "Policy across areas")
  * as a check over published documents: every USD price a document publishes for a token as the policy's price (a
- * `price_usd` beside the token it prices, a published policy price object, the stablecoin peg's quote price) is
+ * `price_usd` beside the token it prices, a published policy price object (a liquidation leg's among them), the
+ * stablecoin peg's quote price) is
  * collected with the instant it holds at; two prices of one token at one instant must agree unless the record shows
  * the disagreement (`flagged`: the policy's two sources differ by more than 2 % and both are shown).
  *
@@ -72,6 +73,11 @@ export function publishedPrices(docs: readonly PublishedDocument[]): PublishedPr
     const flagOf = (p: Json) => isPolicyPrice(p) && p.flagged === true;
     if (lst) add(lst.token_address, x.lst_price_usd, flagOf(x.lst_price), 'lst_price_usd');
     if (lst) add(lst.underlying_address, x.underlying_price_usd, flagOf(x.underlying_price), 'underlying_price_usd');
+    // A lending liquidation's legs, at its block time (the row's `timestamp`).
+    if (isPolicyPrice(x.debt_price))
+      add(x.debt_asset, x.debt_price.price_usd, x.debt_price.flagged === true, 'debt_price');
+    if (isPolicyPrice(x.collateral_price))
+      add(x.collateral_asset, x.collateral_price.price_usd, x.collateral_price.flagged === true, 'collateral_price');
     // The stablecoin peg's quote asset.
     add(x.peg_quote_token_address, x.peg_quote_price_usd, false, 'peg_quote_price_usd');
     for (const [k, v] of Object.entries(x)) walk(v, `${where}.${k}`, here, doc);

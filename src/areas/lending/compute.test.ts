@@ -1,10 +1,12 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { DAY } from '../../core/time.js';
-import { computeLending, type MarketInput } from './compute.js';
+import type { FeedAnswer } from '../../core/price-policy.js';
+import { DAY, HOUR } from '../../core/time.js';
+import { computeLending, type LendingInput, type MarketInput } from './compute.js';
 import type { LendingEventFact, MarketSnapshot } from './facts.js';
 import { lendingDocuments } from './jobs.js';
+import type { ChainDexFacts } from './prices.js';
 import {
   AllMarketsEntry,
   AssetAnalytics,
@@ -132,14 +134,40 @@ function input(over: Partial<MarketInput> = {}): MarketInput {
     latest: snapshot(AS_OF, 1000),
     daily: [1, 2, 3, 4, 5, 6].map((d) => (d === 6 ? undefined : snapshot(AS_OF - d * DAY, 1000 + d * 100))),
     liquidations: [liquidation],
-    priceAt: (token) => (token === USDC ? 1 : 2000),
     ...over,
   };
 }
 
+/** The DEX area's hourly prices of `prices` over the 8 days before AS_OF (no pools: no depth). */
+function dexFacts(prices: Record<string, number>): ChainDexFacts {
+  const hourly = [];
+  for (let hour = AS_OF - 8 * DAY; hour <= AS_OF; hour += HOUR)
+    for (const [token, priceUsd] of Object.entries(prices))
+      hourly.push({ chain: 'ethereum', token, hour, priceUsd, source: `pools:${token.slice(-2)}`, confidence: 0.9 });
+  return { pools: [], tokens: [], snapshots: [], swaps: [], syncs: [], prices: hourly };
+}
+
+/** The computation's input with the DEX prices the snapshots' oracles agree with (USDC $1, WETH $2,000). */
+const priced = (markets: MarketInput[], over: Partial<LendingInput> = {}): LendingInput => ({
+  asOf: AS_OF,
+  markets,
+  dex: { ethereum: dexFacts({ [USDC]: 1, [WETH]: 2000 }) },
+  ...over,
+});
+
+const FEED = '0x00000000000000000000000000000000000000f1';
+/** A WETH-USD feed answer (Chainlink's ETH-USD heartbeat is an hour). */
+const wethAnswer = (priceUsd: number, updatedAt: number): FeedAnswer => ({
+  token: WETH,
+  priceUsd,
+  updatedAt,
+  heartbeat: 3600,
+  ref: FEED,
+});
+
 describe('computeLending', () => {
   it('publishes the legacy asset fields from the snapshot, with wallets counted from positions', () => {
-    const out = computeLending({ asOf: AS_OF, markets: [input()] });
+    const out = computeLending(priced([input()]));
     const usdc = out.assets.find((a) => a.token === USDC)!.data;
     expect(usdc).toMatchObject({
       total_supply_token: 10_000,
@@ -154,7 +182,7 @@ describe('computeLending', () => {
   });
 
   it('counts liquidations by day and values them at the time’s prices', () => {
-    const out = computeLending({ asOf: AS_OF, markets: [input()] });
+    const out = computeLending(priced([input()]));
     const m = out.markets[0]!.data;
     expect(m.liquidations.count).toBe(1);
     expect(m.liquidations.debt_repaid_usd).toBe(500);
@@ -163,13 +191,55 @@ describe('computeLending', () => {
     expect(errors(MarketAnalytics, m)).toEqual([]);
   });
 
+  it('values a liquidation at the policy price of its block time: the feed answer at or before it, else the DEX price, with the source', () => {
+    const at = liquidation.timestamp;
+    const recent = (feeds: FeedAnswer[]) => {
+      const out = computeLending(priced([input()], { feeds: { ethereum: feeds } }));
+      const m = out.markets[0]!.data;
+      expect(errors(MarketAnalytics, m)).toEqual([]);
+      return { l: m.liquidations, row: m.liquidations.recent[0]! };
+    };
+    // A fresh feed answer at or before the block wins over the DEX price of the hour ($2,000), which is published
+    // beside it with the gap and the flag (5 % > 2 %); a later answer is not known at the block.
+    const fresh = recent([wethAnswer(2050, at - 7200), wethAnswer(2100, at - 600), wethAnswer(3000, at + 1)]);
+    expect(fresh.row.collateral_seized_usd).toBe(551.25); // 0.2625 WETH × $2,100
+    expect(fresh.l.collateral_seized_usd).toBe(551.25);
+    expect(fresh.row.collateral_price).toEqual({
+      price_usd: 2100,
+      source: 'oracle',
+      source_ref: FEED,
+      confidence: 0.475,
+      alternative_price_usd: 2000,
+      disagreement: 0.05,
+      flagged: true,
+    });
+    // USDC has no feed: the DEX price of the instant, named as such.
+    expect(fresh.row.debt_repaid_usd).toBe(500);
+    expect(fresh.row.debt_price).toMatchObject({ price_usd: 1, source: 'dex', source_ref: 'pools:a1' });
+    // No feed answer: the DEX price, source dex.
+    const absent = recent([]);
+    expect(absent.row.collateral_seized_usd).toBe(525);
+    expect(absent.row.collateral_price).toMatchObject({ source: 'dex', alternative_price_usd: null, flagged: false });
+    expect(absent.row.gap_reasons).toMatchObject({ 'collateral_price.alternative_price_usd': 'no_price' });
+    // A stale answer (older than 1.5 heartbeats): the DEX price, with the stale answer beside it.
+    const stale = recent([wethAnswer(2100, at - 3 * 3600)]);
+    expect(stale.row.collateral_seized_usd).toBe(525);
+    expect(stale.row.collateral_price).toMatchObject({ price_usd: 2000, source: 'dex', alternative_price_usd: 2100 });
+    // Neither price: null with the reason, never the snapshot's price of another instant.
+    const none = computeLending({ asOf: AS_OF, markets: [input()], feeds: { ethereum: [] } }).markets[0]!.data;
+    expect(none.liquidations.recent[0]!.collateral_seized_usd).toBeNull();
+    expect(none.liquidations.recent[0]!.collateral_price).toBeNull();
+    expect(none.liquidations.recent[0]!.gap_reasons).toMatchObject({ collateral_price: 'no_price' });
+    expect(none.liquidations.gap_reasons).toEqual({ debt_repaid_usd: 'no_price', collateral_seized_usd: 'no_price' });
+  });
+
   it('one window for the liquidations object: its totals are its 7 UTC days’ rows; the rolling 7 d count apart', () => {
     // AS_OF is 12:00; the oldest UTC day starts 6.5 days before it. One liquidation 6.75 days back is inside the
     // rolling 604,800 s but before the rows' first day; one at that day's first second is in both.
     const oldestDayStart = AS_OF - 12 * 3600 - 6 * DAY;
     const before = { ...liquidation, logIndex: 2, txHash: '0xdef', timestamp: AS_OF - 6.75 * DAY };
     const atStart = { ...liquidation, logIndex: 3, txHash: '0x123', timestamp: oldestDayStart };
-    const out = computeLending({ asOf: AS_OF, markets: [input({ liquidations: [before, atStart, liquidation] })] });
+    const out = computeLending(priced([input({ liquidations: [before, atStart, liquidation] })]));
     const l = out.markets[0]!.data.liquidations;
     expect(l.by_day.map((d) => d.count)).toEqual([0, 1, 0, 0, 0, 0, 1]);
     expect(l.count).toBe(l.by_day.reduce((s, d) => s + d.count, 0));
@@ -180,7 +250,7 @@ describe('computeLending', () => {
   });
 
   it('gives 7 daily scores, a gap where no snapshot stands for the day, and aggregates per protocol', () => {
-    const out = computeLending({ asOf: AS_OF, markets: [input()] });
+    const out = computeLending(priced([input()]));
     const history = out.scores[0]!.data;
     expect(history).toHaveLength(7);
     expect(history[0]!.partial).toBe(true);
@@ -196,7 +266,7 @@ describe('computeLending', () => {
   });
 
   it('puts each document at its canonical path (lowercase version and base asset in the score path)', () => {
-    const docs = lendingDocuments(computeLending({ asOf: AS_OF, markets: [input()] }), AS_OF).map((d) => d.path);
+    const docs = lendingDocuments(computeLending(priced([input()])), AS_OF).map((d) => d.path);
     expect(docs).toEqual(
       expect.arrayContaining([
         '/data/liquidity/lending/available-markets',

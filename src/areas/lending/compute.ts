@@ -6,22 +6,29 @@
 import type { GapReason } from '../../core/gaps.js';
 import {
   besidePolicy,
+  type FeedAnswer,
   type OracleCandidate,
   type PolicyPrice,
   roundPriceUsd,
   roundUsd,
 } from '../../core/price-policy.js';
 import { type ComponentInput, combineScore, roundShares, roundTo, scoreGapReason } from '../../core/score.js';
-import { DAY, dailyHistoryInstants, isoSeconds, utcDate, utcDayWindow } from '../../core/time.js';
+import { dailyHistoryInstants, isoSeconds, utcDate } from '../../core/time.js';
 import type { LendingEventFact, MarketSnapshot, ReserveSnapshot } from './facts.js';
-import { type ChainDexFacts, depthUsdIn, feedCandidate, poolStatesAt, snapshotPrices } from './prices.js';
+import { liquidationSummary } from './liquidations.js';
+import {
+  type ChainDexFacts,
+  depthUsdIn,
+  feedCandidate,
+  poolStatesAt,
+  priceAtInstant,
+  snapshotPrices,
+} from './prices.js';
 import type {
   AllMarketsScoreEntry,
   AssetAnalyticsPayload,
   AvailableMarketEntry,
   LendingScoreEntry,
-  LiquidationDayEntry,
-  LiquidationSummary,
   MarketAnalyticsPayload,
   MarketOverviewPayload,
 } from './schema.js';
@@ -49,8 +56,6 @@ export interface MarketInput {
   readonly daily: readonly (MarketSnapshot | undefined)[];
   /** Liquidations with timestamp in (asOf − 7 d, asOf]. */
   readonly liquidations: readonly LendingEventFact[];
-  /** USD price of a whole token at an instant (hourly), for liquidation volumes; null when unknown. */
-  readonly priceAt: (token: string, t: number) => number | null;
 }
 
 export interface LendingInput {
@@ -59,6 +64,11 @@ export interface LendingInput {
   readonly markets: readonly MarketInput[];
   /** Per chain, the DEX area's facts up to `asOf` (pools, states, hourly prices): depth and prices per instant. */
   readonly dex?: Readonly<Record<string, ChainDexFacts>>;
+  /**
+   * Per chain, the oracle area's USD feed answers over the window and the newest before it (oracles `feedAnswers`):
+   * the policy's feed candidate at each liquidation's block time.
+   */
+  readonly feeds?: Readonly<Record<string, readonly FeedAnswer[]>>;
 }
 
 export interface MarketKey {
@@ -78,9 +88,6 @@ export interface LendingOutput {
   readonly overviewScores: { protocol: string; data: LendingScoreEntry[] }[];
   readonly all: AllMarketsScoreEntry[];
 }
-
-/** Recent liquidations listed in full in the market analytics. */
-const RECENT_LIQUIDATIONS = 20;
 
 const keyOf = (s: LendingMarketTarget): MarketKey => ({
   chain: s.chain,
@@ -281,88 +288,6 @@ function positionClasses(snapshot: MarketSnapshot, r: ReserveSnapshot) {
         positions: snapshot.positions.filter((p) => p.eMode === c.id && p.collateral.includes(r.asset)).length,
       })),
   ];
-}
-
-function liquidationSummary(m: MarketInput, snapshot: MarketSnapshot, asOf: number): LiquidationSummary {
-  const decimalsOf = (token: string) =>
-    snapshot.reserves.find((r) => r.asset === token)?.decimals ??
-    m.source.assets.find((a) => a.address === token)?.decimals ??
-    18;
-  const instants = dailyHistoryInstants(asOf);
-  const days = instants.map((t) => utcDate(t));
-  // One object, one window: the totals are the sums of the 7 UTC days of its rows, [oldest day's start, as_of]
-  // (core/time.ts). The rolling 604,800 s count (`*_7d` in the vocabulary) is served apart, named as one.
-  const windowFrom = utcDayWindow(instants.at(-1)!).from;
-  const inWindow = m.liquidations.filter((l) => l.timestamp >= windowFrom && l.timestamp <= asOf);
-  const rolling7d = m.liquidations.filter((l) => l.timestamp > asOf - 7 * DAY && l.timestamp <= asOf).length;
-  const byDay = new Map<string, LiquidationDayEntry>(
-    days.map((date, i) => [
-      date,
-      { date, partial: i === 0, count: 0, debt_repaid_usd: 0, collateral_seized_usd: 0, gap_reasons: {} },
-    ]),
-  );
-  const rows = inWindow.map((l) => {
-    const debt = toUnits(l.amount, decimalsOf(l.asset));
-    const collateral = toUnits(l.collateralAmount, decimalsOf(l.collateralAsset));
-    const debtPrice = m.priceAt(l.asset, l.timestamp);
-    const collateralPrice = m.priceAt(l.collateralAsset, l.timestamp);
-    return {
-      l,
-      debt,
-      collateral,
-      debtUsd: debtPrice === null ? null : debt * debtPrice,
-      collateralUsd: collateralPrice === null ? null : collateral * collateralPrice,
-    };
-  });
-  for (const r of rows) {
-    const day = byDay.get(utcDate(r.l.timestamp));
-    if (!day) continue;
-    day.count += 1;
-    // A sum over an unpriced liquidation is unknown (API.md): null with the reason, never the priced part alone.
-    day.debt_repaid_usd = sumUsd(day.debt_repaid_usd, r.debtUsd);
-    day.collateral_seized_usd = sumUsd(day.collateral_seized_usd, r.collateralUsd);
-    if (day.debt_repaid_usd === null) day.gap_reasons.debt_repaid_usd = 'no_price';
-    if (day.collateral_seized_usd === null) day.gap_reasons.collateral_seized_usd = 'no_price';
-  }
-  const debtRepaid = rows.reduce<number | null>((s, r) => sumUsd(s, r.debtUsd), 0);
-  const collateralSeized = rows.reduce<number | null>((s, r) => sumUsd(s, r.collateralUsd), 0);
-  return {
-    window_days: 7,
-    count: rows.length,
-    count_7d: rolling7d,
-    debt_repaid_usd: debtRepaid,
-    collateral_seized_usd: collateralSeized,
-    gap_reasons: {
-      ...(debtRepaid === null ? { debt_repaid_usd: 'no_price' } : {}),
-      ...(collateralSeized === null ? { collateral_seized_usd: 'no_price' } : {}),
-    },
-    by_day: days.map((d) => byDay.get(d)!),
-    recent: rows
-      .slice(-RECENT_LIQUIDATIONS)
-      .reverse()
-      .map((r) => ({
-        tx_hash: r.l.txHash,
-        block_number: r.l.blockNumber,
-        timestamp: isoSeconds(r.l.timestamp),
-        borrower: r.l.account,
-        liquidator: r.l.actor,
-        debt_asset: r.l.asset,
-        debt_repaid_token: r.debt,
-        debt_repaid_usd: r.debtUsd === null ? null : usd(r.debtUsd),
-        collateral_asset: r.l.collateralAsset,
-        collateral_seized_token: r.collateral,
-        collateral_seized_usd: r.collateralUsd === null ? null : usd(r.collateralUsd),
-        gap_reasons: {
-          ...(r.debtUsd === null ? { debt_repaid_usd: 'no_price' } : {}),
-          ...(r.collateralUsd === null ? { collateral_seized_usd: 'no_price' } : {}),
-        },
-      })),
-  };
-}
-
-/** a + b in USD (rounded), unknown when either is. */
-function sumUsd(a: number | null, b: number | null): number | null {
-  return a === null || b === null ? null : usd(a + b);
 }
 
 /** The price drops of the liquidations-at-risk table (issue 13: −5 … −50 %). */
@@ -691,7 +616,9 @@ export function computeLending(input: LendingInput): LendingOutput {
         top_suppliers: topAccounts(totals.supplied, totals.unpriced),
         top_borrowers: topAccounts(totals.borrowed, totals.unpriced),
         morpho_markets: morphoMarketRows(snapshot, v.priceOf),
-        liquidations: liquidationSummary(m, snapshot, asOf),
+        liquidations: liquidationSummary(m, snapshot, asOf, (token, t) =>
+          priceAtInstant(input.feeds?.[s.chain] ?? [], input.dex?.[s.chain], token, t),
+        ),
         gap_reasons: gaps,
       };
       entry.analytics = analytics;

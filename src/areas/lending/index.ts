@@ -7,7 +7,7 @@ export const lendingArea = defineArea({
   id: 'lending',
   title: 'Lending',
   paths: lendingPaths,
-  dependsOn: ['dex'],
+  dependsOn: ['dex', 'oracles'],
   migrations: LENDING_MIGRATIONS,
   jobs: lendingJobs,
   computations: [LENDING_COMPUTATION],

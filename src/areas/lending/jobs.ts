@@ -3,6 +3,7 @@ import type { JobDef } from '../../jobs/types.js';
 import { dexPriceBlocks, dexTargets } from '../dex/public.js';
 import { computeJob, DocumentSet, eachTarget, type NamedDocument, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
+import { OracleRepository, oracleTargets } from '../oracles/public.js';
 import { computeLending, type LendingOutput } from './compute.js';
 import { LendingIngest } from './ingest.js';
 import { LendingRepository } from './repo.js';
@@ -15,7 +16,8 @@ import { lendingTargets } from './targets.js';
  * - `lending.ingest`: the markets' events (Aave Pool and aToken transfers, Morpho singleton) → `lending_events`;
  * - `lending.snapshot`: each market's state at the ingested head (every 5 minutes of chain time) and at the end of
  *   each of the last 6 UTC days when missing (read from the node's history) → `lending_snapshots`;
- * - `lending.compute`: snapshots + liquidations + DEX prices and depth → the 7 lending paths, published at once.
+ * - `lending.compute`: snapshots + liquidations + DEX prices and depth + the oracle area's USD feed answers (each
+ *   liquidation's price at its block time) → the 7 lending paths, published at once.
  */
 export const LENDING_COMPUTATION = 'lending.compute';
 /** Where ingestion starts for a market without a start block (production forks the registry dates not). */
@@ -29,6 +31,8 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
   // The chains whose hourly USD prices the DEX area makes in this process's deployment (Morpho snapshots wait for them).
   const dexPriced = new Set(env.config.disabledAreas.has('dex') ? [] : dexTargets(env).chains);
   const ingest = new LendingIngest(evm, targets, LOOKBACK_SECONDS, dexPriced);
+  // The chains' USD feeds (the oracle area's): the price policy's feed candidates at each liquidation's instant.
+  const feeds = oracleTargets(env).filter((f) => chains.includes(f.chain));
 
   return [
     {
@@ -58,17 +62,19 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
     },
     computeJob({
       name: LENDING_COMPUTATION,
-      runAfter: ['lending.ingest', 'lending.snapshot'],
+      runAfter: ['lending.ingest', 'lending.snapshot', 'oracles.ingest'],
       area: 'lending',
       description: 'Lending market analytics and liquidity health scores, published for the 7 lending paths',
       inputs: async (ctx) => {
         const snapshots = await new LendingRepository(ctx.store.db).latestSnapshotBlocks(targets);
+        const oracles = new OracleRepository(ctx.store.db);
+        const feedBlocks = await Promise.all(chains.map(async (c) => (await oracles.ingested(c))?.block ?? null));
         return snapshots.length
-          ? { snapshots, pricesAt: await dexPriceBlocks(ctx.store.db, chains) }
+          ? { snapshots, pricesAt: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks }
           : wait('no snapshots yet');
       },
       load: async (ctx) =>
-        (await new LendingRepository(ctx.store.db).computeInput(targets)) ?? wait('no snapshots yet'),
+        (await new LendingRepository(ctx.store.db).computeInput(targets, feeds)) ?? wait('no snapshots yet'),
       compute: computeLending,
       documents: (output, input) => lendingDocuments(output, input.asOf),
       describe: (input) => `as of ${isoSeconds(input.asOf)}`,

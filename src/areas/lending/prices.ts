@@ -10,7 +10,14 @@
  * Nothing here looks past the instant it is asked about (a past record is computed from what was known then).
  */
 import { type DepthPoolState, pairSellDepthUsd } from '../../core/depth.js';
-import { choosePrice, type OracleCandidate, type PolicyPrice, roundPriceUsd } from '../../core/price-policy.js';
+import {
+  choosePrice,
+  type FeedAnswer,
+  feedCandidateAt,
+  type OracleCandidate,
+  type PolicyPrice,
+  roundPriceUsd,
+} from '../../core/price-policy.js';
 import { HOUR } from '../../core/time.js';
 import {
   type PoolFact,
@@ -164,4 +171,24 @@ export function marketOracleCandidate(
         kind: 'market_oracle',
       }
     : null;
+}
+
+/**
+ * The policy price of `token` at instant `t` (a liquidation's block time), as every area takes it: the newest USD
+ * feed answer at or before `t` of the oracle area's feeds (`feeds`, core/price-policy `feedCandidateAt`), fresh
+ * within its heartbeat × 1.5, else the DEX price of the instant (at most 6 hours old), else the stale feed answer at
+ * low confidence; null when neither exists. The price carries its source, so a figure valued with it can say which.
+ */
+export function priceAtInstant(
+  feeds: readonly FeedAnswer[],
+  dex: Pick<ChainDexFacts, 'prices'> | undefined,
+  token: string,
+  t: number,
+): PolicyPrice | null {
+  const d = dexPriceAt(dex, token, t);
+  return choosePrice(
+    t,
+    feedCandidateAt(feeds, token, t),
+    d ? { priceUsd: d.priceUsd, confidence: d.confidence, ref: d.source } : null,
+  );
 }

@@ -1,9 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../test/helpers.js';
 import { DAY, HOUR } from '../../core/time.js';
+import { writeCheckpoint } from '../../store/checkpoints.js';
 import type { Dialect, Store } from '../../store/db.js';
 // The test writes the DEX area's prices as its ingest would: through the DEX repository (test code only).
 import { DexRepository } from '../dex/repo.js';
+// And the oracle area's rounds and feed states as its ingest writes them.
+import type { OracleFeedTarget } from '../oracles/public.js';
+import { feedsKey } from '../oracles/repo.js';
+import type { OracleTables } from '../oracles/tables.js';
 import type { MarketSnapshot, ReserveSnapshot } from './facts.js';
 import { LendingRepository } from './repo.js';
 import type { LendingTables } from './tables.js';
@@ -110,15 +115,54 @@ describe.each(dialects)('the lending repository on %s', (dialect) => {
     expect(aave!.latest?.blockNumber).toBe(100);
     expect(aave!.daily.map((s) => s?.blockNumber)).toEqual([90, undefined, undefined, undefined, undefined, undefined]);
     expect(aave!.liquidations.map((l) => l.blockNumber)).toEqual([70]);
-    // The DEX area's hourly price where it has one, else the market's own oracle price, else none.
-    expect(aave!.priceAt(USDC, HEAD - DAY + 60)).toBe(0.99);
-    expect(aave!.priceAt(USDC, HEAD - 2 * DAY)).toBe(1);
-    expect(aave!.priceAt(WETH, HEAD - DAY)).toBe(2000);
-    expect(aave!.priceAt('0xother', HEAD - DAY)).toBeNull();
+    // The DEX area's hourly prices; no oracle feed given: no feed answers.
+    expect(input.dex?.ethereum?.prices.map((p) => [p.token, p.priceUsd])).toEqual([[USDC, 0.99]]);
+    expect(input.feeds).toEqual({ ethereum: [] });
     // No DEX pool indexed: no pools in the DEX facts the computation rebuilds depth from.
     expect(input.dex?.ethereum?.pools).toEqual([]);
     expect(morpho!.latest?.blockNumber).toBe(95);
     expect(morpho!.liquidations).toEqual([]);
     expect((await repo.usdPrices('ethereum', HEAD - DAY + 60)).get(USDC)).toBe(0.99);
+  });
+
+  it('loads the oracle area’s USD feed answers of the week (and the newest before it) for the liquidations', async () => {
+    const repo = new LendingRepository(store.db);
+    await repo.saveSnapshot(snapshot(AAVE, 100, HEAD));
+    const FEED = '0x00000000000000000000000000000000000000f1';
+    const feed: OracleFeedTarget = {
+      chain: 'ethereum',
+      oracle: 'chainlink',
+      pair: 'ETH-USD',
+      address: FEED,
+      heartbeatSeconds: 3600,
+      deviationThresholdPct: 0.5,
+      baseToken: WETH,
+    };
+    await writeCheckpoint(store.db, feedsKey('ethereum'), { [FEED]: { aggregator: '0xagg', decimals: 8 } }, HEAD);
+    const round = (block: number, answer: bigint, updatedAt: number) => ({
+      chain: 'ethereum',
+      block_number: block,
+      log_index: 0,
+      tx_hash: `0x${block}`,
+      feed: FEED,
+      aggregator: '0xagg',
+      round_id: String(block),
+      answer: answer.toString(),
+      updated_at: updatedAt,
+    });
+    await store.db
+      .withTables<OracleTables>()
+      .insertInto('oracle_rounds')
+      .values([
+        round(1, 190_000_000_000n, HEAD - 10 * DAY),
+        round(2, 195_000_000_000n, HEAD - 9 * DAY),
+        round(3, 210_000_000_000n, HEAD - DAY),
+      ])
+      .execute();
+    const input = (await repo.computeInput([A], [feed]))!;
+    expect(input.feeds?.ethereum).toEqual([
+      { token: WETH, priceUsd: 1950, updatedAt: HEAD - 9 * DAY, heartbeat: 3600, ref: FEED },
+      { token: WETH, priceUsd: 2100, updatedAt: HEAD - DAY, heartbeat: 3600, ref: FEED },
+    ]);
   });
 });

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { FeedAnswer } from '../../core/price-policy.js';
 import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { Database } from '../../store/schema.js';
 import { DexReadModel } from '../dex/public.js';
+import { feedAnswers, type OracleFeedTarget } from '../oracles/public.js';
 import type { LendingInput, MarketInput } from './compute.js';
 import type { LendingEventFact, LendingEventKind, MarketSnapshot, MorphoMarketParams, Participants } from './facts.js';
 import type { ChainDexFacts } from './prices.js';
@@ -213,40 +215,39 @@ export class LendingRepository {
 
   /**
    * Everything the computation reads, from the store: per market its newest snapshot, the snapshots standing for
-   * the ends of the 6 previous UTC days, the week's liquidations, the DEX area's hourly prices and pool depth. The
-   * computation's `as_of` is the oldest of the newest snapshots (undefined before the first).
+   * the ends of the 6 previous UTC days, the week's liquidations, the DEX area's hourly prices and pool depth, and
+   * the oracle area's USD feed answers of `oracleFeeds` (the liquidations' feed candidates). The computation's
+   * `as_of` is the oldest of the newest snapshots (undefined before the first).
    */
-  async computeInput(targets: readonly LendingMarketTarget[]): Promise<LendingInput | undefined> {
+  async computeInput(
+    targets: readonly LendingMarketTarget[],
+    oracleFeeds: readonly OracleFeedTarget[] = [],
+  ): Promise<LendingInput | undefined> {
     const dex = new DexReadModel(this.platform);
     const latest = new Map<LendingMarketTarget, MarketSnapshot | undefined>();
     for (const m of targets) latest.set(m, await this.latestSnapshot(m.chain, m.pool));
     const taken = [...latest.values()].filter((s): s is MarketSnapshot => s !== undefined);
     if (!taken.length) return undefined;
     const asOf = Math.min(...taken.map((s) => s.timestamp));
-    const pricesByChain = new Map<string, Map<string, number>>();
     const dexFacts: Record<string, ChainDexFacts> = {};
+    const feeds: Record<string, FeedAnswer[]> = {};
     const markets: MarketInput[] = [];
     for (const m of targets) {
-      const snapshot = latest.get(m);
       if (!dexFacts[m.chain]) dexFacts[m.chain] = await this.dexFacts(dex, m.chain, asOf);
-      let prices = pricesByChain.get(m.chain);
-      if (!prices) {
-        const hourly = dexFacts[m.chain]!.prices;
-        prices = new Map(hourly.map((p) => [`${p.token}:${p.hour}`, p.priceUsd]));
-        pricesByChain.set(m.chain, prices);
+      // The oracle area's USD feed answers of the liquidations' window (and the newest before it): the policy's
+      // feed candidate at each liquidation's block time, the same answers the other areas take.
+      if (!feeds[m.chain]) {
+        const chainFeeds = oracleFeeds.filter((f) => f.chain === m.chain);
+        feeds[m.chain] = await feedAnswers(this.platform, chainFeeds, asOf - 8 * DAY, asOf);
       }
-      const priceMap = prices;
-      const oraclePrice = new Map((snapshot?.reserves ?? []).map((r) => [r.asset, r.priceUsd]));
       markets.push({
         source: m,
-        latest: snapshot,
+        latest: latest.get(m),
         daily: await this.snapshotsAtOrBefore(m.chain, m.pool, dailyHistoryInstants(asOf).slice(1)),
         liquidations: await this.events(m.chain, m.pool, ['liquidation'], asOf - 7 * DAY, asOf),
-        priceAt: (token, t) =>
-          priceMap.get(`${token}:${Math.floor(t / HOUR) * HOUR}`) ?? oraclePrice.get(token) ?? null,
       });
     }
-    return { asOf, markets, dex: dexFacts };
+    return { asOf, markets, dex: dexFacts, feeds };
   }
 
   /**

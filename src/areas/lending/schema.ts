@@ -209,6 +209,23 @@ export const LiquidationDay = Type.Object({
   gap_reasons: LiquidationGaps,
 });
 
+/**
+ * The price a liquidation leg is valued at (core/price-policy `choosePrice` at the block time): the USD feed answer
+ * at or before it while fresh (`oracle`, the feed's address in `source_ref`), else the DEX price of the instant
+ * (`dex`, its pools), else a stale feed answer at low confidence.
+ */
+export const LiquidationPrice = Type.Object({
+  price_usd: Type.Number({ description: 'USD price of one whole token at the block time (8 decimals)' }),
+  source: Type.Union([Type.Literal('oracle'), Type.Literal('dex'), Type.Literal('market_oracle')], {
+    description: 'oracle: a USD price feed of the oracle area; dex: the DEX price of the instant',
+  }),
+  source_ref: Type.String({ description: 'What was read: the feed’s address, or the DEX price’s pools' }),
+  confidence: Type.Number({ description: 'In (0, 1]: halved when the two sources differ by more than 2 %' }),
+  alternative_price_usd: Nullable(Type.Number({ description: 'The other source’s price, when there is one' })),
+  disagreement: Nullable(Type.Number({ description: '|chosen / alternative − 1|, when both exist' })),
+  flagged: Type.Boolean({ description: 'True when the two sources differ by more than 2 %' }),
+});
+
 export const RecentLiquidation = Type.Object({
   tx_hash: Type.String(),
   block_number: Count(),
@@ -217,10 +234,14 @@ export const RecentLiquidation = Type.Object({
   liquidator: Type.String(),
   debt_asset: Type.String(),
   debt_repaid_token: Type.Number({ minimum: 0 }),
-  debt_repaid_usd: Nullable(Type.Number({ minimum: 0 })),
+  debt_repaid_usd: Nullable(Type.Number({ minimum: 0, description: '`debt_repaid_token` × `debt_price.price_usd`' })),
+  debt_price: Nullable(LiquidationPrice),
   collateral_asset: Type.String(),
   collateral_seized_token: Type.Number({ minimum: 0 }),
-  collateral_seized_usd: Nullable(Type.Number({ minimum: 0 })),
+  collateral_seized_usd: Nullable(
+    Type.Number({ minimum: 0, description: '`collateral_seized_token` × `collateral_price.price_usd`' }),
+  ),
+  collateral_price: Nullable(LiquidationPrice),
   gap_reasons: LiquidationGaps,
 });
 

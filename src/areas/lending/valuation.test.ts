@@ -228,7 +228,6 @@ function market(source: LendingMarketTarget, make: (t: number) => MarketSnapshot
       .slice(1)
       .map((t, i) => (i === 5 ? undefined : make(t - 600))),
     liquidations: [],
-    priceAt: () => null,
     ...over,
   } satisfies MarketInput;
 }

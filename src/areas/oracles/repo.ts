@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { toFloat } from '../../core/decimal.js';
+import type { FeedAnswer } from '../../core/price-policy.js';
 import { storedBlockTimestamp } from '../../jobs/evm/tables.js';
 import { readCheckpoint, writeCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
@@ -195,4 +197,37 @@ export class OracleRepository {
     }
     return { asOf, feeds, prices };
   }
+}
+
+/**
+ * The USD feed answers the price policy takes for the feeds' base tokens (this area's rounds of its feeds,
+ * `from < updatedAt ≤ to` with the predecessor of the first): one feed answer per token and instant for every area
+ * (the stablecoin area's prices, the lending area's liquidations; core/price-policy `feedCandidateAt`).
+ */
+export async function feedAnswers(
+  platform: Kysely<Database>,
+  feeds: readonly OracleFeedTarget[],
+  from: number,
+  to: number,
+): Promise<FeedAnswer[]> {
+  const repo = new OracleRepository(platform);
+  const out: FeedAnswer[] = [];
+  const states = new Map<string, OracleFeedStates>();
+  for (const f of feeds) {
+    if (!f.baseToken || !f.pair.endsWith('-USD')) continue;
+    if (!states.has(f.chain)) states.set(f.chain, await repo.feedStates(f.chain));
+    const decimals = states.get(f.chain)?.[f.address]?.decimals;
+    if (decimals == null) continue;
+    for (const r of await repo.rounds(f.chain, f.address, from, to)) {
+      if (r.answer <= 0n) continue;
+      out.push({
+        token: f.baseToken,
+        priceUsd: toFloat(r.answer, decimals),
+        updatedAt: r.updatedAt,
+        heartbeat: f.heartbeatSeconds,
+        ref: f.address,
+      });
+    }
+  }
+  return out;
 }

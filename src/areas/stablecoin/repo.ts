@@ -1,10 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import { toFloat } from '../../core/decimal.js';
-import type { FeedAnswer } from '../../core/price-policy.js';
 import { startOfUtcDay } from '../../core/time.js';
 import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
-import { type OracleFeedState, type OracleFeedTarget, OracleRepository } from '../oracles/public.js';
 import type { StablecoinProtocolInput, StablecoinRef } from './compute.js';
 import type { StableEventFact, StableSnapshot } from './facts.js';
 import type { StablecoinTables } from './tables.js';
@@ -241,38 +238,6 @@ export async function stablecoinFacts(
       ),
       transfers: await repo.events(target.chain, target.protocol, { to: head.timestamp }, ['transfer']),
     });
-  }
-  return out;
-}
-
-/**
- * The USD feed answers the price policy takes for the feeds' base tokens (the oracle area's rounds of its feeds,
- * `from < updatedAt ≤ to` with the predecessor of the first): one feed answer per token and instant for every area.
- */
-export async function feedAnswers(
-  platform: Kysely<Database>,
-  feeds: readonly OracleFeedTarget[],
-  from: number,
-  to: number,
-): Promise<FeedAnswer[]> {
-  const repo = new OracleRepository(platform);
-  const out: FeedAnswer[] = [];
-  const states = new Map<string, Readonly<Record<string, OracleFeedState>>>();
-  for (const f of feeds) {
-    if (!f.baseToken || !f.pair.endsWith('-USD')) continue;
-    if (!states.has(f.chain)) states.set(f.chain, await repo.feedStates(f.chain));
-    const decimals = states.get(f.chain)?.[f.address]?.decimals;
-    if (decimals == null) continue;
-    for (const r of await repo.rounds(f.chain, f.address, from, to)) {
-      if (r.answer <= 0n) continue;
-      out.push({
-        token: f.baseToken,
-        priceUsd: toFloat(r.answer, decimals),
-        updatedAt: r.updatedAt,
-        heartbeat: f.heartbeatSeconds,
-        ref: f.address,
-      });
-    }
   }
   return out;
 }
