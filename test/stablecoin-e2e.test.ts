@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
 import { stablecoinArea } from '../src/areas/stablecoin/index.js';
+import { addressBookFromManifest } from '../src/sandbox/world/address-book.js';
 import type { ManifestLiquity, ManifestMaker } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
@@ -152,6 +153,17 @@ const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e
 const units = (x: bigint, scale: bigint) => Number(x / scale) + Number(x % scale) / Number(scale);
 const signed = (word: bigint) => (word >= 1n << 255n ? word - (1n << 256n) : word);
 
+const oneDaiAbi = parseAbi([
+  'function getAddress(bytes32 key) view returns (address)',
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
+  'function getReservesList() view returns (address[])',
+  'function getSourceOfAsset(address asset) view returns (address)',
+  'function totalSupply() view returns (uint256)',
+  'function symbol() view returns (string)',
+  'function dai(address) view returns (uint256)',
+]);
+
 describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
   let w: TestWorld;
   let t: TestApp;
@@ -199,6 +211,63 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
     const found = new Set(pools.data.map((p) => p.pool_address.toLowerCase()));
     expect(found.has(liquity.pool.address.toLowerCase())).toBe(true);
     expect(found.has(maker.pool!.address.toLowerCase())).toBe(true);
+  });
+
+  it('one DAI: the pools, the lending reserves and the DAI-USD feed use Maker’s DAI, whose whole supply the Vat backs', async () => {
+    const c = client();
+    const book = addressBookFromManifest(w.world.manifest).chains.ethereum!;
+    const chainlog = book.entries['stablecoin/makerdao']!.address as Address;
+    const get = (key: string) =>
+      c.readContract({
+        address: chainlog,
+        abi: oneDaiAbi,
+        functionName: 'getAddress',
+        args: [stringToHex(key, { size: 32 })],
+      });
+    const dai = (await get('MCD_DAI')).toLowerCase();
+    // The address book's DAI, the one the service reads, is Maker's.
+    expect(book.tokens.DAI!.address).toBe(dai);
+    // Every pool holding a token named DAI, read from the chain (the pools' tokens and their symbols), holds Maker's.
+    let daiPools = 0;
+    for (const p of w.world.manifest.pools) {
+      const tokens = await Promise.all(
+        (['token0', 'token1'] as const).map((f) =>
+          c.readContract({ address: p.address, abi: oneDaiAbi, functionName: f }),
+        ),
+      );
+      for (const token of tokens) {
+        const symbol = await c.readContract({ address: token, abi: oneDaiAbi, functionName: 'symbol' });
+        if (symbol !== 'DAI') continue;
+        daiPools++;
+        expect(token.toLowerCase(), p.address).toBe(dai);
+      }
+    }
+    expect(daiPools).toBeGreaterThanOrEqual(3);
+    // Aave's and Spark's DAI reserves are Maker's DAI, read from each market's pool, priced by the DAI-USD feed.
+    const daiFeed = w.world.manifest.oracles!.find((o) => o.pair === 'DAI-USD')!;
+    const markets = w.world.manifest.lending!.aave.filter((m) => m.reserves.some((r) => r.symbol === 'DAI'));
+    expect(markets.map((m) => m.protocol).sort()).toEqual(['aave', 'spark']);
+    for (const m of markets) {
+      const reserves = await c.readContract({ address: m.pool, abi: oneDaiAbi, functionName: 'getReservesList' });
+      expect(
+        reserves.map((r) => r.toLowerCase()),
+        m.protocol,
+      ).toContain(dai);
+      const source = await c.readContract({
+        address: m.oracle,
+        abi: oneDaiAbi,
+        functionName: 'getSourceOfAsset',
+        args: [dai as Address],
+      });
+      expect(source.toLowerCase(), m.protocol).toBe(daiFeed.proxy.toLowerCase());
+    }
+    // No faucet DAI: its whole supply is the DAI the DaiJoin holds in the Vat (what vaults drew and exited).
+    const [supply, joined] = await Promise.all([
+      c.readContract({ address: dai as Address, abi: oneDaiAbi, functionName: 'totalSupply' }),
+      c.readContract({ address: maker.vat, abi: oneDaiAbi, functionName: 'dai', args: [maker.daiJoin] }),
+    ]);
+    expect(supply).toBeGreaterThan(10n ** 24n);
+    expect(supply * 10n ** 27n).toBe(joined);
   });
 
   it('MakerDAO: each collateral type’s debt equals Vat.ilks (Art × rate) and a replay of the Vat’s LogNotes', async () => {

@@ -64,6 +64,12 @@ export class Provided {
   }
 }
 
+/** How the genesis block funds an agent in a token a protocol issues (`issue`); false for the others' tokens. */
+export interface GenesisFunds {
+  fund(agent: Agent, token: ManifestToken, amount: bigint): boolean;
+}
+export const GENESIS_FUNDS = slot<GenesisFunds>('genesis-funds');
+
 /** The genesis block being built. */
 export interface GenesisBuild extends Provided {
   readonly rpcUrl: string;
@@ -174,6 +180,16 @@ export interface SandboxProtocol {
   enabled(switches: WorldSwitches): boolean;
   /** Starts work the deployment needs (read a snapshot) before the genesis block is built. */
   prepare?(): Promise<unknown>;
+  /**
+   * Symbols of the world's tokens this protocol issues where it is enabled (MakerDAO: DAI): the world deploys no
+   * mintable token for them, and the protocol's `issue` fills in their address.
+   */
+  readonly issues?: readonly string[];
+  /**
+   * Queues, before any protocol's `deploy`, what the others' genesis needs of it: the tokens it issues, their
+   * address in `build.tokens`, and `GENESIS_FUNDS` for them (the pools' seeds are drawn, not minted).
+   */
+  issue?(build: GenesisBuild, prepared: unknown): void | Promise<void>;
   /** Queues its part of the genesis block (`prepared`: what `prepare` resolved to). */
   deploy?(build: GenesisBuild, prepared: unknown): void | Promise<void>;
   /** Adds its sections to the manifest once the genesis block is mined (and checked: nothing reverted). */

@@ -1,7 +1,8 @@
 /**
  * Deploys the sandbox world of a chain on a fresh anvil node, all in its genesis block: the world's tokens (WETH9
- * and the mintable ERC-20s), then every enabled protocol of the chain in the list's order (protocols/index.ts), then
- * the cast of agents the scenario animates (cast.ts). The world names no protocol: each one queues its contracts,
+ * and the mintable ERC-20s, but for a token a protocol issues), then the issuers' part (MakerDAO's DAI: its setup and
+ * the vault draws that fund the pools' seeds), then every enabled protocol of the chain in the list's order
+ * (protocols/index.ts), then the cast of agents the scenario animates (cast.ts). The world names no protocol: each one queues its contracts,
  * writes its manifest sections and casts its agents through the hooks it declares (protocols/protocol.ts).
  */
 import { type Address, decodeErrorResult, encodeDeployData, type Hex, zeroAddress } from 'viem';
@@ -128,11 +129,13 @@ export async function deployWorld(
   // Tokens: WETH9 first (as on mainnet, everything else refers to it), then the mintable ERC-20s. A token a
   // protocol issues (the liquid staking token) is deployed by that protocol, in its turn.
   const weth = deploy(a.weth9.bytecode);
+  // A token a protocol issues (Maker's DAI) is that protocol's, never a faucet token beside it: its `issue` fills it in.
+  const issued = new Set(protocols.flatMap((p) => p.issues ?? []));
   const tokens: ManifestToken[] = TOKEN_PLAN.map((t) => {
     const address =
       t.kind === 'weth'
         ? weth
-        : t.liquidStaking
+        : t.liquidStaking || issued.has(t.symbol)
           ? zeroAddress
           : deploy(
               encodeDeployData({
@@ -171,6 +174,10 @@ export async function deployWorld(
       ethNeeded.push(amount);
     },
   });
+  // The issuers first (their tokens fund the others' genesis), then every protocol's deployment, in the list's order.
+  for (const [i, p] of protocols.entries()) await p.issue?.(build, prepared[i]);
+  for (const t of tokens)
+    if (issued.has(t.symbol) && t.address === zeroAddress) throw new Error(`sandbox: nothing issued ${t.symbol}`);
   for (const [i, p] of protocols.entries()) await p.deploy?.(build, prepared[i]);
 
   const deployerEth = ethNeeded.reduce((sum, f) => sum + f(), DEPLOYER_ETH_HEADROOM);

@@ -20,6 +20,9 @@ import { simulate } from './scenario.js';
  * And again for issue 26: ETH-A moves onto the Dog and a Clipper of its own at genesis (the Maker manifest
  * names its Clipper; the genesis block creates it and its calculator; the first step's governance runs the
  * flipper-to-clipper spell and `upchost`), and Liquity's redeemer buys and redeems in one block.
+ * And again for issue 26, "one DAI": the world's DAI is Maker's `MCD_DAI` (no mintable DAI is deployed, so the world
+ * deployer's later contracts move), Maker's setup comes first in the genesis block with its debt ceilings raised at
+ * load, the pools' DAI seeds and every agent's DAI top-up are drawn from ETH-A vaults.
  */
 const GENESIS = 1_699_999_200;
 const SEED = 3;
@@ -28,11 +31,11 @@ const SCALE = 0.3;
 const EXPECTED = {
   head: {
     number: 18,
-    hash: '0x57987fb240a24660234d8e8d12d81b928655a15e26e6debfa6689d78010a4c61',
-    stateRoot: '0xf453f079d38ce8e60da40c7351460af206079ee8df0f76f72a803d22ff1d40f5',
+    hash: '0x619a64a603fa20fcfbab042751482985fbe41f0bbcacfb17c482b0707af44e72',
+    stateRoot: '0x34c6c575959d8aefdffad67c67f72550cfdd8339d9d66a07fd2699435e9604ce',
   },
-  manifestSha256: 'c31092d1824b28edda9543068b940e8ff9244e96a763a31c681ea44ac94316c7',
-  stateSha256: 'c8b8b1f5cda18f9419eb5b2a3a6329bb2e991cecdad105ec448bfbb5feb7aaf8',
+  manifestSha256: '06a386787867d71d58fbee569de97a114973b4b38896e6cc161c2486119b46ac',
+  stateSha256: 'a2eac7351f5f963489485336921cacc6f354efb7d736f4814cc7cd948726fc2b',
 };
 
 /** The SHA-256 of a value's JSON with its keys sorted: the content, not the order a refactor writes keys in. */

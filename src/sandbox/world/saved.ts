@@ -22,10 +22,12 @@ export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
  * 3: the arbitrageur also closes each block (back-running its trades), arbitrages dormant pools and trades from a
  * $1 profit: a world saved before would carry a history the same seed no longer makes (thin and dormant pools
  * several percent off their feeds).
+ * 4: one DAI (issue 26): with the stablecoins, the world's DAI is Maker's `MCD_DAI`, drawn from vaults, where a world
+ * saved before has a mintable DAI beside it in its pools, lending markets and DAI-USD feed.
  * A saved world of an older format is kept aside and a new one is created (world.ts), and ingestion follows the new
  * chain as after a reorg.
  */
-export const WORLD_FORMAT = 3;
+export const WORLD_FORMAT = 4;
 
 export interface SavedWorld {
   readonly format: number;

@@ -41,6 +41,7 @@ import {
   vatAbi,
 } from './abis.js';
 import { ilkBytes, pauseAbi, wadFromFeed } from './deploy.js';
+import { queueDaiDraw } from './draw.js';
 import { type IlkReading, type MakerReading, readMaker } from './reading.js';
 import type { MakerRuntimeState } from './state.js';
 
@@ -164,8 +165,34 @@ export class MakerActors {
   private send(agent: Agent, to: Address, data: Hex, kind: TxKind, gas: bigint = GAS_OF.call): void {
     this.host.session.send(agent, { to, data, gas, kind });
   }
+  /**
+   * Tops up another actor's agent in DAI (the world's DAI is Maker's): a draw from the agent's own ETH-A vault at
+   * three times the debt (`draw.ts`), at the rate this block starts from; false for any other token.
+   */
+  topUp(agent: Agent, token: { m: { address: Address } }, amount: bigint): boolean {
+    if (token.m.address.toLowerCase() !== this.m.dai.toLowerCase()) return false;
+    const ilk = this.pairIlk;
+    const read = this.ilkReadings?.get(ilk.ilk);
+    const eth = this.host.feedAnswer('WETH');
+    if (!read || eth === undefined) throw new Error('maker: a DAI top-up before the Maker actors read the chain');
+    const weth = this.host.token('WETH').address;
+    const target = { vat: this.m.vat, daiJoin: this.m.daiJoin, weth, join: ilk.join, ilk: ilkBytes(ilk.ilk) };
+    queueDaiDraw(this.host.session, agent, target, amount, eth * 10n ** 10n, read.rate, read.dust);
+    this.s.stats.topUps = (this.s.stats.topUps ?? 0) + 1;
+    return true;
+  }
+
+  /** The types as this block starts (for the top-ups of other actors' agents, which may come before `step`). */
+  private ilkReadings?: ReadonlyMap<string, IlkReading>;
+
   /** One batch of reads at the head (the state the block starts from). */
-  read(at: number): Promise<MakerReading> {
+  async read(at: number): Promise<MakerReading> {
+    const reading = await this.readAt(at);
+    this.ilkReadings = reading.ilks;
+    return reading;
+  }
+
+  private readAt(at: number): Promise<MakerReading> {
     return readMaker(
       {
         m: this.m,

@@ -13,11 +13,13 @@
  */
 import {
   type Address,
+  encodeAbiParameters,
   encodeFunctionData,
   type Hex,
   keccak256,
   maxUint256,
   parseAbi,
+  parseAbiParameters,
   stringToHex,
   zeroAddress,
 } from 'viem';
@@ -112,15 +114,27 @@ const AUCTIONS = {
 } as const;
 
 /**
- * Debt ceilings the governance raises (see `queueGovernance`): the testchain's ETH-A ceiling (1M DAI) is a test value
- * (mainnet's ETH-A ceiling has been in the billions), too low for the sandbox's DAI/USDC pair, which the Maker actors'
- * market maker seeds from an ETH-A vault (`actors.ts`, `PAIR_SEED_USD` × √scale) beside the owners' vaults; the
- * system's ceiling `Line` is raised with it.
+ * Debt ceilings set when the snapshot is loaded, before the genesis block: the testchain's ETH-A ceiling (1M DAI) is a
+ * test value (mainnet's ETH-A ceiling has been in the billions), far too low for a world whose every DAI is drawn from
+ * vaults (issue 26, "one DAI"): the pools' seeds in the genesis block, the lenders' and traders' top-ups
+ * (`draw.ts`), the DAI/USDC pair's market maker, beside the owners' vaults; the system's ceiling `Line` with it. They
+ * are written into the Vat's storage (`Line`, slot 9; `ilks[ETH-A].line`, the fourth word of slot 2's entry) as the
+ * joins' `gem` is, since the pause's delay keeps a spell from running in the block it is plotted in.
  */
 const CEILINGS = {
-  Line: 100_000_000n * RAD,
-  'ETH-A': 25_000_000n * RAD,
+  Line: 20_000_000_000n * RAD,
+  'ETH-A': 10_000_000_000n * RAD,
 } as const;
+const word = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** The Vat's storage words `CEILINGS` writes: `Line` (slot 9) and ETH-A's `line` (`ilks` is slot 2; `line` its fourth word). */
+export function vatCeilingSlots(): { slot: Hex; value: Hex }[] {
+  const ilk = keccak256(encodeAbiParameters(parseAbiParameters('bytes32, uint256'), [ilkBytes('ETH-A'), 2n]));
+  return [
+    { slot: word(9n), value: word(CEILINGS.Line) },
+    { slot: word(BigInt(ilk) + 3n), value: word(CEILINGS['ETH-A']) },
+  ];
+}
 
 /** A plotted governance action, executed (`DSPause.exec`) at the first step. */
 export interface MakerSpell {
@@ -266,6 +280,12 @@ export async function queueMaker(
     };
   });
   await rpc.batchResults(joinWrites);
+  await rpc.batchResults(
+    vatCeilingSlots().map(({ slot, value }) => ({
+      method: 'anvil_setStorageAt',
+      params: [need('MCD_VAT'), slot, value],
+    })),
+  );
 
   const send = (to: Address, data: Hex) => session.send(deployer, { to, data, gas: MAKER_GAS.call, kind: 'setup' });
   const chainlog = createdAddress(deployer.address, deployer.state.nonce);
@@ -378,7 +398,8 @@ export async function queueMaker(
  * testchain's spell action contract, run by the pause proxy through `delegatecall`), to `exec` at the first step
  * (the pause's delay must elapse, and a block has one time). The parameters are mainnet's liquidation settings for
  * ETH-A (a 120 % start, a 0.99 stair-step every 90 s, 140 min tail, 45 % cusp), where the testchain's (an auction
- * worth nothing after an hour) would never let an hourly world take; and room for auctions in the Dog.
+ * worth nothing after an hour) would never let an hourly world take; and room for auctions in the Dog. (The debt
+ * ceilings are set at load: `CEILINGS`.)
  */
 function queueGovernance(
   send: (to: Address, data: Hex) => void,
@@ -408,11 +429,7 @@ function queueGovernance(
     encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(what), data] });
   const fileIlk = (who: Address, ilk: string, what: string, data: bigint): Hex =>
     encodeFunctionData({ abi: govActionsAbi, functionName: 'file', args: [who, b32(ilk), b32(what), data] });
-  const faxes: Hex[] = [
-    fileUint(need('MCD_DOG'), 'Hole', AUCTIONS.Hole),
-    fileUint(need('MCD_VAT'), 'Line', CEILINGS.Line),
-    fileIlk(need('MCD_VAT'), 'ETH-A', 'line', CEILINGS['ETH-A']),
-  ];
+  const faxes: Hex[] = [fileUint(need('MCD_DOG'), 'Hole', AUCTIONS.Hole)];
   const rely = (who: Address, to: Address): Hex =>
     encodeFunctionData({ abi: govActionsAbi, functionName: 'rely', args: [who, to] });
   for (const c of ilks) {

@@ -1,13 +1,14 @@
 /**
  * MakerDAO (the testchain's MCD deployment, loaded under its own addresses) as a sandbox protocol, with the
- * stablecoins (`SANDBOX_STABLECOINS`): last in the genesis block, its genesis calls from its own deployer; its
- * keeper, vault owners and DAI/USDC market maker act after the other lenders.
+ * stablecoins (`SANDBOX_STABLECOINS`). It issues the world's DAI (issue 26, "one DAI"): its genesis calls, from its
+ * own deployer, come first of the protocols' (`issue`), and it funds the pools' DAI seeds and every agent's DAI
+ * top-up with vault draws (`draw.ts`); its keeper, vault owners and DAI/USDC market maker act after the other
+ * lenders.
  */
 import type { Address } from 'viem';
 import { bookKey } from '../../../registry/address-book.js';
 import type { ManifestDex, ManifestToken, WorldManifest } from '../../world/manifest.js';
-import { FEEDS } from '../feeds/protocol.js';
-import { artifactIn, FEED_ANSWERS, type SandboxProtocol, slot } from '../protocol.js';
+import { artifactIn, FEED_ANSWERS, GENESIS_FUNDS, type SandboxProtocol, slot } from '../protocol.js';
 import { DEX } from '../uniswap/protocol.js';
 import type { MakerActors } from './actors.js';
 import type { QueuedMaker } from './deploy.js';
@@ -47,20 +48,56 @@ export const maker: SandboxProtocol = {
   enabled: (switches) => switches.stablecoins,
   // The snapshot is read (gunzip on zlib's pool) while the world's own transactions are built.
   prepare: async () => (await import('./deploy.js')).prepareMaker(),
-  deploy: async (build, prepared) => {
-    const { answerOf } = build.need(FEEDS);
-    const { queueMaker } = await import('./deploy.js');
-    build.provide(
-      MAKER,
-      await queueMaker(
-        build.rpc,
-        build.session,
-        await (prepared as Promise<MakerSnapshot>),
-        build.tokens,
-        answerOf,
-        build.startTimestamp,
-      ),
-    );
+  // The world's DAI is Maker's (issue 26, "one DAI"): its setup comes first in the genesis block, so that the pools'
+  // DAI seeds are drawn from a vault (the pips take the feeds' genesis answers, the same the feeds report).
+  issues: ['DAI'],
+  issue: async (build, prepared) => {
+    const [{ queueMaker }, { genesisAnswers, plannedFeeds }, { queueDaiDraw }, { vatAbi }] = await Promise.all([
+      import('./deploy.js'),
+      import('../feeds/feeds.js'),
+      import('./draw.js'),
+      import('./abis.js'),
+    ]);
+    const snapshot = await (prepared as Promise<MakerSnapshot>);
+    const dai = build.tokens.find((t) => t.symbol === 'DAI');
+    const daiAddress = snapshot.addresses.MCD_DAI;
+    if (!dai || !daiAddress) throw new Error('maker: the world has no DAI, or the snapshot no MCD_DAI');
+    dai.address = daiAddress;
+    const plan = plannedFeeds(build.tokens);
+    const answers = genesisAnswers(plan, build.tokens);
+    const answerOf = (symbol: string): bigint => {
+      const i = plan.findIndex((f) => f.token === symbol);
+      if (i < 0) throw new Error(`sandbox: no feed reports ${symbol}`);
+      return answers[i]!;
+    };
+    const queued = await queueMaker(build.rpc, build.session, snapshot, build.tokens, answerOf, build.startTimestamp);
+    build.provide(MAKER, queued);
+    const ethA = queued.manifest.ilks.find((i) => i.ilk === 'ETH-A');
+    if (!ethA) throw new Error('maker: no ETH-A');
+    const { encodeFunctionData, decodeFunctionResult } = await import('viem');
+    const { ilkBytes } = await import('./deploy.js');
+    const ilk = ilkBytes('ETH-A');
+    const data = await build.rpc.request<`0x${string}`>('eth_call', [
+      { to: queued.manifest.vat, data: encodeFunctionData({ abi: vatAbi, functionName: 'ilks', args: [ilk] }) },
+      'latest',
+    ]);
+    const [, rate, , , dust] = decodeFunctionResult({ abi: vatAbi, functionName: 'ilks', data });
+    const target = {
+      vat: queued.manifest.vat,
+      daiJoin: queued.manifest.daiJoin,
+      weth: build.weth,
+      join: ethA.join,
+      ilk,
+    };
+    const ethUsd = answerOf('WETH') * 10n ** 10n;
+    build.provide(GENESIS_FUNDS, {
+      fund: (agent, token, amount) => {
+        if (token.address.toLowerCase() !== daiAddress.toLowerCase()) return false;
+        const eth = queueDaiDraw(build.session, agent, target, amount, ethUsd, rate, dust);
+        build.needsEth(() => eth);
+        return true;
+      },
+    });
   },
   manifest: async (build, manifest) => {
     const queued = build.need(MAKER);
@@ -108,6 +145,7 @@ export const maker: SandboxProtocol = {
       read: (_from, to) => actors.read(to),
       step: (reading, from, to) => actors.step(reading as Parameters<MakerActors['step']>[0], from, to),
       save: () => actors.save(),
+      topUp: (agent, token, amount) => actors.topUp(agent, token, amount),
     };
   },
   // The testchain ships state, not sources; the Chainlog is ours.

@@ -35,7 +35,16 @@ export interface MakerRuntimeState {
   spells: MakerSpell[];
   /** Token symbol → the price (WAD, decimal string) its pip was last poked with. */
   pokedPrices: Record<string, string>;
-  stats: { opened: number; barks: number; takes: number; redos: number; repaid: number; pokes: number };
+  stats: {
+    opened: number;
+    barks: number;
+    takes: number;
+    redos: number;
+    repaid: number;
+    pokes: number;
+    /** DAI top-ups of other actors' agents, drawn from their own vaults (absent before issue 26's one DAI). */
+    topUps?: number;
+  };
   /** The DAI/USDC pair's market maker (absent in worlds saved before the pair: no pair then). */
   pairMaker?: {
     agent: AgentState;

@@ -21,6 +21,7 @@ import { type ChainSession, GAS } from '../../chain/session.js';
 import type { ManifestDex, ManifestPool, ManifestToken } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
 import { pow } from '../../world/pow.js';
+import type { GenesisFunds } from '../protocol.js';
 import { stakeEthData, underlyingForTokens } from '../staking/staked-token.js';
 import {
   sortTokens,
@@ -181,6 +182,8 @@ export class PoolSeeder {
     private readonly startTimestamp: number,
     /** Of the seed liquidity's transactions. */
     private readonly deadline: bigint,
+    /** How a token a protocol issues is funded (Maker's DAI: drawn from a vault), instead of minted. */
+    private readonly funds?: GenesisFunds,
   ) {}
 
   /** Queues the seeds of `pools`, funding the deployer in `tokens` (the world's tokens, in their order). */
@@ -226,7 +229,8 @@ export class PoolSeeder {
       seeds.push({ pool, positions });
     }
 
-    // Fund the deployer: mint the ERC-20s, wrap ETH, stake ETH for the liquid staking token.
+    // Fund the deployer: mint the ERC-20s (a token a protocol issues: its own way), wrap ETH, stake ETH for the
+    // liquid staking token.
     for (const token of tokens) {
       const amount = need.get(token.address) ?? 0n;
       if (amount === 0n) continue;
@@ -244,7 +248,7 @@ export class PoolSeeder {
         const value = underlyingForTokens(lst, this.startTimestamp, this.startTimestamp, amount);
         this.ethNeeded += value;
         session.send(deployer, { to: token.address, data: stakeEthData(), value, gas: GAS.wrap * 2n, kind: 'fund' });
-      } else {
+      } else if (!this.funds?.fund(deployer, token, amount)) {
         session.send(deployer, {
           to: token.address,
           data: encodeFunctionData({ abi: mintableErc20Abi, functionName: 'mint', args: [amount] }),

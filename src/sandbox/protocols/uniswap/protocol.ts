@@ -6,7 +6,14 @@ import type { Address } from 'viem';
 import { bookKey } from '../../../registry/address-book.js';
 import type { ManifestDex } from '../../world/manifest.js';
 import { TOKEN_PLAN } from '../../world/plan.js';
-import { type GenesisBuild, type ProtocolActors, type SandboxProtocol, SEIZED_SALES, slot } from '../protocol.js';
+import {
+  GENESIS_FUNDS,
+  type GenesisBuild,
+  type ProtocolActors,
+  type SandboxProtocol,
+  SEIZED_SALES,
+  slot,
+} from '../protocol.js';
 import type { DexActors } from './actors.js';
 import type { PlannedPool, PoolSeeder } from './deploy.js';
 import type { PoolReading, PoolView } from './dex.js';
@@ -37,6 +44,7 @@ async function deploy(build: GenesisBuild): Promise<void> {
     build.scale,
     build.startTimestamp,
     build.deadline,
+    build.find(GENESIS_FUNDS),
   );
   const planned: PlannedPool[] = [];
   const seedPools = (include: (plan: PoolPlan) => boolean) => {
