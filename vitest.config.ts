@@ -7,13 +7,15 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * deployment test joins them: its claims are timed (a revocation or a publication seen by both API processes within
  * `SYNC_INTERVAL_MS`, a lease taken over when it expires), and so does the live tokens test (a revocation seen by two
  * `serve`s within `SYNC_INTERVAL_MS` + 150 ms: beside the suite at a load of 15 on two cores it once took 550 ms on
- * PostgreSQL, the timer's delay, not the sync's).
+ * PostgreSQL, the timer's delay, not the sync's). The resting-service test measures the CPU time of a service at
+ * rest, which other files running beside it would add to.
  */
 const ALONE = [
   'test/overload.test.ts',
   'test/first-start-responsive.test.ts',
   'test/multi-process.test.ts',
   'test/tokens-live.test.ts',
+  'test/resting-service.test.ts',
 ];
 /**
  * Files a run leaves out, comma-separated in `PROTOSCORE_TEST_EXCLUDE`: only for a pass that names them with the
