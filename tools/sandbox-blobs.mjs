@@ -43,5 +43,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`blob ${i}: ${commitment}`);
   }
   const file = fileURLToPath(new URL('../src/sandbox/chain/blobs.json', import.meta.url));
-  writeFileSync(file, `${JSON.stringify({ generator: 'kzg-wasm@1.0.0 (c-kzg-4844)', blobs }, null, 1)}\n`);
+  writeFileSync(file, `${JSON.stringify({ generator: 'kzg-wasm@1.0.0 (c-kzg-4844)', blobs }, null, 2)}\n`);
 }
