@@ -9,7 +9,6 @@
  * A batcher's transaction carries 1–3 of these blobs: versioned hashes repeat across transactions (a real rollup's
  * never do), which none of the figures the service computes (blob counts, blob gas, blob fees) can tell.
  */
-import { createRequire } from 'node:module';
 import {
   bytesToHex,
   commitmentToVersionedHash,
@@ -21,6 +20,8 @@ import {
   toRlp,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+// A JSON import, so that the build copies it to dist/ (a require of a path is not followed by tsc).
+import blobFile from './blobs.json' with { type: 'json' };
 import type { RpcClient } from './rpc.js';
 
 const FIELD_ELEMENTS = 4096;
@@ -60,7 +61,7 @@ let pool: PooledBlob[] | undefined;
 /** The pool, built on first use (~40 ms). */
 export function blobPool(): readonly PooledBlob[] {
   if (pool) return pool;
-  const file = createRequire(import.meta.url)('./blobs.json') as BlobFile;
+  const file = blobFile as BlobFile;
   if (file.blobs.length !== BLOB_FILL.length) throw new Error('sandbox: blobs.json does not match BLOB_FILL');
   pool = file.blobs.map((b, i) => {
     const commitment = b.commitment.toLowerCase() as Hex;
