@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -140,6 +140,28 @@ function declaredLines(range: string): number[] {
   }
   return lines;
 }
+
+describe('packaging: the build', () => {
+  // `npm run build` is tsc alone: it writes a JSON file of src/ to dist/ only when a module imports it. A file read by
+  // path (createRequire, readFile next to the module) works under tsx, which the tests use, and is missing from the
+  // built service (`npm start` once failed at its first start on the sandbox's blobs.json).
+  it('carries every data file of src/: each JSON file is imported as JSON by a module', () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    const files = walk(path.join(ROOT, 'src'));
+    const sources = files
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => readFileSync(f, 'utf8'));
+    const data = files.filter((f) => f.endsWith('.json'));
+    expect(data.length).toBeGreaterThan(0);
+    const notImported = data.filter(
+      (f) => !sources.some((text) => text.includes(`/${path.basename(f)}' with { type: 'json' }`)),
+    );
+    expect(notImported.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+});
 
 describe('packaging: Dockerfile and .dockerignore', () => {
   const dockerfile = read('Dockerfile');
