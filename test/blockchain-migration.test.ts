@@ -24,7 +24,7 @@ afterEach(async () => {
 async function oldStore() {
   const { store, cleanup } = testStore();
   cleanups.push(cleanup);
-  const before = Object.fromEntries(Object.entries(areaMigrations()).filter(([key]) => !key.startsWith('0015_')));
+  const before = Object.fromEntries(Object.entries(areaMigrations()).filter(([key]) => key < '0015_'));
   await migrateToLatest(store.db as Kysely<unknown>, before);
   return { store, upgrade: () => store.migrate() };
 }
@@ -76,7 +76,10 @@ describe('blockchain facts stored before migration 0015', () => {
       values ('ethereum', 1, '0x1', '0x0', ${timestamp}, '2026-11-24', ${JSON.stringify(stats)})`.execute(store.db);
     await sql`insert into blockchain_senders (chain, day, address, first_block)
       values ('ethereum', '2026-11-24', '0xa', 1)`.execute(store.db);
-    expect(await upgrade()).toEqual(['0015_blockchain_bitcoin_addresses', '0015_blockchain_evm_addresses']);
+    expect((await upgrade()).filter((key) => key.startsWith('0015_'))).toEqual([
+      '0015_blockchain_bitcoin_addresses',
+      '0015_blockchain_evm_addresses',
+    ]);
     const repo = new BlockchainRepository(store.db);
     await writeCheckpoint(store.db, startKey('ethereum'), { block: 1, timestamp }, T0);
     await repo.saveBlocks('ethereum', [fact(2, ['0xc'], ['0xc', '0xd'])], T0);
