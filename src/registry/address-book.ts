@@ -45,6 +45,8 @@ export const bookKey = {
   liquidStaking: (protocol: string) => `lst/${protocol}`,
   /** A stablecoin protocol's entry point: MakerDAO's Chainlog, Liquity's TroveManager (the rest is read from it). */
   stablecoin: (protocol: string) => `stablecoin/${protocol}`,
+  /** An on-chain derivatives venue's entry point by its contract name: GMX v2's `DataStore` and `EventEmitter`. */
+  derivatives: (protocol: string, contract: 'DataStore' | 'EventEmitter') => `derivatives/${protocol}/${contract}`,
 } as const;
 
 export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
@@ -118,6 +120,14 @@ export function addressBookFromRegistry(registry: Registry, chains: readonly str
     const s = p.stablecoin!;
     const book = on(s.token.chain);
     if (book) book.entries[bookKey.stablecoin(p.id)] = entry(s.entryPoint.address, s.entryPoint.startBlock);
+  }
+  for (const p of registry.derivativesProtocols()) {
+    const { chain, venue } = p.derivatives!;
+    const book = on(chain);
+    if (book && venue.design === 'gmx-v2') {
+      book.entries[bookKey.derivatives(p.id, 'DataStore')] = entry(venue.dataStore, venue.startBlock);
+      book.entries[bookKey.derivatives(p.id, 'EventEmitter')] = entry(venue.eventEmitter, venue.startBlock);
+    }
   }
   return { origin: 'registry', chains: out };
 }

@@ -110,7 +110,23 @@ export interface DerivativesEntry {
   readonly version: string;
   /** Trading pairs `BASE-QUOTE` (uppercase). */
   readonly pairs: readonly string[];
+  /**
+   * The venue's design and where it is read. On-chain venues name their entry points, which the address book holds
+   * under `derivatives/<protocol>/<contract>` (`bookKey.derivatives`) on `chain`: GMX v2's `DataStore` and
+   * `EventEmitter`. Off-chain venues are read through their source (dYdX v4's indexer, Synthetix's info API).
+   */
+  readonly venue: DerivativesVenue;
 }
+
+export type DerivativesVenue =
+  | {
+      readonly design: 'gmx-v2';
+      readonly dataStore: Address;
+      readonly eventEmitter: Address;
+      readonly startBlock?: number;
+    }
+  | { readonly design: 'dydx-v4' }
+  | { readonly design: 'synthetix-exchange' };
 
 export interface StablecoinEntry {
   readonly token: TokenRef;

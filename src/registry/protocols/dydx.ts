@@ -10,6 +10,7 @@ export const dydx: ProtocolEntry = {
   derivatives: {
     chain: 'ethereum',
     version: 'V3',
+    venue: { design: 'dydx-v4' },
     pairs: [
       'ALGO-USD',
       'COMP-USD',

@@ -28,6 +28,11 @@ export const gmx: ProtocolEntry = {
   derivatives: {
     chain: 'arbitrum',
     version: 'V2',
+    venue: {
+      design: 'gmx-v2',
+      dataStore: '0xFD70de6b91282D8017aA4E741e9Ae325CAb992d8',
+      eventEmitter: '0xC8ee91A54287DB53897056e12D9819156D3822Fb',
+    },
     pairs: [
       'ETH-USD',
       'BTC-USD',

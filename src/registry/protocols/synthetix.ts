@@ -10,6 +10,7 @@ export const synthetix: ProtocolEntry = {
   derivatives: {
     chain: 'optimism',
     version: 'V2',
+    venue: { design: 'synthetix-exchange' },
     pairs: [
       'ETH-USD',
       'BTC-USD',
