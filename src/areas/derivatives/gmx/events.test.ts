@@ -57,6 +57,7 @@ describe('GMX EventEmitter decoding', () => {
         indexTokenPriceMin: 2_999n * 10n ** 12n,
         indexTokenPriceMax: 3_001n * 10n ** 12n,
         collateralTokenPriceMin: 10n ** 24n,
+        collateralTokenPriceMax: 10n ** 24n,
       });
     }
   });

@@ -157,6 +157,7 @@ export interface PositionChange {
   readonly indexTokenPriceMin: bigint;
   readonly indexTokenPriceMax: bigint;
   readonly collateralTokenPriceMin: bigint;
+  readonly collateralTokenPriceMax: bigint;
 }
 
 /** `PositionFeesCollected`: amounts in collateral token units, valued at `collateralTokenPriceMin`. */
@@ -243,6 +244,7 @@ export function typedEvent(e: EventItems): GmxEvent | undefined {
         indexTokenPriceMin: e.uint('indexTokenPrice.min'),
         indexTokenPriceMax: e.uint('indexTokenPrice.max'),
         collateralTokenPriceMin: e.uint('collateralTokenPrice.min'),
+        collateralTokenPriceMax: e.uint('collateralTokenPrice.max'),
       };
     case 'PositionFeesCollected':
       return {
