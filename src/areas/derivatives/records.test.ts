@@ -1,3 +1,5 @@
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { dailyHistoryInstants } from '../../core/time.js';
 import { gmxSideOpenInterest } from './conventions.js';
@@ -10,7 +12,12 @@ import {
   protocolRecords,
   type VenueInput,
 } from './records.js';
-import type { MarketRefT } from './schema.js';
+import {
+  DerivativesPairHistory,
+  DerivativesPairsListing,
+  DerivativesProtocolHistory,
+  type MarketRefT,
+} from './schema.js';
 
 const AS_OF = Date.UTC(2026, 10, 20, 14, 0, 0) / 1000;
 const INSTANTS = dailyHistoryInstants(AS_OF, 13);
@@ -347,5 +354,49 @@ describe('a day without data', () => {
     const [r] = pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: history });
     // days 0, 2..6 known: spread of 0 … 6e-5
     expect(r!.risk.funding_annualised_spread_7d).toBeCloseTo(6e-5 * 8760, 9);
+  });
+});
+
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
+
+describe('the payloads match their schemas', () => {
+  const gap = <F>(f: (i: number) => F) =>
+    days<F>((i) => (i === 2 ? null : f(i))).map((d, i) => (i === 2 ? { ...d, gap_reason: 'no_data' as const } : d));
+  it.each([
+    [
+      'GMX pair',
+      DerivativesPairHistory,
+      () => pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: gap(() => poolDay()) }),
+    ],
+    [
+      'dYdX pair',
+      DerivativesPairHistory,
+      () => pairRecords({ venue: DYDX, pair: 'BTC-USD', markets: [], days: gap(() => bookDay()) }),
+    ],
+    [
+      'GMX protocol',
+      DerivativesProtocolHistory,
+      () => protocolRecords({ venue: GMX, days: gap(() => protocolOf([poolDay()])) }),
+    ],
+    [
+      'dYdX protocol',
+      DerivativesProtocolHistory,
+      () => protocolRecords({ venue: DYDX, days: gap(() => protocolOf([bookDay()])) }),
+    ],
+    [
+      'listing',
+      DerivativesPairsListing,
+      () =>
+        pairsListing(
+          GMX,
+          ['ETH-USD', 'BTC-USD'],
+          [{ pair: 'ETH-USD', status: 'active', display_name: 'ETH/USD', markets: ETH_MARKETS }],
+          AS_OF,
+        ),
+    ],
+  ] as const)('%s', (_, schema, build) => {
+    const payload = build();
+    expect([...Value.Errors(schema, payload)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
   });
 });

@@ -5,6 +5,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Count, Fraction, Iso, IsoDate, Nullable, Usd } from '../kit/schema.js';
 
+/**
+ * The model every derivatives document is computed by (`meta.methodology`): docs/methodology/derivatives.md. Its
+ * version changes whenever a figure can change.
+ */
+export const DERIVATIVES_METHODOLOGY = 'derivatives.perpetuals@1.0.0';
+
 /** Why a field of a partly known record is null: `{ <field>: <reason> }` (`<group>.<field>` inside a group). */
 export const DerivativesGapReasons = Type.Record(Type.String(), Type.String(), {
   description: 'For each null figure of the record, why (no_data, no_price, not_applicable, no_positions…)',
