@@ -284,6 +284,16 @@ describe('risk figures', () => {
     });
   });
 
+  it('an order book pair has no TVL of its own: not_applicable unless its part says otherwise', () => {
+    const [r] = pairRecords({
+      venue: DYDX,
+      pair: 'BTC-USD',
+      markets: [],
+      days: days(() => bookDay({ gap_reasons: {} })),
+    });
+    expect(r!.gap_reasons).toMatchObject({ tvl_usd: 'not_applicable', fees: 'no_data', unique_traders: 'no_data' });
+  });
+
   it('funding spread: the largest minus the smallest daily annualised over the day and the 6 before, never later', () => {
     // day i (0 = running) has a flat rate of i × 1e-5 per hour
     const history = days((i) => poolDay({ funding_points: [{ time: 0, rate_1h: i * 1e-5 }] }), 13);

@@ -505,7 +505,11 @@ export function pairRecords(input: PairHistoryInput): DerivativesPairRecordT[] {
     }
     const r = (field: string) => reasonOf(f, field, venue.kind);
     const core = pairCore(f, venue.kind);
-    const tvl = known(f.tvl_usd, r('tvl_usd'));
+    // An order book's collateral is the account's, across markets: a pair has no TVL of its own.
+    const tvl = known(
+      f.tvl_usd,
+      f.gap_reasons?.tvl_usd ?? (venue.kind === 'order_book' ? 'not_applicable' : 'no_data'),
+    );
     const poolValue = known(f.pool_value_usd, r('pool_value_usd'));
     const shared = sharedFields(
       core,
