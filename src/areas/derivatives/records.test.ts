@@ -410,3 +410,35 @@ describe('the payloads match their schemas', () => {
     expect([...Value.Errors(schema, payload)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
   });
 });
+
+describe('fee parts', () => {
+  const feesOf = (fees: PairFigures['fees']) =>
+    pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: days(() => poolDay({ fees })) })[0]!;
+  it('a part not applicable to the venue counts as none in the total, and says why it is null', () => {
+    const r = feesOf({
+      position_usd: 20,
+      borrowing_usd: 5,
+      liquidation_usd: 3,
+      swap_usd: null,
+      part_reasons: { swap_usd: 'not_applicable' },
+    });
+    expect(r.fees_usd).toBe(28);
+    expect(r.fees).toEqual({ position_usd: 20, borrowing_usd: 5, liquidation_usd: 3, swap_usd: null });
+    expect(r.gap_reasons['fees.swap_usd']).toBe('not_applicable');
+  });
+
+  it('an unknown part makes the total unknown', () => {
+    const r = feesOf({ position_usd: 20, borrowing_usd: null, liquidation_usd: 3, swap_usd: 0 });
+    expect(r.fees_usd).toBeNull();
+    expect(r.gap_reasons).toMatchObject({ fees_usd: 'no_data', 'fees.borrowing_usd': 'no_data' });
+  });
+
+  it('the protocol sums each part over its pairs', () => {
+    const [r] = protocolRecords({
+      venue: GMX,
+      days: days(() => protocolOf([poolDay(), poolDay({ pair: 'BTC-USD' })], { pool_value_usd: 1 })),
+    });
+    expect(r!.fees).toEqual({ position_usd: 40, borrowing_usd: 10, liquidation_usd: 6, swap_usd: 4 });
+    expect(r!.fees_usd).toBe(60);
+  });
+});
