@@ -1,8 +1,14 @@
 import { ratioToFloat, toFloat } from '../../../core/decimal.js';
 import type { GapReason } from '../../../core/gaps.js';
 import { DAY, dailyHistoryInstants, HOUR, inDayWindow, utcDate, utcDayWindow } from '../../../core/time.js';
-import { ORDER_TYPE, type PositionChange } from './events.js';
-import type { GmxEventFact, GmxMarketFact, GmxMarketState, GmxStateSnapshot } from './facts.js';
+import type { PositionChange } from './events.js';
+import {
+  type GmxEventFact,
+  type GmxMarketFact,
+  type GmxMarketState,
+  type GmxStateSnapshot,
+  ORDER_TYPE,
+} from './facts.js';
 
 /**
  * GMX v2's daily figures (pure): per market, per pair (every market whose index token is the pair's base,
