@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   annualised,
   dayGap,
+  dydxMarketState,
   type FundingInterval,
   fundingRate1h,
   fundingSummary,
   gmxFundingRate1h,
   gmxIndexPrice,
+  gmxMarketState,
   gmxSideOpenInterest,
   longShortSkew,
   markToMarketUsd,
@@ -14,7 +16,9 @@ import {
   type OrderBookOpenInterestReport,
   openInterest,
   orderBookOneSide,
+  pairStatus,
   type SkewInput,
+  synthetixMarketState,
 } from './conventions.js';
 
 const WETH = '0x82af49447d8a07e3bd95bd0d56f35241523fbab1';
@@ -177,5 +181,41 @@ describe('a day without data', () => {
     ['never seen at all', { day_start: day, first_seen: null, listed: true, observed: false }, 'no_data'],
   ])('%s', (_, input, reason) => {
     expect(dayGap(input)).toBe(reason);
+  });
+});
+
+describe("a pair's status from its venue's markets", () => {
+  it.each([
+    ['ACTIVE', 'active'],
+    ['CANCEL_ONLY', 'close_only'],
+    ['FINAL_SETTLEMENT', 'close_only'],
+    ['PAUSED', 'paused'],
+    ['POST_ONLY', 'paused'],
+    ['INITIALIZING', 'paused'],
+    ['SOMETHING_NEW', 'paused'],
+  ])('dYdX %s → %s', (status, state) => {
+    expect(dydxMarketState(status)).toBe(state);
+  });
+
+  it.each([
+    [{ isOpen: true, isCloseOnly: false }, 'active'],
+    [{ isOpen: true, isCloseOnly: true }, 'close_only'],
+    [{ isOpen: false, isCloseOnly: false }, 'paused'],
+  ])('Synthetix %o → %s', (market, state) => {
+    expect(synthetixMarketState(market)).toBe(state);
+  });
+
+  it('GMX: a disabled market is paused', () => {
+    expect(gmxMarketState(true)).toBe('paused');
+    expect(gmxMarketState(false)).toBe('active');
+  });
+
+  it.each([
+    [[], 'not_listed'],
+    [['paused', 'active'], 'active'],
+    [['paused', 'close_only'], 'close_only'],
+    [['paused'], 'paused'],
+  ] as const)('%o → %s', (states, status) => {
+    expect(pairStatus(states)).toBe(status);
   });
 });

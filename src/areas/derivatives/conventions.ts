@@ -235,3 +235,38 @@ export function dayGap(day: {
   if (!day.listed) return 'not_listed';
   return 'no_data';
 }
+
+/** A market's state in the listing's words. */
+export type MarketState = 'active' | 'close_only' | 'paused';
+
+/**
+ * dYdX v4's market status (the indexer's `PerpetualMarketStatus`) in the listing's words: ACTIVE trades;
+ * CANCEL_ONLY and FINAL_SETTLEMENT only reduce or close; PAUSED, POST_ONLY (orders rest, nothing matches) and
+ * INITIALIZING do not trade. An unknown status is `paused` (never claimed active).
+ */
+export function dydxMarketState(status: string): MarketState {
+  if (status === 'ACTIVE') return 'active';
+  if (status === 'CANCEL_ONLY' || status === 'FINAL_SETTLEMENT') return 'close_only';
+  return 'paused';
+}
+
+/** Synthetix's exchange (`getMarkets`: `isOpen`, `isCloseOnly`) in the listing's words. */
+export function synthetixMarketState(market: { readonly isOpen: boolean; readonly isCloseOnly: boolean }): MarketState {
+  if (market.isCloseOnly) return 'close_only';
+  return market.isOpen ? 'active' : 'paused';
+}
+
+/** GMX v2 (`IS_MARKET_DISABLED` of the market in the DataStore) in the listing's words. */
+export function gmxMarketState(disabled: boolean): MarketState {
+  return disabled ? 'paused' : 'active';
+}
+
+/**
+ * A pair's status from its markets' states: `active` when one of them trades, else `close_only` when one lets
+ * positions be reduced, else `paused`; `not_listed` without a market.
+ */
+export function pairStatus(states: readonly MarketState[]): MarketState | 'not_listed' {
+  if (states.length === 0) return 'not_listed';
+  if (states.includes('active')) return 'active';
+  return states.includes('close_only') ? 'close_only' : 'paused';
+}

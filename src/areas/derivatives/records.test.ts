@@ -1,3 +1,5 @@
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { dailyHistoryInstants } from '../../core/time.js';
 import { gmxSideOpenInterest } from './conventions.js';
@@ -10,7 +12,12 @@ import {
   protocolRecords,
   type VenueInput,
 } from './records.js';
-import type { MarketRefT } from './schema.js';
+import {
+  DerivativesPairHistory,
+  DerivativesPairsListing,
+  DerivativesProtocolHistory,
+  type MarketRefT,
+} from './schema.js';
 
 const AS_OF = Date.UTC(2026, 10, 20, 14, 0, 0) / 1000;
 const INSTANTS = dailyHistoryInstants(AS_OF, 13);
@@ -277,6 +284,16 @@ describe('risk figures', () => {
     });
   });
 
+  it('an order book pair has no TVL of its own: not_applicable unless its part says otherwise', () => {
+    const [r] = pairRecords({
+      venue: DYDX,
+      pair: 'BTC-USD',
+      markets: [],
+      days: days(() => bookDay({ gap_reasons: {} })),
+    });
+    expect(r!.gap_reasons).toMatchObject({ tvl_usd: 'not_applicable', fees: 'no_data', unique_traders: 'no_data' });
+  });
+
   it('funding spread: the largest minus the smallest daily annualised over the day and the 6 before, never later', () => {
     // day i (0 = running) has a flat rate of i × 1e-5 per hour
     const history = days((i) => poolDay({ funding_points: [{ time: 0, rate_1h: i * 1e-5 }] }), 13);
@@ -347,5 +364,81 @@ describe('a day without data', () => {
     const [r] = pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: history });
     // days 0, 2..6 known: spread of 0 … 6e-5
     expect(r!.risk.funding_annualised_spread_7d).toBeCloseTo(6e-5 * 8760, 9);
+  });
+});
+
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(v));
+
+describe('the payloads match their schemas', () => {
+  const gap = <F>(f: (i: number) => F) =>
+    days<F>((i) => (i === 2 ? null : f(i))).map((d, i) => (i === 2 ? { ...d, gap_reason: 'no_data' as const } : d));
+  it.each([
+    [
+      'GMX pair',
+      DerivativesPairHistory,
+      () => pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: gap(() => poolDay()) }),
+    ],
+    [
+      'dYdX pair',
+      DerivativesPairHistory,
+      () => pairRecords({ venue: DYDX, pair: 'BTC-USD', markets: [], days: gap(() => bookDay()) }),
+    ],
+    [
+      'GMX protocol',
+      DerivativesProtocolHistory,
+      () => protocolRecords({ venue: GMX, days: gap(() => protocolOf([poolDay()])) }),
+    ],
+    [
+      'dYdX protocol',
+      DerivativesProtocolHistory,
+      () => protocolRecords({ venue: DYDX, days: gap(() => protocolOf([bookDay()])) }),
+    ],
+    [
+      'listing',
+      DerivativesPairsListing,
+      () =>
+        pairsListing(
+          GMX,
+          ['ETH-USD', 'BTC-USD'],
+          [{ pair: 'ETH-USD', status: 'active', display_name: 'ETH/USD', markets: ETH_MARKETS }],
+          AS_OF,
+        ),
+    ],
+  ] as const)('%s', (_, schema, build) => {
+    const payload = build();
+    expect([...Value.Errors(schema, payload)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+  });
+});
+
+describe('fee parts', () => {
+  const feesOf = (fees: PairFigures['fees']) =>
+    pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: days(() => poolDay({ fees })) })[0]!;
+  it('a part not applicable to the venue counts as none in the total, and says why it is null', () => {
+    const r = feesOf({
+      position_usd: 20,
+      borrowing_usd: 5,
+      liquidation_usd: 3,
+      swap_usd: null,
+      part_reasons: { swap_usd: 'not_applicable' },
+    });
+    expect(r.fees_usd).toBe(28);
+    expect(r.fees).toEqual({ position_usd: 20, borrowing_usd: 5, liquidation_usd: 3, swap_usd: null });
+    expect(r.gap_reasons['fees.swap_usd']).toBe('not_applicable');
+  });
+
+  it('an unknown part makes the total unknown', () => {
+    const r = feesOf({ position_usd: 20, borrowing_usd: null, liquidation_usd: 3, swap_usd: 0 });
+    expect(r.fees_usd).toBeNull();
+    expect(r.gap_reasons).toMatchObject({ fees_usd: 'no_data', 'fees.borrowing_usd': 'no_data' });
+  });
+
+  it('the protocol sums each part over its pairs', () => {
+    const [r] = protocolRecords({
+      venue: GMX,
+      days: days(() => protocolOf([poolDay(), poolDay({ pair: 'BTC-USD' })], { pool_value_usd: 1 })),
+    });
+    expect(r!.fees).toEqual({ position_usd: 40, borrowing_usd: 10, liquidation_usd: 6, swap_usd: 4 });
+    expect(r!.fees_usd).toBe(60);
   });
 });

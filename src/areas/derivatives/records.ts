@@ -38,13 +38,22 @@ export interface VenueInput {
   readonly data_store_address?: string;
 }
 
-/** The fee parts of a day, in USD (GMX: collateral amounts × the event's collateral token minimum price). */
+/**
+ * The fee parts of a day, in USD (GMX: collateral amounts × the event's collateral token minimum price). A part the
+ * source does not give is null with its reason in `part_reasons` (else `no_data`); `fees_usd` is the sum of the
+ * known parts when every missing one is `not_applicable`, else null with the missing part's reason.
+ */
 export interface FeePartsInput {
-  readonly position_usd: number;
-  readonly borrowing_usd: number;
-  readonly liquidation_usd: number;
-  readonly swap_usd: number;
+  readonly position_usd: number | null;
+  readonly borrowing_usd: number | null;
+  readonly liquidation_usd: number | null;
+  readonly swap_usd: number | null;
+  readonly part_reasons?: Readonly<Partial<Record<FeePart, GapReason>>>;
 }
+
+export type FeePart = 'position_usd' | 'borrowing_usd' | 'liquidation_usd' | 'swap_usd';
+
+const FEE_PARTS: readonly FeePart[] = ['position_usd', 'borrowing_usd', 'liquidation_usd', 'swap_usd'];
 
 /**
  * One pair's figures for one UTC day, up to the record's instant, already under the area's conventions (open
@@ -163,6 +172,17 @@ function sum(parts: readonly Known[]): Known {
   return { value: total, reason: null };
 }
 
+/** The sum of the known fee parts when every missing one is not applicable; else unknown with its reason. */
+function feeTotal(parts: Readonly<Record<FeePart, Known>>): Known {
+  let total = 0;
+  for (const p of FEE_PARTS) {
+    const k = parts[p];
+    if (k.value !== null) total += k.value;
+    else if (k.reason !== 'not_applicable') return { value: null, reason: k.reason };
+  }
+  return known(total);
+}
+
 /** Collects the reasons of a record's null fields (`gap_reasons`). */
 class Reasons {
   readonly out: Record<string, GapReason> = {};
@@ -218,7 +238,7 @@ interface DayCore {
   readonly oi: { long: Known; short: Known; total: Known; long_tokens: Known; short_tokens: Known };
   readonly volume: Known;
   readonly trades: Known;
-  readonly fees: { total: Known; parts: FeePartsInput | null; reason: GapReason | null };
+  readonly fees: { total: Known; parts: Readonly<Record<FeePart, Known>> | null; reason: GapReason | null };
   readonly liquidations: Known;
   readonly liquidationCount: Known;
 }
@@ -241,16 +261,18 @@ function pairCore(f: PairFigures, kind: VenueKind): DayCore {
     };
   }
   const fees = f.fees;
+  const parts = fees
+    ? (Object.fromEntries(FEE_PARTS.map((p) => [p, known(fees[p], fees.part_reasons?.[p] ?? 'no_data')])) as Record<
+        FeePart,
+        Known
+      >)
+    : null;
   return {
     oi,
     volume: known(f.volume_usd, r('volume_usd')),
     trades: known(f.trade_count, r('trade_count')),
-    fees: fees
-      ? {
-          total: known(fees.position_usd + fees.borrowing_usd + fees.liquidation_usd + fees.swap_usd),
-          parts: fees,
-          reason: null,
-        }
+    fees: parts
+      ? { total: feeTotal(parts), parts, reason: null }
       : { total: known(null, r('fees')), parts: null, reason: r('fees') },
     liquidations: known(f.liquidations_usd, r('liquidations_usd')),
     liquidationCount: known(f.liquidation_count, r('liquidation_count')),
@@ -264,15 +286,9 @@ function protocolCore(p: ProtocolFigures, kind: VenueKind): DayCore {
   const feeless = cores.find((c) => c.fees.parts === null);
   const feeParts = feeless
     ? null
-    : cores.reduce<FeePartsInput>(
-        (s, c) => ({
-          position_usd: s.position_usd + c.fees.parts!.position_usd,
-          borrowing_usd: s.borrowing_usd + c.fees.parts!.borrowing_usd,
-          liquidation_usd: s.liquidation_usd + c.fees.parts!.liquidation_usd,
-          swap_usd: s.swap_usd + c.fees.parts!.swap_usd,
-        }),
-        { position_usd: 0, borrowing_usd: 0, liquidation_usd: 0, swap_usd: 0 },
-      );
+    : (Object.fromEntries(
+        FEE_PARTS.map((p) => [p, cores.length ? sum(cores.map((c) => c.fees.parts![p])) : known(0)]),
+      ) as Record<FeePart, Known>);
   return {
     oi: {
       long: pick((c) => c.oi.long),
@@ -284,7 +300,7 @@ function protocolCore(p: ProtocolFigures, kind: VenueKind): DayCore {
     volume: pick((c) => c.volume),
     trades: pick((c) => c.trades),
     fees: {
-      total: pick((c) => c.fees.total),
+      total: feeParts ? feeTotal(feeParts) : pick((c) => c.fees.total),
       parts: feeParts,
       reason: feeless ? feeless.fees.reason : null,
     },
@@ -316,10 +332,10 @@ function sharedFields(
     fees_usd: amount(reasons.take('fees_usd', core.fees.total)),
     fees: core.fees.parts
       ? {
-          position_usd: amount(core.fees.parts.position_usd)!,
-          borrowing_usd: amount(core.fees.parts.borrowing_usd)!,
-          liquidation_usd: amount(core.fees.parts.liquidation_usd)!,
-          swap_usd: amount(core.fees.parts.swap_usd)!,
+          position_usd: amount(reasons.take('fees.position_usd', core.fees.parts.position_usd)),
+          borrowing_usd: amount(reasons.take('fees.borrowing_usd', core.fees.parts.borrowing_usd)),
+          liquidation_usd: amount(reasons.take('fees.liquidation_usd', core.fees.parts.liquidation_usd)),
+          swap_usd: amount(reasons.take('fees.swap_usd', core.fees.parts.swap_usd)),
         }
       : (reasons.take('fees', known(null, core.fees.reason)) as null),
     liquidations_usd: amount(reasons.take('liquidations_usd', core.liquidations)),
@@ -505,7 +521,11 @@ export function pairRecords(input: PairHistoryInput): DerivativesPairRecordT[] {
     }
     const r = (field: string) => reasonOf(f, field, venue.kind);
     const core = pairCore(f, venue.kind);
-    const tvl = known(f.tvl_usd, r('tvl_usd'));
+    // An order book's collateral is the account's, across markets: a pair has no TVL of its own.
+    const tvl = known(
+      f.tvl_usd,
+      f.gap_reasons?.tvl_usd ?? (venue.kind === 'order_book' ? 'not_applicable' : 'no_data'),
+    );
     const poolValue = known(f.pool_value_usd, r('pool_value_usd'));
     const shared = sharedFields(
       core,

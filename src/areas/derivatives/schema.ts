@@ -5,6 +5,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Count, Fraction, Iso, IsoDate, Nullable, Usd } from '../kit/schema.js';
 
+/**
+ * The model every derivatives document is computed by (`meta.methodology`): docs/methodology/derivatives.md. Its
+ * version changes whenever a figure can change.
+ */
+export const DERIVATIVES_METHODOLOGY = 'derivatives.perpetuals@1.0.0';
+
 /** Why a field of a partly known record is null: `{ <field>: <reason> }` (`<group>.<field>` inside a group). */
 export const DerivativesGapReasons = Type.Record(Type.String(), Type.String(), {
   description: 'For each null figure of the record, why (no_data, no_price, not_applicable, no_positions…)',
@@ -75,10 +81,10 @@ export const OiConventionSchema = Type.Union(
 );
 
 export const FeeParts = Type.Object({
-  position_usd: Usd('Opening and closing fees of positions'),
-  borrowing_usd: Usd('Borrowing fees paid by positions (GMX), not funding'),
-  liquidation_usd: Usd('Liquidation fees'),
-  swap_usd: Usd('Swap fees (GMX swaps through the markets)'),
+  position_usd: Nullable(Usd('Opening and closing fees of positions')),
+  borrowing_usd: Nullable(Usd('Borrowing fees paid by positions (GMX), not funding')),
+  liquidation_usd: Nullable(Usd('Liquidation fees')),
+  swap_usd: Nullable(Usd('Swap fees (GMX swaps through the markets)')),
 });
 
 /** Figures a protocol record and a pair record share. */
@@ -99,7 +105,11 @@ const dayFields = {
   ),
   trade_count: Nullable(Count('Fills of the day, each once (GMX: one per position increase or decrease)')),
   unique_traders: Nullable(Count('Distinct accounts that traded (null where the source has no accounts)')),
-  fees_usd: Nullable(Usd('Sum of fees’ parts; null where no source publishes fees (dYdX)')),
+  fees_usd: Nullable(
+    Usd(
+      'Sum of the fees’ known parts (a part not applicable to the venue counts as none); null where no source publishes fees (dYdX)',
+    ),
+  ),
   fees: Nullable(FeeParts),
   liquidations_usd: Nullable(Usd('Size of positions liquidated in the day, USD')),
   liquidation_count: Nullable(Count('Liquidations of the day')),

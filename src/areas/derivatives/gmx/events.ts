@@ -61,18 +61,7 @@ export type GmxEventName = (typeof GMX_EVENT_NAMES)[number];
 export const eventNameHash = (name: string): Hex => keccak256(stringToBytes(name));
 export const GMX_EVENT_NAME_HASHES: readonly Hex[] = GMX_EVENT_NAMES.map(eventNameHash);
 
-/** `OrderType` of gmx-synthetics `contracts/order/Order.sol` (the enum's order). */
-export const ORDER_TYPE = {
-  MarketSwap: 0,
-  LimitSwap: 1,
-  MarketIncrease: 2,
-  LimitIncrease: 3,
-  MarketDecrease: 4,
-  LimitDecrease: 5,
-  StopLossDecrease: 6,
-  Liquidation: 7,
-  StopIncrease: 8,
-} as const;
+export { ORDER_TYPE } from './facts.js';
 
 type Items<T> = { readonly items: readonly { key: string; value: T }[] };
 interface RawEventLogData {

@@ -5,6 +5,19 @@ import type { GmxEvent } from './events.js';
  * block. Amounts are exact (bigint); GMX's USD values and prices have 30 decimals (`PRICE_DECIMALS`).
  */
 
+/** `OrderType` of gmx-synthetics `contracts/order/Order.sol` (the enum's order). */
+export const ORDER_TYPE = {
+  MarketSwap: 0,
+  LimitSwap: 1,
+  MarketIncrease: 2,
+  LimitIncrease: 3,
+  MarketDecrease: 4,
+  LimitDecrease: 5,
+  StopLossDecrease: 6,
+  Liquidation: 7,
+  StopIncrease: 8,
+} as const;
+
 export interface GmxMarketFact {
   readonly chain: string;
   readonly dataStore: string;
