@@ -6,8 +6,8 @@
  * 2. it liquidates every position the chain as the last block left it flags (`positionStates`); the engine
  *    re-checks at the new prices and leaves a position that became healthy alone;
  * 3. traders open, increase, decrease and close longs and shorts on every market (a Poisson number of actions per
- *    market, `TRADES_PER_HOUR` an hour at scale 1), with leverage from 2× to 25×: the world's ETH crash liquidates
- *    the most leveraged longs;
+ *    market, `TRADES_PER_HOUR` an hour at scale 1: few, to keep the chain's catch-up cheap), with leverage from 2×
+ *    to 25×: the world's ETH crash liquidates the most leveraged longs;
  * 4. the liquidity provider deposits into a market token now and then (`DEPOSITS_PER_HOUR`).
  *
  * Everything is drawn from the saved generator and the chain's state: same seed, same chain; resumed from the saved
@@ -21,7 +21,7 @@ import { gmxAbi } from './deploy.js';
 import { GMX_KEYS, positionKeyOf } from './keys.js';
 import { type GmxMarket, type GmxSection, gmxPrice } from './section.js';
 
-export const TRADES_PER_HOUR = 4;
+export const TRADES_PER_HOUR = 1.5;
 export const DEPOSITS_PER_HOUR = 0.2;
 const GAS_TRADE = 3_000_000n;
 const GAS_PRICES = 1_500_000n;
