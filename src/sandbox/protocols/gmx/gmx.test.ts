@@ -226,6 +226,23 @@ describe('GMX v2 in the sandbox (Arbitrum)', () => {
     }
   });
 
+  it('saves the funding factor per second for the open interest it leaves (positive: longs pay shorts)', async () => {
+    for (const m of section.markets) {
+      const [long, short] = await Promise.all(
+        [true, false].map((isLong) => view<bigint>(section.marketEngine, 'openInterest', [m.marketToken, isLong])),
+      );
+      const saved = await view<bigint>(section.dataStore, 'getInt', [
+        GMX_KEYS.savedFundingFactorPerSecond(m.marketToken),
+      ]);
+      const diff = long! > short! ? long! - short! : short! - long!;
+      const magnitude = long! + short! > 0n ? (GMX_CONFIG.fundingFactor * diff) / (long! + short!) : 0n;
+      expect(saved, m.name).toBe(long! >= short! ? magnitude : -magnitude);
+    }
+    const fees = (await events()).filter((e) => e.name === 'PositionFeesCollected');
+    expect(fees.some((e) => uint(e, 'fundingFeeAmount') > 0n)).toBe(true);
+    expect(fees.some((e) => uint(e, 'borrowingFeeAmount') > 0n)).toBe(true);
+  });
+
   it('liquidates on the world’s ETH crash (GMX’s Liquidation order type, 7)', async () => {
     const all = await events();
     const liquidations = all.filter((e) => e.name === 'PositionDecrease' && uint(e, 'orderType') === 7n);
