@@ -1,7 +1,7 @@
 import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
-import { computeJob, DocumentSet, wait } from '../../kit/index.js';
 import { eachTarget } from '../../kit/each-target.js';
+import { computeJob, DocumentSet, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
 import { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
 import { pairRecords, pairsListing, protocolRecords } from '../records.js';
