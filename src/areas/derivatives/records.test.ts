@@ -411,6 +411,14 @@ describe('the payloads match their schemas', () => {
   });
 });
 
+describe('a venue without markets', () => {
+  it('has no open interest or volume to sum: null with no_members, never zero', () => {
+    const [r] = protocolRecords({ venue: DYDX, days: days(() => protocolOf([])) });
+    expect(r).toMatchObject({ number_of_pairs: 0, open_interest_usd: null, volume_usd: null, tvl_usd: 5_000_000 });
+    expect(r!.gap_reasons).toMatchObject({ open_interest_usd: 'no_members', volume_usd: 'no_members' });
+  });
+});
+
 describe('fee parts', () => {
   const feesOf = (fees: PairFigures['fees']) =>
     pairRecords({ venue: GMX, pair: 'ETH-USD', markets: ETH_MARKETS, days: days(() => poolDay({ fees })) })[0]!;

@@ -282,12 +282,13 @@ function pairCore(f: PairFigures, kind: VenueKind): DayCore {
 /** The protocol's day: the sums of its pairs' figures (a sum over an unknown part is unknown). */
 function protocolCore(p: ProtocolFigures, kind: VenueKind): DayCore {
   const cores = p.pairs.map((f) => pairCore(f, kind));
-  const pick = (get: (c: DayCore) => Known) => (cores.length ? sum(cores.map(get)) : known(0));
+  // An aggregate over no market is unknown (`no_members`), never a zero.
+  const pick = (get: (c: DayCore) => Known) => (cores.length ? sum(cores.map(get)) : known(null, 'no_members'));
   const feeless = cores.find((c) => c.fees.parts === null);
   const feeParts = feeless
     ? null
     : (Object.fromEntries(
-        FEE_PARTS.map((p) => [p, cores.length ? sum(cores.map((c) => c.fees.parts![p])) : known(0)]),
+        FEE_PARTS.map((p) => [p, cores.length ? sum(cores.map((c) => c.fees.parts![p])) : known(null, 'no_members')]),
       ) as Record<FeePart, Known>);
   return {
     oi: {
