@@ -15,6 +15,8 @@ export interface ReferencePrices {
   close(symbol: string, hour: number): number | undefined;
   /** The start of the last closed hour (Unix seconds), undefined when none is. */
   lastHour(): number | undefined;
+  /** The start of the first hour still known (Unix seconds), undefined when none is. */
+  firstHour(): number | undefined;
   /** A fixed price of `symbol` that does not move with time (the world's initial price): the anchor of sizes. */
   initial(symbol: string): number | undefined;
 }
@@ -26,6 +28,7 @@ export function worldReferencePrices(view: Pick<WorldView, 'hours' | 'hour' | 'm
   return {
     close: (symbol, hour) => view.hour(hour)?.prices[symbol],
     lastHour: () => view.hours().at(-1)?.hour,
+    firstHour: () => view.hours()[0]?.hour,
     initial: (symbol) => initial.get(symbol),
   };
 }
@@ -65,6 +68,7 @@ export function syntheticReferencePrices(
       return anchor * Math.exp(0.15 * smoothNoise(seed, symbol, hour, 48) + 0.03 * smoothNoise(seed, symbol, hour, 3));
     },
     lastHour,
+    firstHour: () => (lastHour() === undefined ? undefined : firstHour),
     initial: (symbol) => anchors[symbol],
   };
 }

@@ -19,6 +19,7 @@ function prices(lastHour = T0 + (HOURS - 1) * HOUR): ReferencePrices {
       return initial[symbol]! * (1 + 0.001 * Math.sin(i)) * crash;
     },
     lastHour: () => lastHour,
+    firstHour: () => T0,
     initial: (symbol) => initial[symbol],
   };
 }

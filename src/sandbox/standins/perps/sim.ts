@@ -128,6 +128,11 @@ export class PerpVenueSimulation {
     return this.referenceClose(this.markets[0]!, last) === undefined ? undefined : last;
   }
 
+  /** The first hour with data (Unix seconds): the first the reference prices still know. */
+  firstHour(): number | undefined {
+    return this.options.prices.firstHour();
+  }
+
   /** The market's USD price at the close of the hour starting at `hour`, before rounding to ticks. */
   referenceClose(market: PerpMarketSpec, hour: number): number | undefined {
     const ref = this.options.prices.close(market.reference, hour);
