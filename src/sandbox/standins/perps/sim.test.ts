@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR } from '../../../core/time.js';
 import { decimalString } from './decimal.js';
 import { DYDX_MARKETS, SYNTHETIX_MARKETS } from './markets.js';
-import type { ReferencePrices } from './prices.js';
+import { type ReferencePrices, worldReferencePrices } from './prices.js';
 import { heightAt, PerpVenueSimulation, timeOfHeight } from './sim.js';
 
 const T0 = Date.UTC(2026, 10, 1) / 1000;
@@ -134,5 +134,28 @@ describe('the perpetuals venue simulation', () => {
     expect(agg.trades).toBe(fills.length);
     const usd = fills.reduce((s, f) => s + Number(f.size) * Number(f.price), 0);
     expect(Number(decimalString(agg.notionalUnits, 4)) / usd - 1).toBeLessThan(1e-9);
+  });
+});
+
+describe('the world’s reference prices', () => {
+  it('are each closed hour’s close, the manifest’s initial prices the anchors, nothing before or after', () => {
+    const hours = [0, 1, 2].map((i) => ({
+      hour: T0 + i * HOUR,
+      prices: { WETH: 3000 + i, WBTC: 60000 - i },
+      dex: { swaps: 1, liquidityChanges: 0, transactions: 1 },
+    }));
+    const view = {
+      hours: () => hours,
+      hour: (h: number) => hours.find((x) => x.hour === h),
+      manifests: new Map([['ethereum', { tokens: [{ symbol: 'WETH', initialPriceUsd: 2900 }] }]]),
+    } as unknown as Parameters<typeof worldReferencePrices>[0];
+    const prices = worldReferencePrices(view);
+    expect(prices.close('WETH', T0 + HOUR)).toBe(3001);
+    expect(prices.close('WETH', T0 + 3 * HOUR)).toBeUndefined();
+    expect([prices.firstHour(), prices.lastHour()]).toEqual([T0, T0 + 2 * HOUR]);
+    expect(prices.initial('WETH')).toBe(2900);
+    const sim = new PerpVenueSimulation({ seed: 7, venue: 'dydx', markets: DYDX_MARKETS, prices });
+    expect(sim.hour('ETH-USD', T0 + 2 * HOUR)!.oracleCloseTicks).toBe(30020);
+    expect(sim.lastHour(NOW)).toBe(T0 + 2 * HOUR);
   });
 });
