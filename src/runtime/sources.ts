@@ -19,6 +19,7 @@ import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } fr
 import { beaconFromConfig, openBeacon } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
 import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
+import { dydxFromConfig, openDydx } from '../sources/dydx/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
@@ -137,6 +138,13 @@ const redditSource: SourceDef<'reddit'> = {
   },
 };
 
+const dydxSource: SourceDef<'dydx'> = {
+  kind: 'dydx',
+  configured: (config) => config.dydx.indexerUrl !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openDydx(dydxFromConfig(config), openOptions(ctx, 'dydx')),
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -145,6 +153,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   beaconSource,
   discordSource,
   redditSource,
+  dydxSource,
 ];
 
 /** Opens every source the configuration names. */

@@ -7,6 +7,7 @@
 import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { DiscordEndpoint } from './discord/endpoint.js';
+import type { DydxEndpoint } from './dydx/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
@@ -25,6 +26,8 @@ export interface SourceHandles {
   readonly discord: DiscordEndpoint;
   /** Reddit's OAuth API (or its stand-in), app-only. */
   readonly reddit: RedditEndpoint;
+  /** dYdX v4's indexer REST API and its chain node's Cosmos REST (or their stand-in). */
+  readonly dydx: DydxEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

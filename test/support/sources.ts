@@ -12,6 +12,7 @@ import { openSources, startStandins } from '../../src/runtime/sources.js';
 import type { BeaconStandin } from '../../src/sandbox/standins/beacon/server.js';
 import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.js';
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
+import type { DydxStandin } from '../../src/sandbox/standins/dydx/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
@@ -27,6 +28,7 @@ export interface StandinServers {
   readonly beacon: BeaconStandin;
   readonly discord: DiscordStandin;
   readonly reddit: RedditStandin;
+  readonly dydx: DydxStandin;
 }
 
 export interface TestSourcesOptions {
@@ -89,6 +91,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     },
     discord: { ...NO_FAULTS, ...o.discord },
     reddit: { ...NO_FAULTS, ...o.reddit },
+    dydx: { ...NO_FAULTS, ...o.dydx },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };
