@@ -1,5 +1,5 @@
 import { definePart } from '../../kit/module.js';
-import { gmxJobs } from './jobs.js';
+import { GMX_COMPUTATION, gmxJobs } from './jobs.js';
 import { GMX_MIGRATIONS } from './tables.js';
 
 /**
@@ -10,5 +10,5 @@ export const gmxPart = definePart({
   id: 'gmx',
   migrations: GMX_MIGRATIONS,
   jobs: gmxJobs,
-  computations: [],
+  computations: [GMX_COMPUTATION],
 });
