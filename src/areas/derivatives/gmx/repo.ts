@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
+import { DAY, startOfUtcDay } from '../../../core/time.js';
 import { inChunks } from '../../../store/chunks.js';
 import type { Database } from '../../../store/schema.js';
+import type { GmxComputeInput, GmxPriceObservation } from './compute.js';
 import type { GmxEventName } from './events.js';
 import { factJson, type GmxEventFact, type GmxMarketFact, type GmxStateSnapshot, parseFactJson } from './facts.js';
 import type { GmxTables } from './tables.js';
+import type { GmxTarget } from './targets.js';
 
 const INSERT_CHUNK = 500;
 
@@ -186,4 +189,43 @@ export class GmxRepository {
       event: parseFactJson(r.data),
     }));
   }
+
+  /**
+   * What `computeGmx` reads for a venue, as of its newest snapshot: the 7 days' snapshots and events (from a day
+   * before the oldest record's, so that funding carries over into it), markets and tokens; events after the
+   * snapshot wait for the next one (no record is newer than its payload). Undefined before the first snapshot.
+   */
+  async computeInput(
+    target: GmxTarget,
+    prices: readonly GmxPriceObservation[] = [],
+  ): Promise<GmxComputeInput | undefined> {
+    const newest = (await this.snapshotTimes(target.chain, target.dataStore)).at(-1);
+    if (!newest) return undefined;
+    const asOf = newest.timestamp;
+    const from = startOfUtcDay(asOf) - 7 * DAY;
+    return {
+      protocol: target.protocol,
+      chain: target.chain,
+      version: target.version,
+      dataStore: target.dataStore,
+      eventEmitter: target.eventEmitter,
+      asOf,
+      listedPairs: target.pairs,
+      markets: await this.markets(target.chain, target.dataStore),
+      tokens: await this.tokens(target.chain),
+      snapshots: await this.snapshots(target.chain, target.dataStore, from, asOf),
+      events: await this.events(target.chain, target.eventEmitter, COMPUTE_EVENTS, from, asOf),
+      prices: prices.filter((p) => p.timestamp <= asOf),
+    };
+  }
 }
+
+/** The events `computeGmx` reads. */
+export const COMPUTE_EVENTS: readonly GmxEventName[] = [
+  'PositionIncrease',
+  'PositionDecrease',
+  'PositionFeesCollected',
+  'OpenInterestUpdated',
+  'Funding',
+  'Borrowing',
+];
