@@ -8,7 +8,6 @@ import { pairRecords, pairsListing, protocolRecords } from '../records.js';
 import { derivativesPaths } from '../routes.js';
 import { DERIVATIVES_METHODOLOGY } from '../schema.js';
 import { computeGmx, type GmxComputeInput } from './compute.js';
-import { GMX_EVENT_NAMES } from './events.js';
 import { GmxIngest } from './ingest.js';
 import { gmxPublication } from './publish.js';
 import { GmxRepository } from './repo.js';
@@ -81,23 +80,8 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
         const repo = new GmxRepository(ctx.store.db);
         const venues: GmxComputeInput[] = [];
         for (const t of targets) {
-          const newest = (await repo.snapshotTimes(t.chain, t.dataStore)).at(-1);
-          if (!newest) continue;
-          // The 7 records' days and the day before them (funding carries over from it).
-          const from = newest.timestamp - LOOKBACK_SECONDS - DAY;
-          venues.push({
-            protocol: t.protocol,
-            chain: t.chain,
-            version: t.version,
-            dataStore: t.dataStore,
-            eventEmitter: t.eventEmitter,
-            asOf: newest.timestamp,
-            listedPairs: t.pairs,
-            markets: await repo.markets(t.chain, t.dataStore),
-            tokens: await repo.tokens(t.chain),
-            snapshots: await repo.snapshots(t.chain, t.dataStore, from, newest.timestamp),
-            events: await repo.events(t.chain, t.eventEmitter, GMX_EVENT_NAMES, from, newest.timestamp),
-          });
+          const input = await repo.computeInput(t);
+          if (input) venues.push(input);
         }
         return venues.length ? { venues } : wait('no GMX snapshot stored yet');
       },
