@@ -1,7 +1,7 @@
 import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { computeJob, DocumentSet, wait } from '../../kit/index.js';
+import { chainSourceLabel, computeJob, DocumentSet, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
 import { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
 import { pairRecords, pairsListing, protocolRecords } from '../records.js';
@@ -90,7 +90,9 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol && t.chain === out.chain)!;
           const p = gmxPublication(out, target.pairs);
-          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf });
+          // A venue's documents name its own chain, not every chain the EVM source reads.
+          const source = chainSourceLabel(env, out.chain);
+          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf, source });
           const m = { methodology: DERIVATIVES_METHODOLOGY };
           const protocol = out.protocol;
           set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, target.pairs, p.listed, out.asOf), m);
