@@ -4,12 +4,15 @@
  * `@gmx-io/sdk` 1.4.0's EventEmitter) by key name; the DataStore equals a replay of `OpenInterestUpdated` and
  * `OpenInterestInTokensUpdated` deltas and of the positions' size deltas, the single-token market keeping its open
  * interest under its one collateral key (a reader summing the long and short token's keys counts it twice); fees are
- * in collateral tokens at the event's collateral price; the crash liquidates (order type 7). A second world stepped
- * in two calls (a stop and a resume) ends in the same chain state as one stepped in one call.
+ * in collateral tokens at the event's collateral price; `Funding` and `Borrowing`, decoded by the derivatives area's
+ * GMX decoder, carry the funding factor the engine saved (its magnitude) and the borrowing factor per second it
+ * applies; the crash liquidates (order type 7). A second world stepped in two calls (a stop and a resume) ends in the
+ * same chain state as one stepped in one call.
  */
 import { type Address, decodeEventLog, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useAnvils } from '../../../../test/support/anvil.js';
+import { decodeGmxEvent } from '../../../areas/derivatives/gmx/events.js';
 import { bookKey } from '../../../registry/address-book.js';
 import { RpcClient } from '../../chain/rpc.js';
 import { addressBookFromManifests } from '../../world/address-book.js';
@@ -56,6 +59,7 @@ interface Decoded {
   readonly name: string;
   readonly block: number;
   readonly data: EventData;
+  readonly log: { readonly topics: readonly Hex[]; readonly data: Hex };
 }
 
 /** A value by key name, never by position. */
@@ -87,7 +91,7 @@ async function events(): Promise<Decoded[]> {
       data: log.data,
       topics: log.topics as [Hex, ...Hex[]],
     }) as unknown as { args: { eventName: string; eventData: EventData } };
-    return { name: d.args.eventName, block: Number(log.blockNumber), data: d.args.eventData };
+    return { name: d.args.eventName, block: Number(log.blockNumber), data: d.args.eventData, log };
   });
 }
 
@@ -157,6 +161,8 @@ describe('GMX v2 in the sandbox (Arbitrum)', () => {
       'OpenInterestInTokensUpdated',
       'CumulativeBorrowingFactorUpdated',
       'FundingFeeAmountPerSizeUpdated',
+      'Funding',
+      'Borrowing',
     ]) {
       expect(names, n).toContain(n);
     }
@@ -241,6 +247,87 @@ describe('GMX v2 in the sandbox (Arbitrum)', () => {
     const fees = (await events()).filter((e) => e.name === 'PositionFeesCollected');
     expect(fees.some((e) => uint(e, 'fundingFeeAmount') > 0n)).toBe(true);
     expect(fees.some((e) => uint(e, 'borrowingFeeAmount') > 0n)).toBe(true);
+  });
+
+  it('emits GMX’s Funding (the saved factor’s magnitude) and Borrowing (the factor applied) at every update', async () => {
+    const all = await events();
+    const blocks = [...new Set(all.map((e) => e.block))];
+    const timestamps = new Map(
+      await Promise.all(
+        blocks.map(async (b) => {
+          const block = await rpc.request<{ timestamp: Hex }>('eth_getBlockByNumber', [`0x${b.toString(16)}`, false]);
+          return [b, BigInt(block.timestamp)] as const;
+        }),
+      ),
+    );
+    const oi = new Map<string, bigint>();
+    const updatedAt = new Map<string, bigint>();
+    const dt = new Map<string, bigint>();
+    const side = new Map<string, number>();
+    const checkedBlocks = new Set<string>();
+    let funding = 0;
+    let borrowing = 0;
+    let previous: Decoded | undefined;
+    for (const e of all) {
+      const ts = timestamps.get(e.block)!;
+      if (e.name === 'MarketCreated') updatedAt.set(addr(e, 'marketToken'), ts);
+      if (e.name === 'OpenInterestUpdated') {
+        const key = `${addr(e, 'market')}/${bool(e, 'isLong')}`;
+        oi.set(key, (oi.get(key) ?? 0n) + int(e, 'delta'));
+      }
+      if (e.name === 'Funding' || e.name === 'Borrowing') {
+        const decoded = decodeGmxEvent(e.log);
+        expect(decoded?.kind).toBe(e.name);
+        if (decoded?.kind !== 'Funding' && decoded?.kind !== 'Borrowing') throw new Error('not a rate');
+        const market = decoded.market.toLowerCase();
+        expect(market).toBe(addr(e, 'market'));
+        expect(e.log.topics[2]).toBe(`0x${market.slice(2).padStart(64, '0')}`);
+        if (decoded.kind === 'Funding') {
+          funding++;
+          // The factor saved for the open interest the market's last action left (GMX's 30 decimals).
+          const [long, short] = [oi.get(`${market}/true`) ?? 0n, oi.get(`${market}/false`) ?? 0n];
+          const diff = long > short ? long - short : short - long;
+          const expected = long + short > 0n ? (GMX_CONFIG.fundingFactor * diff) / (long + short) : 0n;
+          expect(decoded.factorPerSecond, `${market} @${e.block}`).toBe(expected);
+          if (!checkedBlocks.has(`${market}/${e.block}`)) {
+            // The first update of a block reads what the DataStore held at the end of the one before.
+            checkedBlocks.add(`${market}/${e.block}`);
+            const saved = await view<bigint>(
+              section.dataStore,
+              'getInt',
+              [GMX_KEYS.savedFundingFactorPerSecond(market as Address)],
+              `0x${(e.block - 1).toString(16)}`,
+            );
+            expect(decoded.factorPerSecond).toBe(saved < 0n ? -saved : saved);
+          }
+          dt.set(market, ts - updatedAt.get(market)!);
+          updatedAt.set(market, ts);
+          side.set(market, 0);
+        } else {
+          borrowing++;
+          // Long side first, then short; the cumulative factor grows by the factor × the seconds since the update.
+          const isLong = side.get(market) === 0;
+          side.set(market, (side.get(market) ?? 0) + 1);
+          expect(decoded.factorPerSecond).toBeLessThanOrEqual(GMX_CONFIG.borrowingFactor);
+          const delta = decoded.factorPerSecond * dt.get(market)!;
+          if (delta > 0n) {
+            expect(previous?.name).toBe('CumulativeBorrowingFactorUpdated');
+            expect(addr(previous!, 'market')).toBe(market);
+            expect(bool(previous!, 'isLong')).toBe(isLong);
+            expect(uint(previous!, 'delta')).toBe(delta);
+          } else {
+            expect(previous?.name).not.toBe('CumulativeBorrowingFactorUpdated');
+          }
+        }
+      }
+      previous = e;
+    }
+    expect(funding).toBeGreaterThan(0);
+    expect(borrowing).toBe(2 * funding);
+    const rates = all.map((e) => decodeGmxEvent(e.log));
+    expect(rates.some((r) => r?.kind === 'Funding' && r.factorPerSecond > 0n)).toBe(true);
+    expect(rates.some((r) => r?.kind === 'Borrowing' && r.factorPerSecond > 0n)).toBe(true);
+    expect(all.filter((e) => e.name === 'CumulativeBorrowingFactorUpdated').length).toBeGreaterThan(0);
   });
 
   it('liquidates on the world’s ETH crash (GMX’s Liquidation order type, 7)', async () => {

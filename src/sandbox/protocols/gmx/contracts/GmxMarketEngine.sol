@@ -394,19 +394,24 @@ contract MarketEngine {
             dataStore.getUint(Keys.claimableFundingAmountPerSizeKey(p.market, m.shortToken, p.isLong));
     }
 
-    /// Accrues funding and borrowing since the market's last update (per second, at the saved factors).
+    /// GMX's `updateFundingAndBorrowingState`, at every action on the market: accrues funding and borrowing since the
+    /// market's last update (per second, at the saved factors; nothing more within the same second) and emits, as
+    /// GMX's `updateFundingState` and `updateCumulativeBorrowingFactor` do, `Funding` (the funding factor per second
+    /// applied: the saved factor's magnitude) and `Borrowing` for each side (the borrowing factor per second).
     function _updateMarket(GmxTypes.Props memory m) internal {
         uint256 updatedAt = dataStore.getUint(Keys.fundingUpdatedAtKey(m.marketToken));
-        if (block.timestamp <= updatedAt) return;
-        uint256 dt = block.timestamp - updatedAt;
-        dataStore.setUint(Keys.fundingUpdatedAtKey(m.marketToken), block.timestamp);
-        _accrueFunding(m, dt);
+        uint256 dt = block.timestamp > updatedAt ? block.timestamp - updatedAt : 0;
+        int256 factor = dataStore.getInt(Keys.savedFundingFactorPerSecondKey(m.marketToken));
+        if (dt > 0) {
+            dataStore.setUint(Keys.fundingUpdatedAtKey(m.marketToken), block.timestamp);
+            _accrueFunding(m, factor, dt);
+        }
+        marketEvents.emitRate(true, m.marketToken, uint256(factor >= 0 ? factor : -factor));
         _accrueBorrowing(m, true, dt);
         _accrueBorrowing(m, false, dt);
     }
 
-    function _accrueFunding(GmxTypes.Props memory m, uint256 dt) internal {
-        int256 factor = dataStore.getInt(Keys.savedFundingFactorPerSecondKey(m.marketToken));
+    function _accrueFunding(GmxTypes.Props memory m, int256 factor, uint256 dt) internal {
         uint256 longOi = openInterest(m.marketToken, true);
         uint256 shortOi = openInterest(m.marketToken, false);
         if (factor == 0 || longOi == 0 || shortOi == 0) return;
@@ -447,19 +452,31 @@ contract MarketEngine {
         }
     }
 
+    /// GMX's `updateCumulativeBorrowingFactor`: the side's cumulative factor grows by the factor per second × the
+    /// seconds since its last update, then `Borrowing` reports that factor per second.
     function _accrueBorrowing(GmxTypes.Props memory m, bool isLong, uint256 dt) internal {
+        uint256 perSecond = _borrowingFactorPerSecond(m, isLong);
+        uint256 delta = perSecond * dt;
+        if (delta > 0) {
+            uint256 next =
+                dataStore.applyDeltaToUint(Keys.cumulativeBorrowingFactorKey(m.marketToken, isLong), int256(delta));
+            marketEvents.emitBorrowingFactorUpdated(m.marketToken, isLong, delta, next);
+        }
+        if (dt > 0) {
+            dataStore.setUint(Keys.cumulativeBorrowingFactorUpdatedAtKey(m.marketToken, isLong), block.timestamp);
+        }
+        marketEvents.emitRate(false, m.marketToken, perSecond);
+    }
+
+    /// `BORROWING_FACTOR × min(1, the side's open interest / the backing token's pool in USD)`, 30 decimals.
+    function _borrowingFactorPerSecond(GmxTypes.Props memory m, bool isLong) internal view returns (uint256) {
         address token = isLong ? m.longToken : m.shortToken;
         uint256 poolUsd = dataStore.getUint(Keys.poolAmountKey(m.marketToken, token)) * oracle.getPrice(token).min;
         if (m.longToken == m.shortToken) poolUsd /= 2;
         uint256 oi = openInterest(m.marketToken, isLong);
-        dataStore.setUint(Keys.cumulativeBorrowingFactorUpdatedAtKey(m.marketToken, isLong), block.timestamp);
-        if (poolUsd == 0 || oi == 0) return;
+        if (poolUsd == 0 || oi == 0) return 0;
         if (oi > poolUsd) oi = poolUsd;
-        uint256 delta = (dataStore.getUint(Keys.borrowingFactorKey(m.marketToken, isLong)) * oi * dt) / poolUsd;
-        if (delta == 0) return;
-        uint256 next =
-            dataStore.applyDeltaToUint(Keys.cumulativeBorrowingFactorKey(m.marketToken, isLong), int256(delta));
-        marketEvents.emitBorrowing(m.marketToken, isLong, delta, next);
+        return (dataStore.getUint(Keys.borrowingFactorKey(m.marketToken, isLong)) * oi) / poolUsd;
     }
 
     /// The funding factor per second for the open interest as it now is (positive: longs pay shorts).

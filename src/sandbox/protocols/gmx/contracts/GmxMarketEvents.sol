@@ -8,9 +8,9 @@ import "./GmxTypes.sol";
 /// GMX's PositionEventUtils and MarketEventUtils): `PositionIncrease`, `PositionDecrease`, `PositionFeesCollected`,
 /// `OpenInterestUpdated`, `OpenInterestInTokensUpdated`, `CollateralSumUpdated`, `PoolAmountUpdated`,
 /// `FundingFeeAmountPerSizeUpdated`, `ClaimableFundingAmountPerSizeUpdated`, `ClaimableFundingUpdated`,
-/// `FundingFeesClaimed`, `CumulativeBorrowingFactorUpdated`: built from what the engine hands over and emitted
-/// through the EventEmitter as EventLog1 (topic1: the account for positions and claims, else the market). Only the
-/// engine calls it (a contract of its own keeps the engine under the contract size limit).
+/// `FundingFeesClaimed`, `CumulativeBorrowingFactorUpdated`, `Funding`, `Borrowing`: built from what the engine hands
+/// over and emitted through the EventEmitter as EventLog1 (topic1: the account for positions and claims, else the
+/// market). Only the engine calls it (a contract of its own keeps the engine under the contract size limit).
 contract MarketEvents {
     using EventUtils for EventUtils.AddressItems;
     using EventUtils for EventUtils.UintItems;
@@ -257,7 +257,7 @@ contract MarketEvents {
         eventEmitter.emitEventLog1(name, bytes32(uint256(uint160(account))), d);
     }
 
-    function emitBorrowing(address market, bool isLong, uint256 delta, uint256 next) external onlyEngine {
+    function emitBorrowingFactorUpdated(address market, bool isLong, uint256 delta, uint256 next) external onlyEngine {
         EventUtils.EventLogData memory d;
         d.addressItems.initItems(1);
         d.addressItems.setItem(0, "market", market);
@@ -267,5 +267,16 @@ contract MarketEvents {
         d.uintItems.setItem(0, "delta", delta);
         d.uintItems.setItem(1, "nextValue", next);
         eventEmitter.emitEventLog1("CumulativeBorrowingFactorUpdated", bytes32(uint256(uint160(market))), d);
+    }
+
+    /// `Funding` (`fundingFactorPerSecond`, the magnitude) or, when not `funding`, `Borrowing`
+    /// (`borrowingFactorPerSecond`): GMX's MarketEventUtils `emitFunding` / `emitBorrowing`, topic1 the market.
+    function emitRate(bool funding, address market, uint256 factorPerSecond) external onlyEngine {
+        EventUtils.EventLogData memory d;
+        d.addressItems.initItems(1);
+        d.addressItems.setItem(0, "market", market);
+        d.uintItems.initItems(1);
+        d.uintItems.setItem(0, funding ? "fundingFactorPerSecond" : "borrowingFactorPerSecond", factorPerSecond);
+        eventEmitter.emitEventLog1(funding ? "Funding" : "Borrowing", bytes32(uint256(uint160(market))), d);
     }
 }
