@@ -57,6 +57,8 @@ export interface Config {
   readonly github: GithubSettings;
   /** `BEACON_API_URL`: the Ethereum beacon node API (validators, finality); undefined when not set. */
   readonly beaconApiUrl: string | undefined;
+  /** `GMX_ORACLE_URL`: GMX's oracle keeper REST base (tickers); undefined: https://arbitrum-api.gmxinfra.io. */
+  readonly gmxOracleUrl: string | undefined;
   /**
    * Bitcoin Core's JSON-RPC (`RPC_URL_BITCOIN`) and its credentials: user and password, or the node's cookie file.
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
@@ -393,6 +395,12 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  GMX_ORACLE_URL: {
+    key: 'GMX_ORACLE_URL',
+    doc: "GMX v2's oracle keeper REST base URL (`/prices/tickers`, `/tokens`) of the derivatives area (default https://arbitrum-api.gmxinfra.io); with the sandbox in use and this unset, `start` runs the keeper's stand-in instead",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   REDDIT_API_URL: {
     key: 'REDDIT_API_URL',
     doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
@@ -629,6 +637,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
     beaconApiUrl: p.BEACON_API_URL,
+    gmxOracleUrl: p.GMX_ORACLE_URL,
     discord: Object.freeze({
       apiUrl: p.DISCORD_API_URL,
       token: p.DISCORD_BOT_TOKEN,

@@ -22,6 +22,7 @@ import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
+import { gmxOracleFromConfig, openGmxOracle } from '../sources/gmx-oracle/endpoint.js';
 import type { SourceOpenOptions } from '../sources/http.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
 import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
@@ -137,6 +138,14 @@ const redditSource: SourceDef<'reddit'> = {
   },
 };
 
+/** GMX's oracle keeper: GMX's own unless `GMX_ORACLE_URL` names another (the sandbox's stand-in). */
+const gmxOracleSource: SourceDef<'gmx_oracle'> = {
+  kind: 'gmx_oracle',
+  configured: (config) => config.gmxOracleUrl !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openGmxOracle(gmxOracleFromConfig(config), openOptions(ctx, 'gmx_oracle')),
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -145,6 +154,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   beaconSource,
   discordSource,
   redditSource,
+  gmxOracleSource,
 ];
 
 /** Opens every source the configuration names. */

@@ -9,6 +9,7 @@ import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
+import type { GmxOracleEndpoint } from './gmx-oracle/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
 
 /** What each kind of source hands the areas. A new source adds one line. */
@@ -25,6 +26,8 @@ export interface SourceHandles {
   readonly discord: DiscordEndpoint;
   /** Reddit's OAuth API (or its stand-in), app-only. */
   readonly reddit: RedditEndpoint;
+  /** GMX v2's oracle keeper REST API (or its stand-in): tickers and tokens. */
+  readonly gmx_oracle: GmxOracleEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

@@ -13,6 +13,7 @@ import type { BeaconStandin } from '../../src/sandbox/standins/beacon/server.js'
 import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.js';
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
+import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
 import type { EtagStore } from '../../src/sources/github/etag.js';
@@ -27,6 +28,7 @@ export interface StandinServers {
   readonly beacon: BeaconStandin;
   readonly discord: DiscordStandin;
   readonly reddit: RedditStandin;
+  readonly gmx_oracle: GmxOracleStandin;
 }
 
 export interface TestSourcesOptions {
@@ -89,6 +91,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     },
     discord: { ...NO_FAULTS, ...o.discord },
     reddit: { ...NO_FAULTS, ...o.reddit },
+    gmx_oracle: { ...NO_FAULTS, ...o.gmx_oracle },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };

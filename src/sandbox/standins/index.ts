@@ -25,6 +25,7 @@ import {
   worldOriginDay,
 } from './discord/server.js';
 import { type GithubStandinOptions, SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
+import { type GmxOracleStandinOptions, SANDBOX_GMX_ORACLE_FAULTS, startGmxOracleStandin } from './gmx-oracle/server.js';
 import {
   type RedditStandinOptions,
   SANDBOX_REDDIT_CLIENT_ID,
@@ -90,6 +91,7 @@ export interface StandinOverrides {
   readonly beacon?: Partial<BeaconStandinOptions>;
   readonly discord?: Partial<DiscordStandinOptions>;
   readonly reddit?: Partial<RedditStandinOptions>;
+  readonly gmx_oracle?: Partial<GmxOracleStandinOptions>;
 }
 
 export interface StandinDef {
@@ -245,4 +247,28 @@ const reddit: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit];
+/** GMX's oracle keeper (tickers, tokens) for the sandbox's GMX v2 on Arbitrum, at the world's reference prices. */
+const gmxOracle: StandinDef = {
+  kind: 'gmx_oracle',
+  async start({ seed, clock, world, overrides }) {
+    const standin = await startGmxOracleStandin({
+      seed,
+      clock,
+      ...(world ? { world } : {}),
+      faults: SANDBOX_GMX_ORACLE_FAULTS,
+      ...overrides?.gmx_oracle,
+    });
+    return {
+      url: standin.url,
+      config: { GMX_ORACLE_URL: standin.url },
+      label: 'sandbox GMX oracle keeper stand-in (REST API)',
+      announce: { gmx_oracle_url: standin.url },
+      service: 'gmx_oracle',
+      info: { url: standin.url },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, gmxOracle];
