@@ -59,6 +59,8 @@ export interface Config {
   readonly beaconApiUrl: string | undefined;
   /** `GMX_ORACLE_URL`: GMX's oracle keeper REST base (tickers); undefined: https://arbitrum-api.gmxinfra.io. */
   readonly gmxOracleUrl: string | undefined;
+  /** `SYNTHETIX_API_URL`: the Synthetix exchange's API base (`POST /v1/info`); undefined when not set. */
+  readonly synthetixApiUrl: string | undefined;
   /**
    * Bitcoin Core's JSON-RPC (`RPC_URL_BITCOIN`) and its credentials: user and password, or the node's cookie file.
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
@@ -401,6 +403,12 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  SYNTHETIX_API_URL: {
+    key: 'SYNTHETIX_API_URL',
+    doc: "The Synthetix exchange's API base URL, where `POST /v1/info` answers (https://papi.synthetix.io), of the derivatives area. Unset: no Synthetix figures; with the sandbox in use, its stand-in serves them",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   REDDIT_API_URL: {
     key: 'REDDIT_API_URL',
     doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
@@ -638,6 +646,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
     }),
     beaconApiUrl: p.BEACON_API_URL,
     gmxOracleUrl: p.GMX_ORACLE_URL,
+    synthetixApiUrl: p.SYNTHETIX_API_URL,
     discord: Object.freeze({
       apiUrl: p.DISCORD_API_URL,
       token: p.DISCORD_BOT_TOKEN,

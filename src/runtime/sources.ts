@@ -26,6 +26,7 @@ import { gmxOracleFromConfig, openGmxOracle } from '../sources/gmx-oracle/endpoi
 import type { SourceOpenOptions } from '../sources/http.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
 import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
+import { openSynthetix, synthetixFromConfig } from '../sources/synthetix/endpoint.js';
 import type { Store } from '../store/db.js';
 import { DbEtagStore } from '../store/etags.js';
 
@@ -146,6 +147,16 @@ const gmxOracleSource: SourceDef<'gmx_oracle'> = {
     ctx.role === 'serve' ? undefined : openGmxOracle(gmxOracleFromConfig(config), openOptions(ctx, 'gmx_oracle')),
 };
 
+/** The Synthetix exchange's info API, when `SYNTHETIX_API_URL` names it (or the sandbox's stand-in does). */
+const synthetixSource: SourceDef<'synthetix'> = {
+  kind: 'synthetix',
+  configured: (config) => config.synthetixApiUrl !== undefined,
+  open(config, ctx) {
+    const baseUrl = synthetixFromConfig(config);
+    return ctx.role === 'serve' || !baseUrl ? undefined : openSynthetix(baseUrl, openOptions(ctx, 'synthetix'));
+  },
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -155,6 +166,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   discordSource,
   redditSource,
   gmxOracleSource,
+  synthetixSource,
 ];
 
 /** Opens every source the configuration names. */

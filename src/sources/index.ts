@@ -11,6 +11,7 @@ import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 import type { GmxOracleEndpoint } from './gmx-oracle/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
+import type { SynthetixEndpoint } from './synthetix/endpoint.js';
 
 /** What each kind of source hands the areas. A new source adds one line. */
 export interface SourceHandles {
@@ -28,6 +29,8 @@ export interface SourceHandles {
   readonly reddit: RedditEndpoint;
   /** GMX v2's oracle keeper REST API (or its stand-in): tickers and tokens. */
   readonly gmx_oracle: GmxOracleEndpoint;
+  /** The Synthetix exchange's info API (or its stand-in). */
+  readonly synthetix: SynthetixEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;
