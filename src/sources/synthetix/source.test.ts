@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../../test/helpers.js';
+import { SYNTHETIX_SPEC, synthetixWire } from '../../../test/support/synthetix-wire.js';
 import { loadConfig } from '../../config/index.js';
 import {
   FUNDING_HISTORY_LIMIT,
@@ -256,6 +257,20 @@ describe('Synthetix info API client', () => {
     );
     await expect(down.c.markets()).rejects.toMatchObject({ retryable: true });
     expect(new SynthetixApiError('x', false)).toBeInstanceOf(Error);
+  });
+
+  it("records answers that conform to Synthetix's documented shapes (the stand-in's conformance schemas)", () => {
+    const conform = (action: string, body: unknown) => synthetixWire.errors(`${SYNTHETIX_SPEC}#/$defs/${action}`, body);
+    expect(conform('getMarkets', MARKETS)).toEqual([]);
+    expect(conform('getMarketPrices', PRICES)).toEqual([]);
+    expect(conform('getOpenInterest', OPEN_INTEREST)).toEqual([]);
+    const candles = { status: 'ok', response: { symbol: 'BTC-USDT', interval: '1h', candles: [candle(NOW)] } };
+    expect(conform('getCandles', candles)).toEqual([]);
+    expect(conform('Error', ERROR)).toEqual([]);
+    // A field the documentation does not name is a deviation.
+    expect(
+      conform('getOpenInterest', { ...OPEN_INTEREST, response: [{ ...OPEN_INTEREST.response[0], oi: '1' }] }),
+    ).not.toEqual([]);
   });
 
   it('is opened from SYNTHETIX_API_URL only', () => {
