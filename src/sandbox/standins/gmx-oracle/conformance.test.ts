@@ -178,6 +178,13 @@ describe('GMX oracle keeper stand-in', () => {
     } finally {
       await waiting.close();
     }
+    // The section's names win over GMX's usual ones (protocols/gmx lists every token as `WETH`, `USDC`, `BTC`).
+    const named = {
+      ...FIXTURE_SECTION,
+      tokens: [...FIXTURE_SECTION.tokens!, { address: WETH, symbol: 'WETH', decimals: 18 }],
+    };
+    const weth = oracleTokens(fixtureManifest(named)).find((t) => t.address === WETH)!;
+    expect([weth.symbol, weth.synthetic, weth.priceSymbol]).toEqual(['WETH', false, 'WETH']);
     const unpriced = { ...FIXTURE_SECTION, tokens: [] };
     expect(() => oracleTokens(fixtureManifest(unpriced))).toThrow(/has no price/);
   });

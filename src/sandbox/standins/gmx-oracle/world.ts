@@ -8,9 +8,10 @@ import { streamRng } from '../base/generate.js';
  * reference prices. Pure: a function of the world view, the seed and the instant.
  *
  * The tokens are the Arbitrum chain's manifest tokens (ERC-20s with decimals) and, from the manifest's `gmx` section
- * (written by `protocols/gmx`: a typed `gmx` field or `sections.gmx`), the synthetic index tokens its markets trade:
- * `tokens` entries with `synthetic: true` (an address GMX-style, a symbol, decimals and the world price they follow,
- * `priceSymbol`, default the symbol). The section's markets name index, long and short tokens by address; every
+ * (written by `protocols/gmx`: `sections.gmx`, or a typed `gmx` field), its `tokens`: the deployment's names for them
+ * and the synthetic index tokens its markets trade (`synthetic: true`: a pseudo-address, a symbol, decimals and the
+ * world price they follow, `priceSymbol`, default the symbol). Its `oracleDecimals`, if any, is not read: the keeper
+ * states its own precision. The section's markets name index, long and short tokens by address; every
  * one must be a manifest token or a listed synthetic token, or the keeper has no price for it (the stand-in refuses
  * to start quoting, as the real keeper would not list a market it cannot price).
  *
@@ -79,15 +80,16 @@ export function oracleTokens(manifest: WorldManifest): OracleToken[] {
   });
   for (const t of manifest.tokens) out.set(t.address.toLowerCase(), fromManifest(t));
   const section = gmxSection(manifest);
+  // The section's tokens (protocols/gmx lists every token its markets use) name them as the deployment does.
   for (const t of section?.tokens ?? []) {
-    if (out.has(t.address.toLowerCase())) continue;
+    const known = out.get(t.address.toLowerCase());
     out.set(t.address.toLowerCase(), {
       address: t.address,
       symbol: t.symbol,
       decimals: t.decimals,
-      synthetic: t.synthetic ?? true,
-      priceSymbol: t.priceSymbol ?? t.symbol,
-      stable: false,
+      synthetic: t.synthetic ?? !known,
+      priceSymbol: t.priceSymbol ?? known?.priceSymbol ?? t.symbol,
+      stable: known?.stable ?? false,
     });
   }
   for (const m of section?.markets ?? []) {
