@@ -65,8 +65,10 @@ export function compileContracts() {
   const artifacts = {};
   for (const [file, contracts] of Object.entries(output.contracts ?? {})) {
     for (const [contractName, c] of Object.entries(contracts)) {
-      // Interfaces (and abstract contracts) have no bytecode: nothing to deploy, no artifact.
+      // Interfaces (and abstract contracts) have no bytecode: nothing to deploy, no artifact. Nor do libraries of
+      // internal functions (GMX's EventUtils and Keys): their code is inlined into the contracts that use them.
       if (!c.evm.bytecode.object) continue;
+      if (new RegExp(`\\blibrary\\s+${contractName}\\b`).test(sources[file].content)) continue;
       artifacts[contractName] = {
         contractName,
         source: file,

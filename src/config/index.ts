@@ -74,6 +74,8 @@ export interface Config {
   readonly discord: DiscordSettings;
   /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
   readonly reddit: RedditSettings;
+  /** dYdX v4: `DYDX_INDEXER_URL` (undefined: https://indexer.dydx.trade) and `DYDX_NODE_REST_URL` (undefined: none). */
+  readonly dydx: { readonly indexerUrl: string | undefined; readonly nodeRestUrl: string | undefined };
   /**
    * `ADDRESS_BOOK_FILE`: a JSON address book (entry points, tokens and chain id per chain) read instead of the
    * registry's own addresses: a testnet, a fork, or the sandbox world run by `protoscore sandbox run`.
@@ -409,6 +411,18 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  DYDX_INDEXER_URL: {
+    key: 'DYDX_INDEXER_URL',
+    doc: 'dYdX v4 indexer REST base of the derivatives area (default https://indexer.dydx.trade; paths `/v4/...`); unset with the sandbox in use, `start` runs the dYdX stand-in instead',
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  DYDX_NODE_REST_URL: {
+    key: 'DYDX_NODE_REST_URL',
+    doc: "dYdX Chain node's Cosmos REST (LCD) base, read for `/cosmos/bank/v1beta1/balances/{address}` (the subaccounts module's and insurance fund's USDC: dYdX's TVL). Unset: no TVL (null with a gap reason)",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   REDDIT_API_URL: {
     key: 'REDDIT_API_URL',
     doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
@@ -652,6 +666,7 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       token: p.DISCORD_BOT_TOKEN,
       guilds: p.DISCORD_GUILDS ?? new Map<string, string>(),
     }),
+    dydx: Object.freeze({ indexerUrl: p.DYDX_INDEXER_URL, nodeRestUrl: p.DYDX_NODE_REST_URL }),
     reddit: Object.freeze({
       apiUrl: p.REDDIT_API_URL,
       authUrl: p.REDDIT_AUTH_URL,

@@ -78,7 +78,8 @@ function chainRefsOf(p: ProtocolEntry): string[] {
       ...p.liquidStaking.dexExposure.map((e) => e.chain),
     );
   }
-  if (p.derivatives) out.push(p.derivatives.chain);
+  // dYdX v4 is read on its own chain (the venue's, named by the protocol), which is no registry chain.
+  if (p.derivatives && p.derivatives.venue.design !== 'dydx-v4') out.push(p.derivatives.chain);
   if (p.stablecoin) out.push(...p.stablecoin.chains);
   if (p.security) out.push(...p.security.chains, ...p.security.contracts.map((c) => c.chain));
   for (const f of p.oracle?.feeds ?? []) out.push(f.chain);
@@ -479,7 +480,66 @@ describe('supported sets', () => {
 
   it('exactly 3 derivatives protocols', () => {
     expect(registry.derivativesProtocols().map((p) => p.id)).toEqual(['dydx', 'gmx', 'synthetix']);
-    expect(registry.protocol('dydx')?.derivatives?.pairs).toHaveLength(37);
+  });
+
+  it("derivatives venues are today's: GMX v2 on Arbitrum, dYdX v4 on its own chain, Synthetix's exchange on Ethereum", () => {
+    const venues = registry.derivativesProtocols().map((p) => {
+      const { chain, version, venue, pairs } = p.derivatives!;
+      return [p.id, chain, version, venue.design, pairs.length];
+    });
+    expect(venues).toEqual([
+      ['dydx', 'dydx', 'V4', 'dydx-v4', 19],
+      ['gmx', 'arbitrum', 'V2', 'gmx-v2', 15],
+      ['synthetix', 'ethereum', 'V4', 'synthetix-exchange', 3],
+    ]);
+    // dYdX's own chain is named after the protocol and is no registry chain (no protocol shares a chain's id).
+    expect(registry.chain('dydx')).toBeUndefined();
+  });
+
+  it('dYdX v4 keeps the 19 legacy V3 pairs that are v4 markets and drops the 18 others', () => {
+    const legacyV3 = [
+      'ALGO-USD',
+      'COMP-USD',
+      'BCH-USD',
+      'YFI-USD',
+      'DOT-USD',
+      'ICP-USD',
+      'ETH-USD',
+      'XLM-USD',
+      'ADA-USD',
+      'CRV-USD',
+      'NEAR-USD',
+      'ATOM-USD',
+      'SOL-USD',
+      'LINK-USD',
+      'XMR-USD',
+      'ZEC-USD',
+      'DOGE-USD',
+      'LTC-USD',
+      'EOS-USD',
+      'FIL-USD',
+      'ENJ-USD',
+      'UNI-USD',
+      'AAVE-USD',
+      'AVAX-USD',
+      'UMA-USD',
+      'MATIC-USD',
+      'XTZ-USD',
+      'SNX-USD',
+      'TRX-USD',
+      'MKR-USD',
+      'RUNE-USD',
+      '1INCH-USD',
+      'BTC-USD',
+      'ZRX-USD',
+      'SUSHI-USD',
+      'ETC-USD',
+      'CELO-USD',
+    ];
+    const pairs = registry.protocol('dydx')!.derivatives!.pairs;
+    expect(legacyV3).toHaveLength(37);
+    expect(pairs.filter((x) => !legacyV3.includes(x))).toEqual([]);
+    expect(legacyV3.filter((x) => !pairs.includes(x))).toHaveLength(18);
   });
 
   it('exactly 2 stablecoin protocols', () => {

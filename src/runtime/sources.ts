@@ -19,6 +19,7 @@ import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } fr
 import { beaconFromConfig, openBeacon } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
 import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
+import { dydxFromConfig, openDydx } from '../sources/dydx/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
@@ -157,6 +158,13 @@ const synthetixSource: SourceDef<'synthetix'> = {
   },
 };
 
+const dydxSource: SourceDef<'dydx'> = {
+  kind: 'dydx',
+  configured: (config) => config.dydx.indexerUrl !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openDydx(dydxFromConfig(config), openOptions(ctx, 'dydx')),
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -167,6 +175,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   redditSource,
   gmxOracleSource,
   synthetixSource,
+  dydxSource,
 ];
 
 /** Opens every source the configuration names. */

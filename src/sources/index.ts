@@ -7,6 +7,7 @@
 import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { DiscordEndpoint } from './discord/endpoint.js';
+import type { DydxEndpoint } from './dydx/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 import type { GmxOracleEndpoint } from './gmx-oracle/endpoint.js';
@@ -31,6 +32,8 @@ export interface SourceHandles {
   readonly gmx_oracle: GmxOracleEndpoint;
   /** The Synthetix exchange's info API (or its stand-in). */
   readonly synthetix: SynthetixEndpoint;
+  /** dYdX v4's indexer REST API and its chain node's Cosmos REST (or their stand-in). */
+  readonly dydx: DydxEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

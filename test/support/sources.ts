@@ -12,6 +12,7 @@ import { openSources, startStandins } from '../../src/runtime/sources.js';
 import type { BeaconStandin } from '../../src/sandbox/standins/beacon/server.js';
 import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.js';
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
+import type { DydxStandin } from '../../src/sandbox/standins/dydx/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
 import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
@@ -29,6 +30,7 @@ export interface StandinServers {
   readonly discord: DiscordStandin;
   readonly reddit: RedditStandin;
   readonly gmx_oracle: GmxOracleStandin;
+  readonly dydx: DydxStandin;
 }
 
 export interface TestSourcesOptions {
@@ -92,6 +94,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     discord: { ...NO_FAULTS, ...o.discord },
     reddit: { ...NO_FAULTS, ...o.reddit },
     gmx_oracle: { ...NO_FAULTS, ...o.gmx_oracle },
+    dydx: { ...NO_FAULTS, ...o.dydx },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };

@@ -1,11 +1,12 @@
 import { defineArea } from '../kit/module.js';
+import { gmxPart } from './gmx/index.js';
 import { derivativesPaths } from './routes.js';
 
+/** The derivatives area, one part per venue design (`gmx/`: GMX v2 from its own contracts). */
 export const derivativesArea = defineArea({
   id: 'derivatives',
   title: 'Derivatives',
   paths: derivativesPaths,
   dependsOn: [],
-  jobs: () => [],
-  computations: [],
+  parts: [gmxPart],
 });

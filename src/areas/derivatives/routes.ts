@@ -1,6 +1,7 @@
 import { oneOf, seeListing } from '../../paths/entity.js';
 import type { PathDef, PathParams } from '../../paths/types.js';
 import type { Registry } from '../../registry/index.js';
+import { DerivativesPairHistory, DerivativesPairsListing, DerivativesProtocolHistory } from './schema.js';
 
 const protocol = (p: PathParams, r: Registry) =>
   oneOf(
@@ -17,11 +18,16 @@ const pair = (p: PathParams, r: Registry) => {
     : seeListing(`pair on ${p.protocol}`, p.pair!, `/data/derivatives/${p.protocol}/pairs`);
 };
 
+/**
+ * The derivatives paths. Their documents carry `meta.methodology` = `DERIVATIVES_METHODOLOGY` (schema.ts; the
+ * methodology index lists `/data/derivatives/*` under it); the rows name no model, as no path here serves a score.
+ */
 export const derivativesPaths: PathDef[] = [
   {
     id: 'derivatives.pairs',
     area: 'derivatives',
     template: '/data/derivatives/<protocol>/pairs',
+    payload: DerivativesPairsListing,
     shape: 'listing',
     summary: 'Trading pairs of a derivatives protocol',
     entity: protocol,
@@ -30,6 +36,7 @@ export const derivativesPaths: PathDef[] = [
     id: 'derivatives.protocol',
     area: 'derivatives',
     template: '/data/derivatives/<protocol>',
+    payload: DerivativesProtocolHistory,
     shape: 'daily-7',
     summary: 'Analytics of a derivatives protocol, past 7 days',
     entity: protocol,
@@ -38,6 +45,7 @@ export const derivativesPaths: PathDef[] = [
     id: 'derivatives.pair',
     area: 'derivatives',
     template: '/data/derivatives/<protocol>/<pair>',
+    payload: DerivativesPairHistory,
     shape: 'daily-7',
     summary: 'Analytics of one trading pair, past 7 days',
     entity: pair,

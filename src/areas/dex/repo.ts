@@ -125,8 +125,7 @@ export class DexRepository {
 
   /** Each V2 pool's newest sync at or before `at`, in chain order. */
   async lastSyncs(chain: string, at: number): Promise<SyncFact[]> {
-    const out: SyncFact[] = [];
-    for (const pool of await this.poolAddresses(chain, 'uniswap-v2')) {
+    return this.newestPerPool(chain, 'uniswap-v2', async (pool) => {
       const row = await this.db
         .selectFrom('dex_syncs')
         .selectAll()
@@ -138,9 +137,8 @@ export class DexRepository {
         .orderBy('log_index', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (row) out.push(syncOfRow(row));
-    }
-    return out.sort(byChainOrder);
+      return row && syncOfRow(row);
+    });
   }
 
   /**
@@ -148,8 +146,7 @@ export class DexRepository {
    * the hours after `to`), in chain order: a read per V3 pool through the `(chain, pool, timestamp)` index.
    */
   async lastPricedSwaps(chain: string, from: number, to: number): Promise<SwapFact[]> {
-    const out: SwapFact[] = [];
-    for (const pool of await this.poolAddresses(chain, 'uniswap-v3')) {
+    return this.newestPerPool(chain, 'uniswap-v3', async (pool) => {
       const row = await this.db
         .selectFrom('dex_swaps')
         .selectAll()
@@ -164,7 +161,20 @@ export class DexRepository {
         .orderBy('log_index', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (row) out.push(swapOfRow(row));
+      return row && swapOfRow(row);
+    });
+  }
+
+  /** Each pool of a design's one fact (`newest(pool)`, or none), in chain order. */
+  private async newestPerPool<T extends { blockNumber: number; logIndex: number }>(
+    chain: string,
+    design: DexPoolDesign,
+    newest: (pool: string) => Promise<T | undefined>,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    for (const pool of await this.poolAddresses(chain, design)) {
+      const fact = await newest(pool);
+      if (fact) out.push(fact);
     }
     return out.sort(byChainOrder);
   }

@@ -64,16 +64,7 @@ export class OracleRepository {
    * (the predecessor of the first one: its interval and change need it).
    */
   async rounds(chain: string, feed: string, from: number, to: number): Promise<OracleRoundFact[]> {
-    const before = await this.db
-      .selectFrom('oracle_rounds')
-      .selectAll()
-      .where('chain', '=', chain)
-      .where('feed', '=', feed)
-      .where('updated_at', '<=', from)
-      .orderBy('block_number', 'desc')
-      .orderBy('log_index', 'desc')
-      .limit(1)
-      .execute();
+    const before = await this.newestAtOrBefore(chain, feed, from).selectAll().execute();
     const inside = await this.db
       .selectFrom('oracle_rounds')
       .selectAll()
@@ -85,6 +76,18 @@ export class OracleRepository {
       .orderBy('log_index')
       .execute();
     return [...before, ...inside].map(toFact);
+  }
+
+  /** The query of a feed's newest round with `updatedAt ≤ at` in chain order (what `rounds` and `pruneRounds` keep). */
+  private newestAtOrBefore(chain: string, feed: string, at: number) {
+    return this.db
+      .selectFrom('oracle_rounds')
+      .where('chain', '=', chain)
+      .where('feed', '=', feed)
+      .where('updated_at', '<=', at)
+      .orderBy('block_number', 'desc')
+      .orderBy('log_index', 'desc')
+      .limit(1);
   }
 
   /**
@@ -102,15 +105,8 @@ export class OracleRepository {
       .execute();
     let removed = 0;
     for (const { feed } of feeds) {
-      const kept = await this.db
-        .selectFrom('oracle_rounds')
+      const kept = await this.newestAtOrBefore(chain, feed, before)
         .select(['block_number', 'log_index'])
-        .where('chain', '=', chain)
-        .where('feed', '=', feed)
-        .where('updated_at', '<=', before)
-        .orderBy('block_number', 'desc')
-        .orderBy('log_index', 'desc')
-        .limit(1)
         .executeTakeFirst();
       if (!kept) continue;
       const res = await this.db

@@ -1,54 +1,43 @@
 import { ethereumTokens as T } from '../tokens.js';
 import type { ProtocolEntry } from '../types.js';
 
-/** dYdX V3 (StarkEx perpetuals settled on Ethereum): the 37 pairs of the legacy API. */
+/**
+ * dYdX v4: the perpetuals exchange on dYdX's own chain (Cosmos SDK), read through its indexer and the chain's bank
+ * module. The legacy API served dYdX V3 (StarkEx on Ethereum), which stopped trading in 2024; the pairs kept are the
+ * legacy ones that are markets of v4 (its genesis markets, `dydxprotocol/v4-chain` `protocol/testing/genesis.sh`;
+ * the others are listed in docs/methodology/derivatives.md with why they were dropped). The venue's figures cover
+ * every market its indexer lists, these pairs or not.
+ */
 export const dydx: ProtocolEntry = {
   id: 'dydx',
   name: 'dYdX',
   website: 'https://dydx.exchange',
   token: T.DYDX,
   derivatives: {
-    chain: 'ethereum',
-    version: 'V3',
+    // Its own chain, which is no registry chain: it has no EVM RPC, and its source is the indexer (DYDX_INDEXER_URL).
+    chain: 'dydx',
+    version: 'V4',
     venue: { design: 'dydx-v4' },
     pairs: [
-      'ALGO-USD',
-      'COMP-USD',
-      'BCH-USD',
-      'YFI-USD',
-      'DOT-USD',
-      'ICP-USD',
-      'ETH-USD',
-      'XLM-USD',
-      'ADA-USD',
-      'CRV-USD',
-      'NEAR-USD',
-      'ATOM-USD',
-      'SOL-USD',
-      'LINK-USD',
-      'XMR-USD',
-      'ZEC-USD',
-      'DOGE-USD',
-      'LTC-USD',
-      'EOS-USD',
-      'FIL-USD',
-      'ENJ-USD',
-      'UNI-USD',
-      'AAVE-USD',
-      'AVAX-USD',
-      'UMA-USD',
-      'MATIC-USD',
-      'XTZ-USD',
-      'SNX-USD',
-      'TRX-USD',
-      'MKR-USD',
-      'RUNE-USD',
-      '1INCH-USD',
       'BTC-USD',
-      'ZRX-USD',
-      'SUSHI-USD',
+      'ETH-USD',
+      'LINK-USD',
+      'CRV-USD',
+      'SOL-USD',
+      'ADA-USD',
+      'AVAX-USD',
+      'FIL-USD',
+      'LTC-USD',
+      'DOGE-USD',
+      'ATOM-USD',
+      'DOT-USD',
+      'UNI-USD',
+      'BCH-USD',
+      'NEAR-USD',
+      'MKR-USD',
+      'XLM-USD',
       'ETC-USD',
-      'CELO-USD',
+      'COMP-USD',
     ],
   },
   security: {

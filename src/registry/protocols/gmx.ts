@@ -33,6 +33,8 @@ export const gmx: ProtocolEntry = {
       dataStore: '0xFD70de6b91282D8017aA4E741e9Ae325CAb992d8',
       eventEmitter: '0xC8ee91A54287DB53897056e12D9819156D3822Fb',
     },
+    // Index tokens of GMX v2's Arbitrum markets (gmx-synthetics config/markets.ts); ETH-USD aggregates the WETH-USDC
+    // and the WETH-only markets. The venue's figures cover every market, these pairs or not.
     pairs: [
       'ETH-USD',
       'BTC-USD',

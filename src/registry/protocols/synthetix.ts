@@ -1,43 +1,23 @@
 import { optimismTokens as O, ethereumTokens as T } from '../tokens.js';
 import type { ProtocolEntry } from '../types.js';
 
-/** Synthetix Perps V2 on Optimism (markets quoted in sUSD, named `<ASSET>-USD`). */
+/**
+ * Synthetix's perpetuals exchange on Ethereum mainnet (its fourth version: an off-chain order book settling on
+ * Ethereum), read through its info API (`POST /v1/info`, SYNTHETIX_API_URL). The legacy API served Perps V2 on
+ * Optimism, which Synthetix wound down for this exchange. Its markets are named `<BASE>-USDT`; the pairs are
+ * `<BASE>-USD` (the listing's `markets` carries the exchange's own symbol). The pairs are the legacy pairs among the
+ * markets Synthetix's API documentation names (BTC, ETH, SOL); the venue's figures cover every market it lists.
+ */
 export const synthetix: ProtocolEntry = {
   id: 'synthetix',
   name: 'Synthetix',
   website: 'https://synthetix.io',
   token: T.SNX,
   derivatives: {
-    chain: 'optimism',
-    version: 'V2',
+    chain: 'ethereum',
+    version: 'V4',
     venue: { design: 'synthetix-exchange' },
-    pairs: [
-      'ETH-USD',
-      'BTC-USD',
-      'LINK-USD',
-      'SOL-USD',
-      'AVAX-USD',
-      'AAVE-USD',
-      'UNI-USD',
-      'MATIC-USD',
-      'ATOM-USD',
-      'DOGE-USD',
-      'OP-USD',
-      'ARB-USD',
-      'APE-USD',
-      'DYDX-USD',
-      'BNB-USD',
-      'FTM-USD',
-      'NEAR-USD',
-      'LTC-USD',
-      'XRP-USD',
-      'ADA-USD',
-      'INJ-USD',
-      'SUI-USD',
-      'XAU-USD',
-      'XAG-USD',
-      'EUR-USD',
-    ],
+    pairs: ['BTC-USD', 'ETH-USD', 'SOL-USD'],
   },
   security: {
     chains: ['ethereum', 'optimism'],

@@ -6,6 +6,7 @@
  */
 import { aave } from './aave/protocol.js';
 import { feeds } from './feeds/protocol.js';
+import { gmx } from './gmx/protocol.js';
 import { liquity } from './liquity/protocol.js';
 import { maker } from './maker/protocol.js';
 import { morpho } from './morpho/protocol.js';
@@ -14,7 +15,17 @@ import { rollups } from './rollups/protocol.js';
 import { staking } from './staking/protocol.js';
 import { uniswap } from './uniswap/protocol.js';
 
-export const PROTOCOLS: readonly SandboxProtocol[] = [uniswap, feeds, staking, aave, morpho, liquity, maker, rollups];
+export const PROTOCOLS: readonly SandboxProtocol[] = [
+  uniswap,
+  feeds,
+  staking,
+  aave,
+  morpho,
+  liquity,
+  maker,
+  rollups,
+  gmx,
+];
 checkProtocols(PROTOCOLS);
 
 /** The types of protocols' scenario state sections that world/state.ts names. */

@@ -8,8 +8,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../core/time.js';
 import type { SourceKind } from '../../sources/index.js';
+import { TOKEN_PLAN } from '../world/plan.js';
 import type { WorldView } from '../world/view.js';
-import { dayOf } from './base/generate.js';
+import { DAY_MS, dayOf } from './base/generate.js';
 import { type BeaconStandinOptions, startBeaconStandin } from './beacon/server.js';
 import {
   type BitcoinStandinOptions,
@@ -24,8 +25,10 @@ import {
   startDiscordStandin,
   worldOriginDay,
 } from './discord/server.js';
+import { type DydxStandinOptions, SANDBOX_DYDX_FAULTS, startDydxStandin } from './dydx/server.js';
 import { type GithubStandinOptions, SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 import { type GmxOracleStandinOptions, SANDBOX_GMX_ORACLE_FAULTS, startGmxOracleStandin } from './gmx-oracle/server.js';
+import { syntheticReferencePrices, worldReferencePrices } from './perps/prices.js';
 import {
   type RedditStandinOptions,
   SANDBOX_REDDIT_CLIENT_ID,
@@ -92,6 +95,7 @@ export interface StandinOverrides {
   readonly discord?: Partial<DiscordStandinOptions>;
   readonly reddit?: Partial<RedditStandinOptions>;
   readonly gmx_oracle?: Partial<GmxOracleStandinOptions>;
+  readonly dydx?: Partial<DydxStandinOptions>;
 }
 
 export interface StandinDef {
@@ -271,4 +275,35 @@ const gmxOracle: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, gmxOracle];
+/**
+ * dYdX v4's indexer REST API and its node's Cosmos REST on one server (both keys name it), trading at the world's
+ * hourly reference prices; without a world (a test's stand-in on its own), at a seeded path from the world's initial
+ * prices over the last `days`.
+ */
+const dydx: StandinDef = {
+  kind: 'dydx',
+  async start({ seed, clock, days, world, overrides }) {
+    const view = await world;
+    const prices = view
+      ? worldReferencePrices(view)
+      : syntheticReferencePrices(
+          seed,
+          clock,
+          (dayOf(clock.nowMs()) - days) * (DAY_MS / 1000),
+          Object.fromEntries(TOKEN_PLAN.map((t) => [t.symbol, t.initialPriceUsd])),
+        );
+    const standin = await startDydxStandin({ seed, clock, prices, faults: SANDBOX_DYDX_FAULTS, ...overrides?.dydx });
+    return {
+      url: standin.url,
+      config: { DYDX_INDEXER_URL: standin.url, DYDX_NODE_REST_URL: standin.url },
+      label: 'sandbox dYdX v4 stand-in (indexer REST API, node Cosmos REST)',
+      announce: { dydx_indexer_url: standin.url },
+      service: 'dydx',
+      info: { url: standin.url, node_rest_url: standin.url },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx, gmxOracle];

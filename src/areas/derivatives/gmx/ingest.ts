@@ -1,0 +1,386 @@
+import type { Transaction } from 'kysely';
+import { parseAbi } from 'viem';
+import { nowSeconds } from '../../../core/time.js';
+import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../../jobs/evm/ingest.js';
+import { ingest } from '../../../jobs/evm/ingest.js';
+import type { JobContext } from '../../../jobs/types.js';
+import type { EvmChains } from '../../../sources/evm/chains.js';
+import type { EvmSource } from '../../../sources/evm/source.js';
+import { readCallsAt, type StateCall } from '../../../sources/evm/source.js';
+import type { EvmLog } from '../../../sources/evm/types.js';
+import { readCheckpoint } from '../../../store/checkpoints.js';
+import { inChunks } from '../../../store/chunks.js';
+import type { Database } from '../../../store/schema.js';
+import { ingestStart } from '../../kit/ingest-start.js';
+import type { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
+import { decodeGmxEvent, EVENT_LOG_TOPICS, GMX_EVENT_NAME_HASHES, type GmxEvent } from './events.js';
+import { factJson, type GmxMarketFact, type GmxMarketState, type GmxStateSnapshot } from './facts.js';
+import {
+  DATA_STORE_ABI,
+  fundingIncreaseFactorPerSecondKey,
+  isMarketDisabledKey,
+  KEY,
+  marketPropertyKey,
+  maxOpenInterestKey,
+  openInterestInTokensKey,
+  openInterestKey,
+  poolAmountKey,
+  savedFundingFactorPerSecondKey,
+} from './keys.js';
+import { GmxRepository } from './repo.js';
+import type { GmxTables } from './tables.js';
+import type { GmxTarget } from './targets.js';
+
+/**
+ * Every read of the GMX part from the chain, turned into facts:
+ * - `GmxSink`, the EVM ingest engine's sink for one venue: the EventEmitter's `EventLog`/`EventLog1`/`EventLog2`
+ *   logs whose name is one the part reads (topic1 = keccak256 of the name), decoded by key name into `gmx_events`,
+ *   and `MarketCreated` into `gmx_markets`; idempotent on (chain, block, log index);
+ * - the market list from the DataStore's `MARKET_LIST` and each market's tokens (`MarketStoreUtils` keys), so that
+ *   markets created before ingestion started are known too;
+ * - token symbols and decimals (ERC-20; a synthetic index token has no contract and is left out);
+ * - the DataStore's state at a block (multicall): per market, collateral token and side the open interest (USD cost
+ *   basis and tokens), the pool amounts, the saved funding factor, adaptive funding's increase factor, the caps.
+ */
+
+export const gmxCheckpointKey = (t: Pick<GmxTarget, 'chain' | 'protocol'>) => `derivatives:${t.protocol}:${t.chain}`;
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+export class GmxSink implements IngestSink {
+  readonly key: string;
+  readonly stages = 1;
+
+  constructor(
+    readonly target: GmxTarget,
+    readonly startBlock: number,
+  ) {
+    this.key = gmxCheckpointKey(target);
+  }
+
+  async queries(): Promise<LogQuery[]> {
+    return [{ addresses: [this.target.eventEmitter], topics: [EVENT_LOG_TOPICS, GMX_EVENT_NAME_HASHES] }];
+  }
+
+  /** The decoded events of a range with their place (logs of another contract or name are skipped). */
+  decode(logs: readonly EvmLog[], ctx: Pick<ApplyContext, 'blocks'>) {
+    const out: { log: EvmLog; event: GmxEvent; timestamp: number }[] = [];
+    for (const log of logs) {
+      if (log.address.toLowerCase() !== this.target.eventEmitter) continue;
+      const event = decodeGmxEvent(log);
+      if (!event) continue;
+      const block = ctx.blocks.get(Number(log.blockNumber));
+      if (!block) throw new Error(`no block info for block ${log.blockNumber}`);
+      out.push({ log, event, timestamp: block.timestamp });
+    }
+    return out;
+  }
+
+  async apply(
+    platform: Transaction<Database>,
+    _range: BlockRange,
+    logs: readonly (readonly EvmLog[])[],
+    ctx: ApplyContext,
+  ): Promise<number> {
+    const trx = platform.withTables<GmxTables>();
+    const chain = this.target.chain;
+    const decoded = this.decode(logs[0] ?? [], ctx);
+    const events = decoded.map(({ log, event, timestamp }) => ({
+      chain,
+      block_number: Number(log.blockNumber),
+      log_index: Number(log.logIndex),
+      tx_hash: log.transactionHash.toLowerCase(),
+      timestamp,
+      emitter: this.target.eventEmitter,
+      name: event.kind,
+      market: event.kind === 'MarketCreated' ? event.marketToken : event.market,
+      data: factJson(event),
+    }));
+    const markets = decoded.flatMap(({ log, event }) =>
+      event.kind === 'MarketCreated'
+        ? [
+            {
+              chain,
+              data_store: this.target.dataStore,
+              market: event.marketToken,
+              index_token: event.indexToken,
+              long_token: event.longToken,
+              short_token: event.shortToken,
+              created_block: Number(log.blockNumber),
+            },
+          ]
+        : [],
+    );
+    await inChunks(
+      events,
+      (rows) =>
+        trx
+          .insertInto('gmx_events')
+          .values(rows)
+          .onConflict((oc) => oc.columns(['chain', 'block_number', 'log_index']).doNothing())
+          .execute(),
+      500,
+    );
+    await inChunks(
+      markets,
+      (rows) =>
+        trx
+          .insertInto('gmx_markets')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.columns(['chain', 'market']).doUpdateSet({ created_block: (eb) => eb.ref('excluded.created_block') }),
+          )
+          .execute(),
+      500,
+    );
+    return events.length;
+  }
+
+  async rollback(platform: Transaction<Database>, afterBlock: number): Promise<void> {
+    const trx = platform.withTables<GmxTables>();
+    const chain = this.target.chain;
+    await trx
+      .deleteFrom('gmx_events')
+      .where('chain', '=', chain)
+      .where('emitter', '=', this.target.eventEmitter)
+      .where('block_number', '>', afterBlock)
+      .execute();
+    await trx
+      .deleteFrom('gmx_snapshots')
+      .where('chain', '=', chain)
+      .where('data_store', '=', this.target.dataStore)
+      .where('block_number', '>', afterBlock)
+      .execute();
+    await trx
+      .deleteFrom('gmx_markets')
+      .where('chain', '=', chain)
+      .where('data_store', '=', this.target.dataStore)
+      .where('created_block', '>', afterBlock)
+      .execute();
+  }
+}
+
+const call = (target: GmxTarget, functionName: string, args: readonly unknown[]): StateCall => ({
+  address: target.dataStore,
+  abi: DATA_STORE_ABI,
+  functionName,
+  args,
+});
+
+/** The DataStore's market list (`MARKET_LIST`) and each market's tokens, at a block. */
+export async function readMarketList(
+  source: Pick<EvmSource, 'multicall'>,
+  target: GmxTarget,
+  block: number,
+  known: ReadonlySet<string>,
+): Promise<GmxMarketFact[]> {
+  const [count] = await readCallsAt(source, [call(target, 'getAddressCount', [KEY.MARKET_LIST])], block);
+  if (typeof count !== 'bigint') throw new Error(`GMX DataStore ${target.dataStore}: MARKET_LIST count reverted`);
+  const [list] = count
+    ? await readCallsAt(source, [call(target, 'getAddressValuesAt', [KEY.MARKET_LIST, 0n, count])], block)
+    : [[]];
+  if (!Array.isArray(list)) throw new Error(`GMX DataStore ${target.dataStore}: MARKET_LIST values reverted`);
+  const fresh = (list as string[]).map((a) => a.toLowerCase()).filter((a) => !known.has(a));
+  const properties = ['INDEX_TOKEN', 'LONG_TOKEN', 'SHORT_TOKEN'] as const;
+  const values = await readCallsAt(
+    source,
+    fresh.flatMap((m) => properties.map((p) => call(target, 'getAddress', [marketPropertyKey(m, p)]))),
+    block,
+  );
+  return fresh.map((market, i) => {
+    const [indexToken, longToken, shortToken] = values.slice(i * 3, i * 3 + 3).map((v) => {
+      if (typeof v !== 'string') throw new Error(`GMX market ${market}: its tokens could not be read`);
+      return v.toLowerCase();
+    });
+    return {
+      chain: target.chain,
+      dataStore: target.dataStore,
+      market,
+      indexToken: indexToken!,
+      longToken: longToken!,
+      shortToken: shortToken!,
+      createdBlock: null,
+    };
+  });
+}
+
+/**
+ * The state of every market at a block. Open interest is read per collateral token in `[longToken, shortToken]`
+ * and side, as GMX's `MarketUtils.getOpenInterest` does: a single-token market reads the same key twice (the
+ * compute halves it, as GMX divides by its pool divisor).
+ */
+export async function readState(
+  source: Pick<EvmSource, 'multicall'>,
+  target: GmxTarget,
+  block: { readonly number: number; readonly timestamp: number },
+  markets: readonly GmxMarketFact[],
+): Promise<GmxStateSnapshot> {
+  const calls: StateCall[] = [];
+  const layout = markets.map((m) => {
+    const collaterals = [m.longToken, m.shortToken];
+    const poolTokens = [...new Set(collaterals)];
+    for (const c of collaterals) {
+      for (const isLong of [true, false]) {
+        calls.push(call(target, 'getUint', [openInterestKey(m.market, c, isLong)]));
+        calls.push(call(target, 'getUint', [openInterestInTokensKey(m.market, c, isLong)]));
+      }
+    }
+    for (const t of poolTokens) calls.push(call(target, 'getUint', [poolAmountKey(m.market, t)]));
+    calls.push(call(target, 'getInt', [savedFundingFactorPerSecondKey(m.market)]));
+    calls.push(call(target, 'getUint', [fundingIncreaseFactorPerSecondKey(m.market)]));
+    calls.push(call(target, 'getUint', [maxOpenInterestKey(m.market, true)]));
+    calls.push(call(target, 'getUint', [maxOpenInterestKey(m.market, false)]));
+    calls.push(call(target, 'getBool', [isMarketDisabledKey(m.market)]));
+    return { m, collaterals, poolTokens };
+  });
+  const results = await readCallsAt(source, calls, block.number);
+  let i = 0;
+  const next = <T>(kind: 'bigint' | 'boolean', what: string): T => {
+    const v = results[i++];
+    if (typeof v !== kind) throw new Error(`GMX DataStore ${target.dataStore} at ${block.number}: ${what} reverted`);
+    return v as T;
+  };
+  const states: GmxMarketState[] = layout.map(({ m, collaterals, poolTokens }) => {
+    const openInterest = collaterals.flatMap((collateralToken) =>
+      [true, false].map((isLong) => ({
+        collateralToken,
+        isLong,
+        usd: next<bigint>('bigint', `OPEN_INTEREST of ${m.market}`),
+        tokens: next<bigint>('bigint', `OPEN_INTEREST_IN_TOKENS of ${m.market}`),
+      })),
+    );
+    const poolAmounts = poolTokens.map((token) => ({
+      token,
+      amount: next<bigint>('bigint', `POOL_AMOUNT of ${m.market}`),
+    }));
+    return {
+      market: m.market,
+      indexToken: m.indexToken,
+      longToken: m.longToken,
+      shortToken: m.shortToken,
+      openInterest,
+      poolAmounts,
+      savedFundingFactorPerSecond: next<bigint>('bigint', `SAVED_FUNDING_FACTOR_PER_SECOND of ${m.market}`),
+      fundingIncreaseFactorPerSecond: next<bigint>('bigint', `FUNDING_INCREASE_FACTOR_PER_SECOND of ${m.market}`),
+      maxOpenInterestLong: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
+      maxOpenInterestShort: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
+      disabled: next<boolean>('boolean', `IS_MARKET_DISABLED of ${m.market}`),
+    };
+  });
+  return {
+    chain: target.chain,
+    dataStore: target.dataStore,
+    blockNumber: block.number,
+    timestamp: block.timestamp,
+    markets: states,
+  };
+}
+
+const ERC20_ABI = parseAbi(['function symbol() view returns (string)', 'function decimals() view returns (uint8)']);
+
+/** Symbol and decimals of tokens; a token without `decimals()` (a synthetic index token) is left out. */
+export async function readTokens(source: Pick<EvmSource, 'multicall'>, addresses: readonly string[], block: number) {
+  const results = await readCallsAt(
+    source,
+    addresses.flatMap((address) =>
+      (['symbol', 'decimals'] as const).map((functionName) => ({
+        address: address as `0x${string}`,
+        abi: ERC20_ABI,
+        functionName,
+      })),
+    ),
+    block,
+  );
+  return addresses.flatMap((address, i) => {
+    const [symbol, decimals] = [results[i * 2], results[i * 2 + 1]];
+    if (typeof decimals !== 'number' && typeof decimals !== 'bigint') return [];
+    return [
+      { address, symbol: typeof symbol === 'string' ? symbol : address.slice(0, 10), decimals: Number(decimals) },
+    ];
+  });
+}
+
+/** The GMX part's reads of its venues, one sink per venue, started at the kit's `ingestStart`. */
+export class GmxIngest {
+  private readonly sinks = new Map<string, GmxSink>();
+
+  constructor(
+    private readonly evm: EvmChains,
+    private readonly lookbackSeconds: number,
+    private readonly schedule: SnapshotSchedule,
+  ) {}
+
+  private async sink(ctx: JobContext, target: GmxTarget): Promise<GmxSink> {
+    const key = gmxCheckpointKey(target);
+    let sink = this.sinks.get(key);
+    if (!sink) {
+      const start = await ingestStart(ctx, this.evm.source(target.chain), `${key}:start`, {
+        startBlocks: [target.startBlock],
+        lookbackSeconds: this.lookbackSeconds,
+        fromUtcDayStart: true,
+      });
+      sink = new GmxSink(target, start.block);
+      this.sinks.set(key, sink);
+    }
+    return sink;
+  }
+
+  /** Events from the checkpoint on, then the market list and token metadata at the ingested head. */
+  async events(ctx: JobContext, target: GmxTarget): Promise<string> {
+    const source = this.evm.source(target.chain);
+    const sink = await this.sink(ctx, target);
+    const result = await ingest(source, ctx.store, sink, {
+      signal: ctx.signal,
+      now: () => nowSeconds(ctx.clock),
+      log: ctx.log,
+    });
+    const checkpoint = await readCheckpoint<{ block: number }>(ctx.store.db, sink.key);
+    const repo = new GmxRepository(ctx.store.db);
+    let added = 0;
+    if (checkpoint) {
+      const known = new Set((await repo.markets(target.chain, target.dataStore)).map((m) => m.market));
+      const fresh = await readMarketList(source, target, checkpoint.block, known);
+      await repo.saveMarkets(fresh);
+      added = fresh.length;
+      const missing = await repo.tokensWithoutMetadata(target.chain, target.dataStore);
+      if (missing.length) await repo.saveTokens(target.chain, await readTokens(source, missing, checkpoint.block));
+    }
+    return (
+      `${target.protocol} ${target.chain}: blocks ${result.from}–${result.to}, ${result.logs} logs, ` +
+      `${result.facts} events${added ? `, ${added} markets from MARKET_LIST` : ''}` +
+      (result.reorgedFrom !== undefined ? `, reorg rolled back from ${result.reorgedFrom}` : '')
+    );
+  }
+
+  /** The DataStore's state at the ingested head (on the schedule) and at each past day's end without one. */
+  async snapshots(ctx: JobContext, target: GmxTarget): Promise<string> {
+    const key = gmxCheckpointKey(target);
+    const checkpoint = await readCheckpoint<{ block: number }>(ctx.store.db, key);
+    if (!checkpoint) return `${target.protocol}: no events ingested yet`;
+    const source = this.evm.source(target.chain);
+    const head = await source.getBlock(checkpoint.block);
+    if (!head) return `${target.protocol}: head ${checkpoint.block} not on the node`;
+    const repo = new GmxRepository(ctx.store.db);
+    const markets = (await repo.markets(target.chain, target.dataStore)).filter(
+      (m) => m.indexToken !== ZERO || m.longToken !== ZERO,
+    );
+    const start = await readCheckpoint<{ block: number; timestamp?: number }>(ctx.store.db, `${key}:start`);
+    const taken = await this.schedule.take({
+      log: ctx.log,
+      source,
+      key,
+      head,
+      times: await repo.snapshotTimes(target.chain, target.dataStore),
+      startBlock: start?.block ?? 0,
+      ...(start?.timestamp === undefined ? {} : { startTimestamp: start.timestamp }),
+      snapshot: async (block) => {
+        // A market created after this block has no state there yet.
+        const existing = markets.filter((m) => m.createdBlock === null || m.createdBlock <= block.number);
+        await repo.saveSnapshot(await readState(source, target, block, existing));
+      },
+      what: `GMX ${target.protocol} DataStore`,
+    });
+    const pruned = await repo.pruneSnapshots(target.chain, target.dataStore, head.timestamp - 8 * 86_400);
+    return `${target.protocol} ${target.chain}: ${taken.length} snapshots of ${markets.length} markets${pruned ? `, ${pruned} pruned` : ''}`;
+  }
+}

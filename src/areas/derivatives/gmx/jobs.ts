@@ -1,0 +1,120 @@
+import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
+import type { JobDef } from '../../../jobs/types.js';
+import { eachTarget } from '../../kit/each-target.js';
+import { computeJob, DocumentSet, wait } from '../../kit/index.js';
+import type { AreaEnv } from '../../kit/module.js';
+import { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
+import { pairRecords, pairsListing, protocolRecords } from '../records.js';
+import { derivativesPaths } from '../routes.js';
+import { DERIVATIVES_METHODOLOGY } from '../schema.js';
+import { computeGmx, type GmxComputeInput } from './compute.js';
+import { GMX_EVENT_NAMES } from './events.js';
+import { GmxIngest } from './ingest.js';
+import { gmxPublication } from './publish.js';
+import { GmxRepository } from './repo.js';
+import { gmxTargets } from './targets.js';
+
+/** The GMX part's computation (its checkpoint and the datasets' `computation`). */
+export const GMX_COMPUTATION = 'derivatives.gmx.compute';
+
+/**
+ * The GMX part's jobs (wiring only):
+ * - `derivatives.gmx.ingest`: the EventEmitter's events the figures need → `gmx_events`, markets from
+ *   `MarketCreated` and the DataStore's `MARKET_LIST` → `gmx_markets`, token metadata → `gmx_tokens`; incremental
+ *   from the engine's checkpoint;
+ * - `derivatives.gmx.snapshot`: the DataStore's state (open interest per market, collateral and side, pool amounts,
+ *   funding state, caps) at the ingested head every 5 minutes of chain time and at the last block of each of the 6
+ *   previous UTC days without one → `gmx_snapshots`.
+ * - `derivatives.gmx.compute`: the stored facts of each venue's last 8 days → `computeGmx` (compute.ts) → the
+ *   area's three payloads (`publish.ts`, `records.ts`), published when a new snapshot was taken.
+ */
+/** Whole UTC days back from the first ingestion: the 7 daily records' events (the oldest day complete). */
+const LOOKBACK_SECONDS = 7 * DAY;
+
+export function gmxJobs(env: AreaEnv): JobDef[] {
+  const evm = env.sources.get('evm');
+  const targets = gmxTargets(env);
+  if (!evm || !targets.length) return [];
+  // A snapshot within an hour before a day's end stands for the day; otherwise the day's last block is read.
+  const schedule = new SnapshotSchedule({ everySeconds: 300, days: 6, toleranceSeconds: HOUR, rememberGaps: true });
+  const ingest = new GmxIngest(evm, LOOKBACK_SECONDS, schedule);
+  const name = (t: (typeof targets)[number]) => `${t.protocol} ${t.chain}`;
+  return [
+    {
+      name: 'derivatives.gmx.ingest',
+      area: 'derivatives',
+      description: `Reads GMX v2 EventEmitter events and the DataStore's market list (${targets.map(name).join(', ')})`,
+      everySeconds: 10,
+      maxAttempts: 5,
+      backoffMs: 2000,
+      async run(ctx) {
+        return (await eachTarget(ctx, targets, name, (t) => ingest.events(ctx, t))).join('; ');
+      },
+    },
+    {
+      name: 'derivatives.gmx.snapshot',
+      area: 'derivatives',
+      description: 'Reads GMX v2 DataStore state (open interest, pool amounts, funding, caps) at the ingested head',
+      everySeconds: 10,
+      maxAttempts: 3,
+      backoffMs: 2000,
+      runAfter: ['derivatives.gmx.ingest'],
+      async run(ctx) {
+        return (await eachTarget(ctx, targets, name, (t) => ingest.snapshots(ctx, t))).join('; ');
+      },
+    },
+    computeJob({
+      name: GMX_COMPUTATION,
+      runAfter: ['derivatives.gmx.snapshot'],
+      area: 'derivatives',
+      description: `GMX v2 pairs and 7 daily records of the protocol and its pairs (${targets.map(name).join(', ')})`,
+      inputs: async (ctx) => {
+        const repo = new GmxRepository(ctx.store.db);
+        const heads: [string, number][] = [];
+        for (const t of targets) {
+          const newest = (await repo.snapshotTimes(t.chain, t.dataStore)).at(-1);
+          if (newest) heads.push([name(t), newest.blockNumber]);
+        }
+        return heads.length ? { heads } : wait('no GMX snapshot stored yet');
+      },
+      load: async (ctx) => {
+        const repo = new GmxRepository(ctx.store.db);
+        const venues: GmxComputeInput[] = [];
+        for (const t of targets) {
+          const newest = (await repo.snapshotTimes(t.chain, t.dataStore)).at(-1);
+          if (!newest) continue;
+          // The 7 records' days and the day before them (funding carries over from it).
+          const from = newest.timestamp - LOOKBACK_SECONDS - DAY;
+          venues.push({
+            protocol: t.protocol,
+            chain: t.chain,
+            version: t.version,
+            dataStore: t.dataStore,
+            eventEmitter: t.eventEmitter,
+            asOf: newest.timestamp,
+            listedPairs: t.pairs,
+            markets: await repo.markets(t.chain, t.dataStore),
+            tokens: await repo.tokens(t.chain),
+            snapshots: await repo.snapshots(t.chain, t.dataStore, from, newest.timestamp),
+            events: await repo.events(t.chain, t.eventEmitter, GMX_EVENT_NAMES, from, newest.timestamp),
+          });
+        }
+        return venues.length ? { venues } : wait('no GMX snapshot stored yet');
+      },
+      compute: ({ venues }) => venues.map(computeGmx),
+      documents: (outputs) =>
+        outputs.flatMap((out) => {
+          const target = targets.find((t) => t.protocol === out.protocol && t.chain === out.chain)!;
+          const p = gmxPublication(out, target.pairs);
+          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf });
+          const m = { methodology: DERIVATIVES_METHODOLOGY };
+          const protocol = out.protocol;
+          set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, target.pairs, p.listed, out.asOf), m);
+          set.add('derivatives.protocol', { protocol }, protocolRecords(p.protocol), m);
+          for (const pair of p.pairs) set.add('derivatives.pair', { protocol, pair: pair.pair }, pairRecords(pair), m);
+          return set.documents;
+        }),
+      describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
+    }),
+  ];
+}

@@ -1,0 +1,4 @@
+export * from './decimal.js';
+export * from './markets.js';
+export * from './prices.js';
+export * from './sim.js';
