@@ -57,6 +57,10 @@ export interface Config {
   readonly github: GithubSettings;
   /** `BEACON_API_URL`: the Ethereum beacon node API (validators, finality); undefined when not set. */
   readonly beaconApiUrl: string | undefined;
+  /** `GMX_ORACLE_URL`: GMX's oracle keeper REST base (tickers); undefined: https://arbitrum-api.gmxinfra.io. */
+  readonly gmxOracleUrl: string | undefined;
+  /** `SYNTHETIX_API_URL`: the Synthetix exchange's API base (`POST /v1/info`); undefined when not set. */
+  readonly synthetixApiUrl: string | undefined;
   /**
    * Bitcoin Core's JSON-RPC (`RPC_URL_BITCOIN`) and its credentials: user and password, or the node's cookie file.
    * The URL is also in `rpcUrls` (under `bitcoin`); the EVM source takes only EVM chains from there.
@@ -395,6 +399,18 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  GMX_ORACLE_URL: {
+    key: 'GMX_ORACLE_URL',
+    doc: "GMX v2's oracle keeper REST base URL (`/prices/tickers`, `/tokens`) of the derivatives area (default https://arbitrum-api.gmxinfra.io); with the sandbox in use and this unset, `start` runs the keeper's stand-in instead",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  SYNTHETIX_API_URL: {
+    key: 'SYNTHETIX_API_URL',
+    doc: "The Synthetix exchange's API base URL, where `POST /v1/info` answers (https://papi.synthetix.io), of the derivatives area. Unset: no Synthetix figures; with the sandbox in use, its stand-in serves them",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
   DYDX_INDEXER_URL: {
     key: 'DYDX_INDEXER_URL',
     doc: 'dYdX v4 indexer REST base of the derivatives area (default https://indexer.dydx.trade; paths `/v4/...`); unset with the sandbox in use, `start` runs the dYdX stand-in instead',
@@ -643,6 +659,8 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       cookieFile: p.BITCOIN_RPC_COOKIE_FILE,
     }),
     beaconApiUrl: p.BEACON_API_URL,
+    gmxOracleUrl: p.GMX_ORACLE_URL,
+    synthetixApiUrl: p.SYNTHETIX_API_URL,
     discord: Object.freeze({
       apiUrl: p.DISCORD_API_URL,
       token: p.DISCORD_BOT_TOKEN,

@@ -23,9 +23,11 @@ import { dydxFromConfig, openDydx } from '../sources/dydx/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
+import { gmxOracleFromConfig, openGmxOracle } from '../sources/gmx-oracle/endpoint.js';
 import type { SourceOpenOptions } from '../sources/http.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
 import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
+import { openSynthetix, synthetixFromConfig } from '../sources/synthetix/endpoint.js';
 import type { Store } from '../store/db.js';
 import { DbEtagStore } from '../store/etags.js';
 
@@ -138,6 +140,24 @@ const redditSource: SourceDef<'reddit'> = {
   },
 };
 
+/** GMX's oracle keeper: GMX's own unless `GMX_ORACLE_URL` names another (the sandbox's stand-in). */
+const gmxOracleSource: SourceDef<'gmx_oracle'> = {
+  kind: 'gmx_oracle',
+  configured: (config) => config.gmxOracleUrl !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openGmxOracle(gmxOracleFromConfig(config), openOptions(ctx, 'gmx_oracle')),
+};
+
+/** The Synthetix exchange's info API, when `SYNTHETIX_API_URL` names it (or the sandbox's stand-in does). */
+const synthetixSource: SourceDef<'synthetix'> = {
+  kind: 'synthetix',
+  configured: (config) => config.synthetixApiUrl !== undefined,
+  open(config, ctx) {
+    const baseUrl = synthetixFromConfig(config);
+    return ctx.role === 'serve' || !baseUrl ? undefined : openSynthetix(baseUrl, openOptions(ctx, 'synthetix'));
+  },
+};
+
 const dydxSource: SourceDef<'dydx'> = {
   kind: 'dydx',
   configured: (config) => config.dydx.indexerUrl !== undefined,
@@ -153,6 +173,8 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   beaconSource,
   discordSource,
   redditSource,
+  gmxOracleSource,
+  synthetixSource,
   dydxSource,
 ];
 

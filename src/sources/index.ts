@@ -10,7 +10,9 @@ import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { DydxEndpoint } from './dydx/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
+import type { GmxOracleEndpoint } from './gmx-oracle/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
+import type { SynthetixEndpoint } from './synthetix/endpoint.js';
 
 /** What each kind of source hands the areas. A new source adds one line. */
 export interface SourceHandles {
@@ -26,6 +28,10 @@ export interface SourceHandles {
   readonly discord: DiscordEndpoint;
   /** Reddit's OAuth API (or its stand-in), app-only. */
   readonly reddit: RedditEndpoint;
+  /** GMX v2's oracle keeper REST API (or its stand-in): tickers and tokens. */
+  readonly gmx_oracle: GmxOracleEndpoint;
+  /** The Synthetix exchange's info API (or its stand-in). */
+  readonly synthetix: SynthetixEndpoint;
   /** dYdX v4's indexer REST API and its chain node's Cosmos REST (or their stand-in). */
   readonly dydx: DydxEndpoint;
 }

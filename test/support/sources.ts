@@ -14,6 +14,7 @@ import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.j
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
 import type { DydxStandin } from '../../src/sandbox/standins/dydx/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
+import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
 import type { EtagStore } from '../../src/sources/github/etag.js';
@@ -28,6 +29,7 @@ export interface StandinServers {
   readonly beacon: BeaconStandin;
   readonly discord: DiscordStandin;
   readonly reddit: RedditStandin;
+  readonly gmx_oracle: GmxOracleStandin;
   readonly dydx: DydxStandin;
 }
 
@@ -91,6 +93,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     },
     discord: { ...NO_FAULTS, ...o.discord },
     reddit: { ...NO_FAULTS, ...o.reddit },
+    gmx_oracle: { ...NO_FAULTS, ...o.gmx_oracle },
     dydx: { ...NO_FAULTS, ...o.dydx },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),

@@ -9,8 +9,10 @@ import { registry } from '../../registry/index.js';
 import { openDiscord } from '../../sources/discord/endpoint.js';
 import { EvmChains } from '../../sources/evm/chains.js';
 import { openGithub } from '../../sources/github/endpoint.js';
+import { openGmxOracle } from '../../sources/gmx-oracle/endpoint.js';
 import { SourceMap } from '../../sources/index.js';
 import { openReddit } from '../../sources/reddit/endpoint.js';
+import { openSynthetix } from '../../sources/synthetix/endpoint.js';
 import { computeJob } from './compute-job.js';
 import { DEFAULT_FRESH_FOR_SECONDS, DocumentSet } from './documents.js';
 import { type AreaEnv, defineArea, definePart } from './module.js';
@@ -73,6 +75,16 @@ describe('sourceLabel (meta.source)', () => {
     const sources = new SourceMap({ discord, reddit });
     expect(sourceLabel(env({ sources }), ['discord', 'reddit'])).toBe('discord, sandbox:reddit');
     expect(sourceLabel(env({ sources }), ['reddit'])).toBe('sandbox:reddit');
+  });
+
+  it('names the later sources (GMX oracle keeper, Synthetix) after the first ones, by kind', () => {
+    const gmx_oracle = openGmxOracle('https://arbitrum-api.gmxinfra.io');
+    const synthetix = openSynthetix('http://127.0.0.1:1', { label: 'sandbox Synthetix stand-in' });
+    const sources = new SourceMap({ evm, gmx_oracle, synthetix });
+    expect(sourceLabel(env({ sources }), ['synthetix', 'gmx_oracle', 'evm'])).toBe(
+      'ethereum:1, gmx_oracle, sandbox:synthetix',
+    );
+    expect(sourceLabel(env({ sources }), ['synthetix'])).toBe('sandbox:synthetix');
   });
 });
 

@@ -8,7 +8,8 @@ import type { AreaEnv } from './module.js';
  *   the chain is the sandbox world's (in the sandbox, only the chains its address book names);
  * - GitHub: `github`, or `sandbox:github` when the sandbox's stand-in serves it; the beacon API likewise (`beacon`);
  * - Bitcoin Core's RPC: `bitcoin`, or `sandbox:bitcoin:regtest` when the sandbox's stand-in (a regtest chain) serves it;
- * - Discord and Reddit: `discord`, `reddit`, or `sandbox:discord`, `sandbox:reddit` from the sandbox's stand-ins.
+ * - Discord and Reddit: `discord`, `reddit`, or `sandbox:discord`, `sandbox:reddit` from the sandbox's stand-ins;
+ * - any other source (GMX's oracle keeper, Synthetix, …) its own words (`gmx_oracle`, `sandbox:synthetix`), by kind.
  * Undefined when the area read none of them (its own description stays).
  */
 export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
@@ -24,8 +25,11 @@ export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string |
       labels.push(`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`);
     }
   }
-  // Every other source names itself (its definition's label, `sandbox:` first from the sandbox's stand-in).
-  for (const kind of ['github', 'bitcoin', 'beacon', 'discord', 'reddit'] as const) {
+  // Every other source names itself (its definition's label, `sandbox:` first from the sandbox's stand-in): the
+  // first sources in their fixed order, any later one (the derivatives venues') after them by kind.
+  const fixed = ['github', 'bitcoin', 'beacon', 'discord', 'reddit'] as const;
+  const later = [...read].filter((k) => k !== 'evm' && !(fixed as readonly SourceKind[]).includes(k)).sort();
+  for (const kind of [...fixed, ...later] as Exclude<SourceKind, 'evm'>[]) {
     const handle = read.has(kind) ? env.sources.get(kind) : undefined;
     if (handle) labels.push(handle.source);
   }

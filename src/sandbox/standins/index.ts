@@ -27,6 +27,7 @@ import {
 } from './discord/server.js';
 import { type DydxStandinOptions, SANDBOX_DYDX_FAULTS, startDydxStandin } from './dydx/server.js';
 import { type GithubStandinOptions, SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
+import { type GmxOracleStandinOptions, SANDBOX_GMX_ORACLE_FAULTS, startGmxOracleStandin } from './gmx-oracle/server.js';
 import { syntheticReferencePrices, worldReferencePrices } from './perps/prices.js';
 import {
   type RedditStandinOptions,
@@ -93,6 +94,7 @@ export interface StandinOverrides {
   readonly beacon?: Partial<BeaconStandinOptions>;
   readonly discord?: Partial<DiscordStandinOptions>;
   readonly reddit?: Partial<RedditStandinOptions>;
+  readonly gmx_oracle?: Partial<GmxOracleStandinOptions>;
   readonly dydx?: Partial<DydxStandinOptions>;
 }
 
@@ -249,6 +251,30 @@ const reddit: StandinDef = {
   },
 };
 
+/** GMX's oracle keeper (tickers, tokens) for the sandbox's GMX v2 on Arbitrum, at the world's reference prices. */
+const gmxOracle: StandinDef = {
+  kind: 'gmx_oracle',
+  async start({ seed, clock, world, overrides }) {
+    const standin = await startGmxOracleStandin({
+      seed,
+      clock,
+      ...(world ? { world } : {}),
+      faults: SANDBOX_GMX_ORACLE_FAULTS,
+      ...overrides?.gmx_oracle,
+    });
+    return {
+      url: standin.url,
+      config: { GMX_ORACLE_URL: standin.url },
+      label: 'sandbox GMX oracle keeper stand-in (REST API)',
+      announce: { gmx_oracle_url: standin.url },
+      service: 'gmx_oracle',
+      info: { url: standin.url },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
 /**
  * dYdX v4's indexer REST API and its node's Cosmos REST on one server (both keys name it), trading at the world's
  * hourly reference prices; without a world (a test's stand-in on its own), at a seeded path from the world's initial
@@ -280,4 +306,4 @@ const dydx: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx];
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx, gmxOracle];
