@@ -179,7 +179,16 @@ describe('protoscore sandbox info', () => {
     expect(info.status).toBe(200);
     // Every stand-in is listed by service with what a client needs; the beacon one answers the beacon API.
     const standins = doc.standins as Record<string, { url: string } & Record<string, string>>;
-    expect(Object.keys(standins).sort()).toEqual(['beacon', 'bitcoin', 'discord', 'dydx', 'github', 'gmx_oracle', 'reddit']);
+    expect(Object.keys(standins).sort()).toEqual([
+      'beacon',
+      'bitcoin',
+      'discord',
+      'dydx',
+      'github',
+      'gmx_oracle',
+      'reddit',
+      'synthetix',
+    ]);
     // GMX's oracle keeper: its URL is GMX_ORACLE_URL's value.
     expect((await fetch(`${standins.gmx_oracle!.url}/ping`)).status).toBe(200);
     // Discord's: the bot token, and the URL that takes the place of https://discord.com/api/v10.

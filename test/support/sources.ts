@@ -17,6 +17,7 @@ import type { GithubStandin } from '../../src/sandbox/standins/github/server.js'
 import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
+import type { SynthetixStandin } from '../../src/sandbox/standins/synthetix/server.js';
 import type { EtagStore } from '../../src/sources/github/etag.js';
 import type { SourceKind, SourceMap } from '../../src/sources/index.js';
 import type { TestClock } from '../helpers.js';
@@ -31,6 +32,7 @@ export interface StandinServers {
   readonly reddit: RedditStandin;
   readonly gmx_oracle: GmxOracleStandin;
   readonly dydx: DydxStandin;
+  readonly synthetix: SynthetixStandin;
 }
 
 export interface TestSourcesOptions {
@@ -95,6 +97,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     reddit: { ...NO_FAULTS, ...o.reddit },
     gmx_oracle: { ...NO_FAULTS, ...o.gmx_oracle },
     dydx: { ...NO_FAULTS, ...o.dydx },
+    synthetix: { ...NO_FAULTS, ...o.synthetix },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };

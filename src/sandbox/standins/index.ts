@@ -36,6 +36,7 @@ import {
   SANDBOX_REDDIT_FAULTS,
   startRedditStandin,
 } from './reddit/server.js';
+import { SANDBOX_SYNTHETIX_FAULTS, type SynthetixStandinOptions, startSynthetixStandin } from './synthetix/server.js';
 
 export interface StartedStandin {
   /** The service's base URL on loopback. */
@@ -96,6 +97,7 @@ export interface StandinOverrides {
   readonly reddit?: Partial<RedditStandinOptions>;
   readonly gmx_oracle?: Partial<GmxOracleStandinOptions>;
   readonly dydx?: Partial<DydxStandinOptions>;
+  readonly synthetix?: Partial<SynthetixStandinOptions>;
 }
 
 export interface StandinDef {
@@ -283,15 +285,7 @@ const gmxOracle: StandinDef = {
 const dydx: StandinDef = {
   kind: 'dydx',
   async start({ seed, clock, days, world, overrides }) {
-    const view = await world;
-    const prices = view
-      ? worldReferencePrices(view)
-      : syntheticReferencePrices(
-          seed,
-          clock,
-          (dayOf(clock.nowMs()) - days) * (DAY_MS / 1000),
-          Object.fromEntries(TOKEN_PLAN.map((t) => [t.symbol, t.initialPriceUsd])),
-        );
+    const prices = await perpsPrices(seed, clock, days, world);
     const standin = await startDydxStandin({ seed, clock, prices, faults: SANDBOX_DYDX_FAULTS, ...overrides?.dydx });
     return {
       url: standin.url,
@@ -306,4 +300,50 @@ const dydx: StandinDef = {
   },
 };
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx, gmxOracle];
+/** The synthetix stand-in: the exchange's info API (`POST /v1/info`) on the same simulation, its own symbols. */
+const synthetix: StandinDef = {
+  kind: 'synthetix',
+  async start({ seed, clock, days, world, overrides }) {
+    const prices = await perpsPrices(seed, clock, days, world);
+    const standin = await startSynthetixStandin({
+      seed,
+      clock,
+      prices,
+      faults: SANDBOX_SYNTHETIX_FAULTS,
+      ...overrides?.synthetix,
+    });
+    return {
+      url: standin.url,
+      config: { SYNTHETIX_API_URL: standin.url },
+      label: 'sandbox Synthetix exchange stand-in (info API)',
+      announce: { synthetix_api_url: standin.url },
+      service: 'synthetix',
+      info: { url: standin.url },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+/**
+ * The order-book venues' reference prices: the world's closed hours, or (a test without a world) a seeded walk from
+ * the plan's initial prices over the sandbox's days.
+ */
+async function perpsPrices(
+  seed: number,
+  clock: StandinStartOptions['clock'],
+  days: number,
+  world: StandinStartOptions['world'],
+) {
+  const view = await world;
+  return view
+    ? worldReferencePrices(view)
+    : syntheticReferencePrices(
+        seed,
+        clock,
+        (dayOf(clock.nowMs()) - days) * (DAY_MS / 1000),
+        Object.fromEntries(TOKEN_PLAN.map((t) => [t.symbol, t.initialPriceUsd])),
+      );
+}
+
+export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx, gmxOracle, synthetix];
