@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ServiceError } from '../../core/errors.js';
 import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import { checkAnswer } from '../schema-mismatch.js';
 import {
   FinalityResponse,
   GenesisResponse,
@@ -53,18 +53,11 @@ class Transient extends Error {
   }
 }
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
 function check<T extends TSchema>(endpoint: string, schema: T, value: unknown): Static<T> {
-  let c = checkers.get(schema);
-  if (!c) {
-    c = TypeCompiler.Compile(schema);
-    checkers.set(schema, c);
-  }
-  if (c.Check(value)) return value as Static<T>;
-  const first = c.Errors(value).First();
-  throw new BeaconError(
-    `beacon ${endpoint}: unexpected answer at ${first?.path || '/'}: ${first?.message ?? 'schema mismatch'}`,
-    false,
+  return checkAnswer(
+    schema,
+    value,
+    (path, message) => new BeaconError(`beacon ${endpoint}: unexpected answer at ${path || '/'}: ${message}`, false),
   );
 }
 

@@ -1,10 +1,9 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ServiceError } from '../../core/errors.js';
 import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import type { Clock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
-import { schemaMismatch } from '../schema-mismatch.js';
+import { checkAnswer } from '../schema-mismatch.js';
 import {
   BankBalancesResponse,
   type Candle,
@@ -78,16 +77,12 @@ class Transient extends Error {
   }
 }
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
 function check<T extends TSchema>(what: string, schema: T, value: unknown): Static<T> {
-  let c = checkers.get(schema);
-  if (!c) {
-    c = TypeCompiler.Compile(schema);
-    checkers.set(schema, c);
-  }
-  if (c.Check(value)) return value as Static<T>;
-  const { path, message } = schemaMismatch(c, value);
-  throw new DydxError(`dydx ${what}: unexpected answer at ${path || '/'}: ${message}`, false);
+  return checkAnswer(
+    schema,
+    value,
+    (path, message) => new DydxError(`dydx ${what}: unexpected answer at ${path || '/'}: ${message}`, false),
+  );
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,10 +1,9 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ServiceError } from '../../core/errors.js';
 import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep as wait } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
-import { schemaMismatch } from '../schema-mismatch.js';
+import { checkAnswer } from '../schema-mismatch.js';
 import { type RedditErrorBody, RedditToken } from './schemas.js';
 
 /**
@@ -138,18 +137,9 @@ export interface RedditStats {
 /** Margin after the reported reset before sending again: clocks differ a little. */
 const RESET_MARGIN_MS = 1000;
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
-
 /** `value` checked against `schema`, or a `RedditSchemaError` naming the deepest offending field. */
 export function validate<T extends TSchema>(endpoint: string, schema: T, value: unknown): Static<T> {
-  let c = checkers.get(schema);
-  if (!c) {
-    c = TypeCompiler.Compile(schema);
-    checkers.set(schema, c);
-  }
-  if (c.Check(value)) return value as Static<T>;
-  const { path, message } = schemaMismatch(c, value);
-  throw new RedditSchemaError(endpoint, path, message);
+  return checkAnswer(schema, value, (path, message) => new RedditSchemaError(endpoint, path, message));
 }
 
 interface Answer {

@@ -1,10 +1,9 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ServiceError } from '../../core/errors.js';
 import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
-import { schemaMismatch } from '../schema-mismatch.js';
+import { checkAnswer, matches } from '../schema-mismatch.js';
 import {
   type CandleInterval,
   CandlesResponse,
@@ -102,20 +101,8 @@ class Transient extends Error {
   }
 }
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
-function compiled(schema: TSchema) {
-  let c = checkers.get(schema);
-  if (!c) {
-    c = TypeCompiler.Compile(schema);
-    checkers.set(schema, c);
-  }
-  return c;
-}
 function check<T extends TSchema>(action: string, schema: T, value: unknown): Static<T> {
-  const c = compiled(schema);
-  if (c.Check(value)) return value as Static<T>;
-  const { path, message } = schemaMismatch(c, value);
-  throw new SynthetixSchemaError(action, path, message);
+  return checkAnswer(schema, value, (path, message) => new SynthetixSchemaError(action, path, message));
 }
 
 export class SynthetixClient {
@@ -257,8 +244,8 @@ export class SynthetixClient {
       if (res.status === 200) throw new Transient(`malformed answer (${text.length} bytes, not JSON)`);
       throw new SynthetixApiError(`${what}: HTTP ${res.status}: ${text.slice(0, 200)}`, false, res.status);
     }
-    if (compiled(SynthetixError).Check(body)) {
-      const { message, code } = (body as Static<typeof SynthetixError>).error;
+    if (matches(SynthetixError, body)) {
+      const { message, code } = body.error;
       if (String(code) === 'INTERNAL_ERROR') throw new Transient(`${code}: ${message}`);
       throw new SynthetixApiError(`${what}: ${code}: ${message}`, false, res.status, String(code));
     }
