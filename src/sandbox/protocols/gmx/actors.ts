@@ -15,6 +15,7 @@
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
 import type { Agent } from '../../chain/agent.js';
+import { pow } from '../../world/pow.js';
 import { Rng, type RngState } from '../../world/random.js';
 import type { WorldHost } from '../protocol.js';
 import { gmxAbi } from './deploy.js';
@@ -181,7 +182,7 @@ export class GmxActors {
       const leverage = rng.uniform(2, 25);
       const view = this.host.token(collateralSymbol);
       const collateral = BigInt(
-        Math.ceil(((sizeUsd / leverage) * 1.01 * 10 ** view.m.decimals) / this.priceUsd(collateralSymbol)),
+        Math.ceil(((sizeUsd / leverage) * 1.01 * pow(10, view.m.decimals)) / this.priceUsd(collateralSymbol)),
       );
       this.host.spend(agent, view, collateral);
       this.host.approve(agent, view.m.address, this.section.marketEngine);
@@ -220,7 +221,7 @@ export class GmxActors {
       if (i === 1 && m.longToken === m.shortToken) return 0n;
       const view = this.host.token(symbol);
       const share = m.longToken === m.shortToken ? 1 : 0.5;
-      const amount = BigInt(Math.floor(((dollars * share) / this.priceUsd(symbol)) * 10 ** view.m.decimals));
+      const amount = BigInt(Math.floor(((dollars * share) / this.priceUsd(symbol)) * pow(10, view.m.decimals)));
       this.host.spend(agent, view, amount);
       this.host.approve(agent, view.m.address, this.section.marketFactory);
       return amount;

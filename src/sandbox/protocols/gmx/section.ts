@@ -4,6 +4,7 @@
  * has no contract, only a pseudo-address and the decimals the oracle keeper states (`oracleDecimals` = 30 − decimals).
  */
 import { getAddress, keccak256, toHex } from 'viem';
+import { pow } from '../../world/pow.js';
 
 /** A token the GMX oracle prices (a market's index, long or short token). */
 export interface GmxToken {
@@ -66,7 +67,7 @@ export function gmxPrice(priceUsd: number, decimals: number): { mid: bigint; min
   if (!(priceUsd > 0) || decimals > 30) throw new Error(`gmx: no price for ${priceUsd} at ${decimals} decimals`);
   // 15 significant digits of the float, then the 30 − decimals scale.
   const exponent = Math.floor(Math.log10(priceUsd));
-  const digits = BigInt(Math.round(priceUsd / 10 ** (exponent - 14)));
+  const digits = BigInt(Math.round(priceUsd / pow(10, exponent - 14)));
   const shift = 30 - decimals + exponent - 14;
   const mid = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
   return { mid, min: (mid * (10_000n - SPREAD_BPS)) / 10_000n, max: (mid * (10_000n + SPREAD_BPS)) / 10_000n };

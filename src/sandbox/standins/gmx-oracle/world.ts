@@ -1,5 +1,6 @@
 import { HOUR } from '../../../core/time.js';
 import type { ManifestToken, WorldManifest } from '../../world/manifest.js';
+import { pow } from '../../world/pow.js';
 import type { WorldView } from '../../world/view.js';
 import { streamRng } from '../base/generate.js';
 
@@ -144,7 +145,7 @@ export function halfSpread(seed: number, token: OracleToken, at: number): number
 export function keeperPrice(usd: number, decimals: number): { price: bigint; oracleDecimals: number } {
   const magnitude = usd > 0 ? Math.floor(Math.log10(usd)) : 0;
   const p = Math.max(0, Math.min(30 - decimals, 11 - magnitude));
-  const compact = BigInt(Math.round(usd * 10 ** p));
+  const compact = BigInt(Math.round(usd * pow(10, p)));
   const oracleDecimals = 30 - decimals - p;
   return { price: compact * 10n ** BigInt(oracleDecimals), oracleDecimals };
 }
