@@ -553,7 +553,7 @@ export const CONFIG_KEYS = {
         .map((s) => s.trim())
         .filter(Boolean);
       for (const item of items)
-        if (!/^[a-z][a-z0-9-]*$/.test(item))
+        if (!/^[a-z][a-z0-9_-]*$/.test(item))
           throw new ConfigError(k, `expected kinds of source, got ${JSON.stringify(item)}`);
       return new Set(items);
     },
