@@ -1,7 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../../core/errors.js';
-import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import { parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import { checkAnswer } from '../schema-mismatch.js';
+import { fetchText, jsonOrTransient, retryTransient } from '../transient.js';
 import {
   FinalityResponse,
   GenesisResponse,
@@ -41,15 +42,6 @@ export class BeaconError extends ServiceError {
   ) {
     super(message, retryable);
     this.name = 'BeaconError';
-  }
-}
-
-class Transient extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
   }
 }
 
@@ -144,43 +136,23 @@ export class BeaconClient {
     return { byStatus, activeStakeGwei: active, totalBalanceGwei: total };
   }
 
-  private async get(path: string): Promise<unknown> {
-    const maxRetries = this.options.maxRetries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.limiter.run(() => this.once(path));
-      } catch (err) {
-        if (!(err instanceof Transient)) throw err;
-        if (attempt >= maxRetries) {
-          throw new BeaconError(`beacon ${path}: unavailable after ${attempt + 1} attempts: ${err.message}`, true);
-        }
-        await this.sleep(
-          err.retryAfterMs ?? backoffDelay(attempt, { baseMs: 500, maxMs: 30_000, random: this.random }),
-        );
-      }
-    }
+  private get(path: string): Promise<unknown> {
+    return retryTransient(
+      path,
+      () => this.limiter.run(() => this.once(path)),
+      { source: 'beacon', maxRetries: this.options.maxRetries ?? 4, random: this.random, sleep: this.sleep },
+      (reason, attempts) => new BeaconError(`beacon ${path}: unavailable after ${attempts} attempts: ${reason}`, true),
+    );
   }
 
   private async once(path: string): Promise<unknown> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs ?? 120_000);
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.fetchFn(`${this.options.baseUrl}${path}`, {
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-      });
-      text = await res.text();
-    } catch (err) {
-      if (controller.signal.aborted) throw new Transient('timeout');
-      throw new Transient(`network error: ${(err as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (res.status === 429 || res.status >= 500) {
-      throw new Transient(`HTTP ${res.status}`, parseRetryAfter(res.headers.get('retry-after'), Date.now()));
-    }
+    const { res, text } = await fetchText(
+      this.fetchFn,
+      `${this.options.baseUrl}${path}`,
+      { headers: { accept: 'application/json' } },
+      this.options.timeoutMs ?? 120_000,
+      (headers) => parseRetryAfter(headers.get('retry-after'), Date.now()),
+    );
     if (res.status !== 200) {
       let message = text.slice(0, 200);
       try {
@@ -188,10 +160,6 @@ export class BeaconClient {
       } catch {}
       throw new BeaconError(`beacon ${path}: HTTP ${res.status}: ${message}`, false, res.status);
     }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new Transient(`malformed answer (${text.length} bytes)`);
-    }
+    return jsonOrTransient(text);
   }
 }

@@ -1,9 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../../core/errors.js';
-import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import { parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import type { Clock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
 import { checkAnswer } from '../schema-mismatch.js';
+import { fetchText, jsonOrTransient, retryTransient } from '../transient.js';
 import {
   BankBalancesResponse,
   type Candle,
@@ -65,15 +66,6 @@ export class DydxError extends ServiceError {
   ) {
     super(message, retryable);
     this.name = 'DydxError';
-  }
-}
-
-class Transient extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
   }
 }
 
@@ -224,53 +216,33 @@ export class DydxClient {
     return BigInt(r.balances.find((b) => b.denom === denom)?.amount ?? '0');
   }
 
-  private async get(base: string, path: string, headers: Record<string, string> = {}): Promise<unknown> {
-    const maxRetries = this.options.maxRetries ?? 5;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.limiter.run(() => this.once(base, path, headers));
-      } catch (err) {
-        if (!(err instanceof Transient)) throw err;
-        if (attempt >= maxRetries) {
-          throw new DydxError(`dydx ${path}: unavailable after ${attempt + 1} attempts: ${err.message}`, true);
-        }
-        this.options.log?.warn({ path, attempt, reason: err.message }, 'dydx: retrying');
-        await this.sleep(
-          err.retryAfterMs ?? backoffDelay(attempt, { baseMs: 500, maxMs: 30_000, random: this.random }),
-        );
-      }
-    }
+  private get(base: string, path: string, headers: Record<string, string> = {}): Promise<unknown> {
+    return retryTransient(
+      path,
+      () => this.limiter.run(() => this.once(base, path, headers)),
+      {
+        source: 'dydx',
+        maxRetries: this.options.maxRetries ?? 5,
+        random: this.random,
+        sleep: this.sleep,
+        log: this.options.log,
+      },
+      (reason, attempts) => new DydxError(`dydx ${path}: unavailable after ${attempts} attempts: ${reason}`, true),
+    );
   }
 
   private async once(base: string, path: string, headers: Record<string, string>): Promise<unknown> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs ?? 30_000);
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.fetchFn(`${base}${path}`, {
-        headers: { accept: 'application/json', ...headers },
-        signal: controller.signal,
-      });
-      text = await res.text();
-    } catch (err) {
-      if (controller.signal.aborted) throw new Transient('timeout');
-      throw new Transient(`network error: ${(err as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
-    const nowMs = this.options.clock?.nowMs() ?? Date.now();
-    if (res.status === 429 || res.status >= 500) {
-      throw new Transient(`HTTP ${res.status}`, dydxRetryAfterMs(res.headers, nowMs));
-    }
+    const { res, text } = await fetchText(
+      this.fetchFn,
+      `${base}${path}`,
+      { headers: { accept: 'application/json', ...headers } },
+      this.options.timeoutMs ?? 30_000,
+      (h) => dydxRetryAfterMs(h, this.options.clock?.nowMs() ?? Date.now()),
+    );
     if (res.status !== 200) {
       throw new DydxError(`dydx ${path}: HTTP ${res.status}: ${errorMessage(text)}`, false, res.status);
     }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new Transient(`malformed answer (${text.length} bytes)`);
-    }
+    return jsonOrTransient(text);
   }
 }
 

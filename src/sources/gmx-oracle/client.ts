@@ -1,9 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../../core/errors.js';
-import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import { parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
 import { checkAnswer } from '../schema-mismatch.js';
+import { emptyStats, fetchText, jsonOrTransient, retryTransient, type TransientStats } from '../transient.js';
 import { type GmxTicker, GmxTickersResponse, type GmxToken, GmxTokensResponse } from './schemas.js';
 
 /**
@@ -56,29 +57,14 @@ export class GmxOracleSchemaError extends GmxOracleError {
   }
 }
 
-export interface GmxOracleStats {
-  requests: number;
-  retries: number;
-  /** 429 answers. */
-  limited: number;
-  sleptMs: number;
-}
-
-class Transient extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
+export type GmxOracleStats = TransientStats;
 
 function check<T extends TSchema>(endpoint: string, schema: T, value: unknown): Static<T> {
   return checkAnswer(schema, value, (path, message) => new GmxOracleSchemaError(endpoint, path, message));
 }
 
 export class GmxOracleClient {
-  readonly stats: GmxOracleStats = { requests: 0, retries: 0, limited: 0, sleptMs: 0 };
+  readonly stats: GmxOracleStats = emptyStats();
   readonly baseUrl: string;
   private readonly clock: Clock;
   private readonly fetchFn: typeof fetch;
@@ -104,60 +90,36 @@ export class GmxOracleClient {
     return check(path, GmxTokensResponse, await this.get(path)).tokens;
   }
 
-  private async get(path: string): Promise<unknown> {
-    const maxRetries = this.options.maxRetries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.slots.run(() => this.once(path));
-      } catch (err) {
-        if (!(err instanceof Transient)) throw err;
-        if (attempt >= maxRetries) {
-          throw new GmxOracleError(
-            `GMX oracle ${path}: unavailable after ${attempt + 1} attempts: ${err.message}`,
-            true,
-          );
-        }
-        const delay =
-          err.retryAfterMs ??
-          backoffDelay(attempt, {
-            baseMs: this.options.baseDelayMs ?? 500,
-            maxMs: 30_000,
-            random: this.options.random ?? Math.random,
-          });
-        this.stats.retries++;
-        this.options.log?.[attempt < 2 ? 'debug' : 'warn'](
-          { source: 'gmx_oracle', attempt: attempt + 1, delayMs: delay },
-          `GMX oracle retry: ${err.message}`,
-        );
-        this.stats.sleptMs += delay;
-        await (this.options.sleep ?? ((ms: number) => sleep(ms)))(delay);
-      }
-    }
+  private get(path: string): Promise<unknown> {
+    return retryTransient(
+      path,
+      () => this.slots.run(() => this.once(path)),
+      {
+        source: 'gmx_oracle',
+        maxRetries: this.options.maxRetries ?? 4,
+        baseMs: this.options.baseDelayMs,
+        random: this.options.random,
+        sleep: this.options.sleep ?? ((ms: number) => sleep(ms)),
+        log: this.options.log,
+        stats: this.stats,
+      },
+      (reason, attempts) =>
+        new GmxOracleError(`GMX oracle ${path}: unavailable after ${attempts} attempts: ${reason}`, true),
+    );
   }
 
   private async once(path: string): Promise<unknown> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs ?? 20_000);
-    let res: Response;
-    let text: string;
-    this.stats.requests++;
-    try {
-      res = await this.fetchFn(`${this.baseUrl}${path}`, { headers: { accept: 'application/json' }, signal });
-      text = await res.text();
-    } catch (err) {
-      if (signal.aborted) throw new Transient('timeout');
-      throw new Transient(`network error: ${(err as Error).message}`);
-    }
-    if (res.status === 429) this.stats.limited++;
-    if (res.status === 429 || res.status === 408 || res.status >= 500) {
-      throw new Transient(`HTTP ${res.status}`, parseRetryAfter(res.headers.get('retry-after'), this.clock.nowMs()));
-    }
+    const { res, text } = await fetchText(
+      this.fetchFn,
+      `${this.baseUrl}${path}`,
+      { headers: { accept: 'application/json' } },
+      this.options.timeoutMs ?? 20_000,
+      (headers) => parseRetryAfter(headers.get('retry-after'), this.clock.nowMs()),
+      this.stats,
+    );
     if (res.status !== 200) {
       throw new GmxOracleError(`GMX oracle ${path}: HTTP ${res.status}: ${text.slice(0, 200)}`, false, res.status);
     }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new Transient(`malformed answer (${text.length} bytes, not JSON)`);
-    }
+    return jsonOrTransient(text);
   }
 }

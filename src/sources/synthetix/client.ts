@@ -1,9 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../../core/errors.js';
-import { backoffDelay, parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
+import { parseRetryAfter, Semaphore, type SleepFn, sleep } from '../../core/retry.js';
 import { type Clock, systemClock } from '../../core/time.js';
 import type { EvmLogger } from '../evm/types.js';
 import { checkAnswer, matches } from '../schema-mismatch.js';
+import { emptyStats, fetchText, retryTransient, Transient, type TransientStats } from '../transient.js';
 import {
   type CandleInterval,
   CandlesResponse,
@@ -85,28 +86,14 @@ export class SynthetixRangeError extends SynthetixApiError {
   }
 }
 
-export interface SynthetixStats {
-  requests: number;
-  retries: number;
-  limited: number;
-  sleptMs: number;
-}
-
-class Transient extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
+export type SynthetixStats = TransientStats;
 
 function check<T extends TSchema>(action: string, schema: T, value: unknown): Static<T> {
   return checkAnswer(schema, value, (path, message) => new SynthetixSchemaError(action, path, message));
 }
 
 export class SynthetixClient {
-  readonly stats: SynthetixStats = { requests: 0, retries: 0, limited: 0, sleptMs: 0 };
+  readonly stats: SynthetixStats = emptyStats();
   readonly baseUrl: string;
   private readonly clock: Clock;
   private readonly fetchFn: typeof fetch;
@@ -181,64 +168,43 @@ export class SynthetixClient {
   }
 
   /** One info action, retried on transient failures; the parsed success envelope. */
-  private async info(params: Readonly<Record<string, unknown>> & { action: string }): Promise<unknown> {
-    const maxRetries = this.options.maxRetries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.slots.run(() => this.once(params));
-      } catch (err) {
-        if (!(err instanceof Transient)) throw err;
-        if (attempt >= maxRetries) {
-          throw new SynthetixApiError(
-            `Synthetix ${params.action}: unavailable after ${attempt + 1} attempts: ${err.message}`,
-            true,
-          );
-        }
-        const delay =
-          err.retryAfterMs ??
-          backoffDelay(attempt, {
-            baseMs: this.options.baseDelayMs ?? 500,
-            maxMs: 30_000,
-            random: this.options.random ?? Math.random,
-          });
-        this.stats.retries++;
-        this.options.log?.[attempt < 2 ? 'debug' : 'warn'](
-          { source: 'synthetix', attempt: attempt + 1, delayMs: delay },
-          `Synthetix retry: ${err.message}`,
-        );
-        this.stats.sleptMs += delay;
-        await (this.options.sleep ?? ((ms: number) => sleep(ms)))(delay);
-      }
-    }
+  private info(params: Readonly<Record<string, unknown>> & { action: string }): Promise<unknown> {
+    return retryTransient(
+      params.action,
+      () => this.slots.run(() => this.once(params)),
+      {
+        source: 'synthetix',
+        maxRetries: this.options.maxRetries ?? 4,
+        baseMs: this.options.baseDelayMs,
+        random: this.options.random,
+        sleep: this.options.sleep ?? ((ms: number) => sleep(ms)),
+        log: this.options.log,
+        stats: this.stats,
+      },
+      (reason, attempts) =>
+        new SynthetixApiError(`Synthetix ${params.action}: unavailable after ${attempts} attempts: ${reason}`, true),
+    );
   }
 
   private async once(params: Readonly<Record<string, unknown>> & { action: string }): Promise<unknown> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs ?? 20_000);
-    let res: Response;
-    let text: string;
-    this.stats.requests++;
-    try {
-      res = await this.fetchFn(`${this.baseUrl}/v1/info`, {
+    const { res, text } = await fetchText(
+      this.fetchFn,
+      `${this.baseUrl}/v1/info`,
+      {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/json' },
         body: JSON.stringify({ params }),
-        signal,
-      });
-      text = await res.text();
-    } catch (err) {
-      if (signal.aborted) throw new Transient('timeout');
-      throw new Transient(`network error: ${(err as Error).message}`);
-    }
+      },
+      this.options.timeoutMs ?? 20_000,
+      (headers) => parseRetryAfter(headers.get('retry-after'), this.clock.nowMs()),
+      this.stats,
+    );
     const what = `Synthetix ${params.action}`;
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       body = undefined;
-    }
-    if (res.status === 429) this.stats.limited++;
-    if (res.status === 429 || res.status === 408 || res.status >= 500) {
-      throw new Transient(`HTTP ${res.status}`, parseRetryAfter(res.headers.get('retry-after'), this.clock.nowMs()));
     }
     if (body === undefined) {
       if (res.status === 200) throw new Transient(`malformed answer (${text.length} bytes, not JSON)`);
