@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
+import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
+import { isoSeconds } from '../src/core/time.js';
 import { EMPTY_BOOK } from '../src/registry/address-book.js';
 import { registry } from '../src/registry/index.js';
 import { DYDX_INSURANCE_FUND, DYDX_SUBACCOUNTS_MODULE } from '../src/sandbox/standins/dydx/render.js';
@@ -8,6 +11,7 @@ import type { DydxStandin } from '../src/sandbox/standins/dydx/server.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { startTestSources, type TestSources } from './support/sources.js';
+import { checkDocument, modelPathsOf, rowOf } from './support/vocabulary.js';
 
 /**
  * The derivatives area's dYdX part end to end on the dYdX stand-in (one start, a 3-day world): its jobs read the
@@ -191,5 +195,24 @@ describe('derivatives: dYdX v4 end to end on the stand-in', () => {
     // Days before the world began have no data.
     const btc = await get<Rec[]>('/data/derivatives/dydx/BTC-USD');
     expect(btc.data.at(-1)!.gap_reason).not.toBeNull();
+  });
+
+  it('follows the vocabulary (docs/vocabulary.md) in every document', async () => {
+    const rows = await t.store.db.selectFrom('datasets').selectAll().where('area', '=', 'derivatives').execute();
+    // The listing, the protocol and one document per served pair.
+    expect(rows.length).toBe(2 + registry.protocol('dydx')!.derivatives!.pairs.length);
+    const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
+    for (const r of rows) {
+      const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
+      const doc = {
+        path: r.path,
+        area: r.area,
+        data: JSON.parse(r.payload),
+        meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) },
+      };
+      const def = rowOf(PATHS, 'derivatives', r.path);
+      expect(def, r.path).toBeDefined();
+      expect(checkDocument(doc, def, { source: 'sandbox:dydx', modelPaths }), r.path).toEqual([]);
+    }
   });
 });
