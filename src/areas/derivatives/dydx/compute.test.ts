@@ -48,6 +48,14 @@ function input(over: Partial<DydxComputeInput> = {}): DydxComputeInput {
     tradeHours: [
       { ticker: 'BTC-USD', hour: Y, buyUsd: 3000, sellUsd: 1000, liquidationCount: 1, liquidationUsd: 200 },
       { ticker: 'BTC-USD', hour: Y + HOUR, buyUsd: 0, sellUsd: 1000, liquidationCount: 0, liquidationUsd: 0 },
+      ...Array.from({ length: 22 }, (_, i) => ({
+        ticker: 'BTC-USD',
+        hour: Y + (i + 2) * HOUR,
+        buyUsd: 0,
+        sellUsd: 0,
+        liquidationCount: 0,
+        liquidationUsd: 0,
+      })),
     ],
     balances: [
       { account: 'subaccounts', time: TODAY, usd: 1_000_000 },
@@ -115,10 +123,16 @@ describe('computeDydx: a market’s day', () => {
     ['the listing’s states', () => out.listed.map((l) => l.state), ['active', 'close_only']],
     ['TVL of a past day: at its end', () => out.days[1]!.tvlUsd, 1_000_000],
     ['TVL of the running day: the newest read', () => out.days[0]!.tvlUsd, 1_200_000],
+    ['the running day: a read at midnight stands until a newer one', () => out.days[0]!.insuranceFundUsd, 50_000],
     [
-      'insurance fund without a read that day',
-      () => [out.days[0]!.insuranceFundUsd, out.days[0]!.gaps.insurance_fund_usd],
+      'a day without a read at its end',
+      () => [out.days[2]!.insuranceFundUsd, out.days[2]!.gaps.insurance_fund_usd],
       [null, 'no_data'],
+    ],
+    [
+      'a past day with some of its hours unread: taker flow unknown',
+      () => computeDydx(input({ tradeHours: input().tradeHours.slice(0, 23) })).days[1]!.markets[0]!.gaps.taker_flow,
+      'no_data',
     ],
     ['no node: TVL unknown', () => computeDydx(input({ readsBalances: false })).days[1]!.tvlUsd, null],
     ['a day without anything observed has no markets', () => out.days[3]!.markets, []],

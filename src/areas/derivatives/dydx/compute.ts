@@ -5,7 +5,8 @@
  *   indexer's market list at `asOf`; a past day's from the next day's candle's `startingOpenInterest` and the price of
  *   the funding tick at the day's end (the indexer keeps no other history of either);
  * - mark price: the day's last fill price (the candle's `close`): the indexer publishes no mark of its own;
- * - taker flow and liquidations: the day's closed hours of taker fills (buys and sells; fills of type LIQUIDATED);
+ * - taker flow and liquidations: the day's closed hours of taker fills (buys and sells; fills of type LIQUIDATED),
+ *   known for a past day once its 24 hours are read;
  * - funding: the day's hourly points (`historicalFunding`, already 1-hour rates, `fundingRate1h(.., '1h')`);
  * - the open-interest cap: the market's `openInterestUpperCap` at `asOf` (the running day only; 0 means none).
  * The venue's day adds the subaccounts module's USDC (TVL) and the insurance fund's at the day's end.
@@ -168,7 +169,10 @@ function marketDay(
   if (oi === null) gaps.open_interest = 'no_data';
   if (oracle === null) gaps.index_price = gaps.oracle_price = 'no_price';
   const hours = facts.tradeHours.filter((h) => h.hour >= dayStart && h.hour < dayEnd);
-  const flow = hours.length
+  // A past day's flow needs its 24 hours read (every hour read has a row, fills or not); the running day's is up
+  // to the last hour read.
+  const complete = running ? hours.length > 0 : hours.length === 24;
+  const flow = complete
     ? hours.reduce(
         (s, h) => ({
           buyUsd: s.buyUsd + h.buyUsd,
@@ -211,7 +215,7 @@ function balanceOf(
   const own = balances.filter((b) => b.account === account);
   if (!running) return own.find((b) => b.time === dayStart + DAY)?.usd ?? null;
   let newest: DydxBalanceFact | undefined;
-  for (const b of own) if (b.time > dayStart && (!newest || b.time > newest.time)) newest = b;
+  for (const b of own) if (b.time >= dayStart && (!newest || b.time > newest.time)) newest = b;
   return newest?.usd ?? null;
 }
 

@@ -62,6 +62,8 @@ export function dydxJobs(env: AreaEnv): JobDef[] {
     computeJob({
       name: DYDX_COMPUTATION,
       runAfter: ['derivatives.dydx.ingest'],
+      // Its inputs move only when the jobs it runs after write (which make it due at once).
+      everySeconds: 60,
       area: 'derivatives',
       description: `dYdX v4 pairs and 7 daily records of the protocol and its pairs (${targets.map(name).join(', ')})`,
       inputs: async (ctx) => {
