@@ -215,4 +215,47 @@ describe('derivatives: dYdX v4 end to end on the stand-in', () => {
       expect(checkDocument(doc, def, { source: 'sandbox:dydx', modelPaths }), r.path).toEqual([]);
     }
   });
+
+  // Last: it moves the clock an hour on.
+  it('a failed hourly read writes nothing and leaves the documents as published; the next run reads the hour', async () => {
+    const published = async () =>
+      (await t.store.db.selectFrom('datasets').select(['path', 'payload']).where('area', '=', 'derivatives').execute())
+        .map((r) => `${r.path} ${r.payload}`)
+        .sort();
+    const before = await published();
+    const readTo = async () =>
+      Number(
+        (
+          await t.store.db
+            .selectFrom('checkpoints')
+            .select('value')
+            .where('key', '=', 'derivatives.dydx.hourly:dydx')
+            .executeTakeFirstOrThrow()
+        ).value.match(/"readTo":(\d+)/)![1],
+      );
+    const was = await readTo();
+    t.clock.ms += 3_600_000;
+    // SOL's fills answer 503 on every attempt of this run; another market's a 429 and a 502 once (retried).
+    dydx.faults.inject(
+      { fault: { kind: 'server-error', status: 503 }, pathIncludes: '/v4/trades/perpetualMarket/SOL-USD', times: 6 },
+      { fault: { kind: 'secondary-limit', retryAfterSeconds: 1 }, pathIncludes: '/v4/trades/perpetualMarket/BTC-USD' },
+      { fault: { kind: 'server-error', status: 502 }, pathIncludes: '/v4/historicalFunding/ETH-USD' },
+    );
+    await expect(run('derivatives.dydx.ingest')).rejects.toThrow(/SOL-USD/);
+    expect(await readTo()).toBe(was);
+    expect(await run('derivatives.dydx.compute')).toContain('up to date');
+    expect(await published()).toEqual(before);
+    // The next run reads the hour, for every market.
+    expect(await run('derivatives.dydx.ingest')).toContain('12 markets');
+    expect(await readTo()).toBe(was + 3600);
+    expect(await run('derivatives.dydx.compute')).toMatch(/^published/);
+    await t.sync();
+    const today = Date.UTC(2026, 10, 20);
+    const fills = dydx.sim.fills('SOL-USD', today, (was + 3600) * 1000, t.clock.nowMs());
+    const usd = (f: (typeof fills)[number]) => Number(f.size) * Number(f.price);
+    const buy = fills.filter((f) => f.side === 'BUY').reduce((s, f) => s + usd(f), 0);
+    const sell = fills.filter((f) => f.side === 'SELL').reduce((s, f) => s + usd(f), 0);
+    const rec = (await get<Rec[]>('/data/derivatives/dydx/SOL-USD')).data[0]!;
+    close(rec.long_short_skew, (buy - sell) / (buy + sell), 'running day skew after recovery');
+  });
 });
