@@ -1,12 +1,14 @@
 import { defineArea } from '../kit/module.js';
+import { dydxPart } from './dydx/index.js';
 import { gmxPart } from './gmx/index.js';
 import { derivativesPaths } from './routes.js';
 
-/** The derivatives area, one part per venue design (`gmx/`: GMX v2 from its own contracts). */
+/** The derivatives area, one part per venue design (`gmx/`: GMX v2 from its own contracts; `dydx/`: dYdX v4
+ * from its indexer and its chain's bank module). */
 export const derivativesArea = defineArea({
   id: 'derivatives',
   title: 'Derivatives',
   paths: derivativesPaths,
   dependsOn: [],
-  parts: [gmxPart],
+  parts: [gmxPart, dydxPart],
 });
