@@ -27,8 +27,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const WINDOW_MS = 180_000;
 const PUBLISH_EVERY_SECONDS = 60;
 const IDLE_RUN_MS = 1000;
-/** % of one core, all processes together (measured 20–25 % on a loaded 2-vCPU VM; the issue's budget is 10 %). */
-const CPU_BOUND = 40;
+/**
+ * % of one core, all processes together: this project's measured ceiling with a margin (20–25 % on a loaded 2-vCPU VM
+ * before the derivatives area, 48.2 % on CI since the sandbox's GMX trades on Arbitrum: docs/benchmarks.md, "At rest,
+ * third look"); the issue's budget is 10 %.
+ */
+const CPU_BOUND = 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'protoscore-rest-'));
