@@ -69,6 +69,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0015_blockchain_evm_addresses',
         '0017_dex_time_indexes',
         '0018_derivatives_gmx',
+        '0020_derivatives_synthetix',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

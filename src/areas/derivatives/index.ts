@@ -1,12 +1,16 @@
 import { defineArea } from '../kit/module.js';
 import { gmxPart } from './gmx/index.js';
 import { derivativesPaths } from './routes.js';
+import { synthetixPart } from './synthetix/index.js';
 
-/** The derivatives area, one part per venue design (`gmx/`: GMX v2 from its own contracts). */
+/**
+ * The derivatives area, one part per venue design (`gmx/`: GMX v2 from its own contracts; `synthetix/`: Synthetix's
+ * exchange from its info API).
+ */
 export const derivativesArea = defineArea({
   id: 'derivatives',
   title: 'Derivatives',
   paths: derivativesPaths,
   dependsOn: [],
-  parts: [gmxPart],
+  parts: [gmxPart, synthetixPart],
 });
