@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
 import type { DerivativesPairRecordT, DerivativesProtocolRecordT } from '../src/areas/derivatives/schema.js';
+import { PATHS } from '../src/areas/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
+import { isoSeconds } from '../src/core/time.js';
 import { EMPTY_BOOK } from '../src/registry/address-book.js';
 import { registry } from '../src/registry/index.js';
 import { decimalString } from '../src/sandbox/standins/perps/decimal.js';
@@ -10,6 +13,7 @@ import type { SynthetixStandin } from '../src/sandbox/standins/synthetix/server.
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { startTestSources, type TestSources } from './support/sources.js';
+import { checkDocument, modelPathsOf, rowOf } from './support/vocabulary.js';
 
 /**
  * The derivatives area's Synthetix part end to end on the sandbox's Synthetix stand-in: its jobs read the info API
@@ -177,6 +181,23 @@ describe('derivatives: Synthetix end to end on its stand-in', () => {
       return s + tokens * Number(decimalString(hour.oracleCloseTicks, m.tickDecimals));
     }, 0);
     near(today.open_interest_usd, oi, 'protocol OI');
+  });
+
+  it('follows the vocabulary (docs/vocabulary.md) in every document', async () => {
+    const rows = await t.store.db.selectFrom('datasets').selectAll().where('area', '=', 'derivatives').execute();
+    expect(rows.length).toBe(5);
+    const modelPaths = modelPathsOf(readFileSync('docs/methodology/README.md', 'utf8'));
+    for (const r of rows) {
+      const meta = JSON.parse(r.meta) as { source: string; methodology?: string };
+      const doc = {
+        path: r.path,
+        area: r.area,
+        data: JSON.parse(r.payload),
+        meta: { ...meta, as_of: isoSeconds(Number(r.as_of)) },
+      };
+      const def = rowOf(PATHS, 'derivatives', r.path);
+      expect(checkDocument(doc, def, { source: 'sandbox:synthetix', modelPaths }), r.path).toEqual([]);
+    }
   });
 
   it('reads nothing again within the hour and publishes nothing when nothing moved', async () => {
