@@ -206,4 +206,35 @@ describe('derivatives: Synthetix end to end on its stand-in', () => {
     expect(standin.stats.requests).toBe(before);
     expect(await run('derivatives.synthetix.compute')).toMatch(/up to date/);
   });
+  it('reads again only the market whose read failed, and then serves complete figures', async () => {
+    t.clock.advance(3600);
+    expect(await run('derivatives.synthetix.markets')).toMatch(/5 new observations/);
+    // The first market read (AAVE-USDT, by symbol) meets more 503s than the client retries.
+    standin.faults.inject({ fault: { kind: 'server-error', status: 503 }, times: 5 });
+    await expect(run('derivatives.synthetix.history')).rejects.toThrow(/1 of 5 failed \(AAVE-USDT/);
+    // What was read is published meanwhile (AAVE-USDT's last hour missing) …
+    expect(await run('derivatives.synthetix.compute')).toMatch(/^published 5 documents/);
+    const before = standin.stats.requests;
+    expect(await run('derivatives.synthetix.history')).toMatch(/1 markets read/);
+    // Its candles and funding: two requests, and none for the markets already read this hour.
+    expect(standin.stats.requests - before).toBe(2);
+    // … and published again once it is read, though no market's newest candle or funding point moved (after the
+    // configuration's least interval between publications).
+    t.clock.advance(60);
+    expect(await run('derivatives.synthetix.compute')).toMatch(/^published 5 documents/);
+    await t.sync();
+    const sim = standin.sim;
+    const nowMs = t.clock.nowMs();
+    const doc = await get<DerivativesProtocolRecordT[]>('/data/derivatives/synthetix');
+    const today = doc.data[0]!;
+    expect(Date.parse(today.as_of)).toBe(lastHourEnd());
+    const fromMs = Date.parse(`${today.date}T00:00:00Z`);
+    const all = sim.markets.map((m) => truth(sim, m.id, fromMs, Date.parse(today.as_of), nowMs));
+    expect(today.trade_count).toBe(all.reduce((s, x) => s + x.trades, 0));
+    near(
+      today.volume_usd,
+      all.reduce((s, x) => s + x.volumeUsd, 0),
+      'protocol volume after the failure',
+    );
+  });
 });

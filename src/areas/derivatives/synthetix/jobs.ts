@@ -1,5 +1,6 @@
 import { DAY, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
+import { readCheckpoint } from '../../../store/checkpoints.js';
 import { eachTarget } from '../../kit/each-target.js';
 import { computeJob, DocumentSet, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
@@ -7,7 +8,7 @@ import { pairRecords, pairsListing, protocolRecords } from '../records.js';
 import { derivativesPaths } from '../routes.js';
 import { DERIVATIVES_METHODOLOGY } from '../schema.js';
 import { computeSynthetix, type SynthetixComputeInput } from './compute.js';
-import { SynthetixIngest } from './ingest.js';
+import { historyCheckpointKey, SynthetixIngest } from './ingest.js';
 import { synthetixPublication } from './publish.js';
 import { SynthetixRepository } from './repo.js';
 import { type SynthetixTarget, synthetixTargets } from './targets.js';
@@ -26,7 +27,7 @@ const LOOKBACK_SECONDS = 7 * DAY;
  *   hourly candles and funding rates since the newest stored ones → `synthetix_candles`, `synthetix_funding`; a run
  *   in an hour already read returns after one query;
  * - `derivatives.synthetix.compute`: the stored facts → `computeSynthetix` → the area's three payloads
- *   (`publish.ts`, `records.ts`), published when an observation, candle, funding point or market moved.
+ *   (`publish.ts`, `records.ts`), published when an observation, candle, funding point, market or history read moved.
  */
 export function synthetixJobs(env: AreaEnv): JobDef[] {
   const endpoint = env.sources.get('synthetix');
@@ -73,7 +74,9 @@ export function synthetixJobs(env: AreaEnv): JobDef[] {
           const markets = (await repo.markets(t.protocol)).map(
             (m) => `${m.symbol}:${m.isOpen ? 1 : 0}${m.isCloseOnly ? 1 : 0}`,
           );
-          heads.push([t.protocol, newest.observation, newest.candle, newest.funding, markets]);
+          // Each market's last history read: a market read again after a failed read moves no newest point.
+          const read = (await readCheckpoint(ctx.store.db, historyCheckpointKey(t.protocol))) ?? {};
+          heads.push([t.protocol, newest.observation, newest.candle, newest.funding, markets, read]);
         }
         return heads.length ? { heads } : wait('no Synthetix observation stored yet');
       },
