@@ -70,6 +70,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0017_dex_time_indexes',
         '0018_derivatives_gmx',
         '0019_derivatives_dydx',
+        '0020_derivatives_synthetix',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);
