@@ -8,6 +8,7 @@ import type { EvmChains } from '../../../sources/evm/chains.js';
 import type { EvmSource } from '../../../sources/evm/source.js';
 import { readCallsAt, type StateCall } from '../../../sources/evm/source.js';
 import type { EvmLog } from '../../../sources/evm/types.js';
+import type { GmxOracleEndpoint } from '../../../sources/gmx-oracle/endpoint.js';
 import { readCheckpoint } from '../../../store/checkpoints.js';
 import { inChunks } from '../../../store/chunks.js';
 import type { Database } from '../../../store/schema.js';
@@ -38,7 +39,8 @@ import type { GmxTarget } from './targets.js';
  *   and `MarketCreated` into `gmx_markets`; idempotent on (chain, block, log index);
  * - the market list from the DataStore's `MARKET_LIST` and each market's tokens (`MarketStoreUtils` keys), so that
  *   markets created before ingestion started are known too;
- * - token symbols and decimals (ERC-20; a synthetic index token has no contract and is left out);
+ * - token symbols and decimals (ERC-20; a synthetic index token has no contract: its symbol and decimals come from
+ *   the oracle keeper's `/tokens`, the one place GMX publishes them, when the process reads the keeper);
  * - the DataStore's state at a block (multicall): per market, collateral token and side the open interest (USD cost
  *   basis and tokens), the pool amounts, the saved funding factor, adaptive funding's increase factor, the caps.
  */
@@ -300,6 +302,20 @@ export async function readTokens(source: Pick<EvmSource, 'multicall'>, addresses
   });
 }
 
+/**
+ * Symbol and decimals of tokens without a contract (synthetic index tokens) from the oracle keeper's token list
+ * (`GET /tokens`); a token the keeper does not list is left out.
+ */
+export async function readKeeperTokens(
+  keeper: Pick<GmxOracleEndpoint['client'], 'tokens'>,
+  addresses: readonly string[],
+) {
+  const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+  return (await keeper.tokens())
+    .filter((t) => wanted.has(t.address.toLowerCase()))
+    .map((t) => ({ address: t.address.toLowerCase(), symbol: t.symbol, decimals: t.decimals }));
+}
+
 /** The GMX part's reads of its venues, one sink per venue, started at the kit's `ingestStart`. */
 export class GmxIngest {
   private readonly sinks = new Map<string, GmxSink>();
@@ -308,7 +324,25 @@ export class GmxIngest {
     private readonly evm: EvmChains,
     private readonly lookbackSeconds: number,
     private readonly schedule: SnapshotSchedule,
+    /** The oracle keeper of the venues' chain, when this process reads it (synthetic index tokens' metadata). */
+    private readonly keeper?: GmxOracleEndpoint,
   ) {}
+
+  /**
+   * Metadata of the tokens the markets name: ERC-20 at the block, then the keeper for those without a contract. A
+   * keeper that fails leaves them for the next run (logged): the events are committed and the snapshots must go on.
+   */
+  private async tokenMetadata(ctx: JobContext, target: GmxTarget, missing: readonly string[], block: number) {
+    const found = await readTokens(this.evm.source(target.chain), missing, block);
+    const rest = missing.filter((a) => !found.some((t) => t.address === a));
+    if (!rest.length || !this.keeper || this.keeper.chain !== target.chain) return found;
+    try {
+      return [...found, ...(await readKeeperTokens(this.keeper.client, rest))];
+    } catch (err) {
+      ctx.log.warn({ err, tokens: rest }, 'GMX oracle keeper /tokens failed; synthetic index tokens stay unnamed');
+      return found;
+    }
+  }
 
   private async sink(ctx: JobContext, target: GmxTarget): Promise<GmxSink> {
     const key = gmxCheckpointKey(target);
@@ -343,7 +377,8 @@ export class GmxIngest {
       await repo.saveMarkets(fresh);
       added = fresh.length;
       const missing = await repo.tokensWithoutMetadata(target.chain, target.dataStore);
-      if (missing.length) await repo.saveTokens(target.chain, await readTokens(source, missing, checkpoint.block));
+      if (missing.length)
+        await repo.saveTokens(target.chain, await this.tokenMetadata(ctx, target, missing, checkpoint.block));
     }
     return (
       `${target.protocol} ${target.chain}: blocks ${result.from}–${result.to}, ${result.logs} logs, ` +
