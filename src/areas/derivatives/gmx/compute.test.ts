@@ -7,7 +7,6 @@ import {
   hourlyPoints,
   marketOpenInterest,
   pairOf,
-  rate1hFromPerSecond,
   signedFundingRates,
 } from './compute.js';
 import type { GmxEvent } from './events.js';
@@ -130,14 +129,6 @@ describe('GMX open interest (per market, GMX’s pool divisor)', () => {
 });
 
 describe('GMX funding', () => {
-  it.each([
-    ['0', 0n, 0],
-    ['1e-8 per second', 10n ** 22n, 3.6e-5],
-    ['per second × 3600', 12_345n * 10n ** 18n, 12_345e-12 * 3600],
-  ])('a factor per second of %s is a 1-hour rate', (_, perSecond, expected) => {
-    expect(rate1hFromPerSecond(perSecond)).toBeCloseTo(expected, 15);
-  });
-
   const funding = (t: number, perSecond: bigint, m = ETH_USD): GmxEventFact =>
     fact(t, { kind: 'Funding', market: m, factorPerSecond: perSecond });
   const oiUpdate = (t: number, isLong: boolean, next: bigint): GmxEventFact =>
