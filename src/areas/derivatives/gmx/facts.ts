@@ -98,6 +98,8 @@ const BIGINT_FIELDS = new Set([
   'fundingIncreaseFactorPerSecond',
   'maxOpenInterestLong',
   'maxOpenInterestShort',
+  'minPrice',
+  'maxPrice',
 ]);
 
 /** JSON text with big integers as decimal strings. */

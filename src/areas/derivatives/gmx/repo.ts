@@ -228,4 +228,5 @@ export const COMPUTE_EVENTS: readonly GmxEventName[] = [
   'OpenInterestUpdated',
   'Funding',
   'Borrowing',
+  'OraclePriceUpdate',
 ];
