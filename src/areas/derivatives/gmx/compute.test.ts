@@ -307,26 +307,6 @@ describe('computeGmx', () => {
     expect(today.venue.gapReasons.long_open_interest_tokens).toBe('not_applicable');
   });
 
-  it('values open interest at the oracle’s last update of the index at or before the instant, not an older trade’s', () => {
-    const oracle = (t: number, usd: bigint): GmxEventFact =>
-      fact(t, {
-        kind: 'OraclePriceUpdate',
-        token: WETH,
-        minPrice: usd * 10n ** 12n,
-        maxPrice: (usd + 2n) * 10n ** 12n,
-      });
-    const base = input();
-    const out = computeGmx({
-      ...base,
-      events: [...base.events, oracle(AS_OF - 60, 3_100n), oracle(AS_OF + 60, 9_999n)],
-    });
-    const eth = out.days[0]!.pairs[0]!;
-    expect(eth.indexPrice).toEqual({ min: 3100, max: 3102, mid: 3101 });
-    expect(eth.longOpenInterestUsd).toBe(2 * 3101);
-    // Price updates are no trades.
-    expect(eth.tradeCount).toBe(1);
-  });
-
   it('a day without a snapshot has no state figures (no_data), and zero flows', () => {
     const yesterday = computeGmx(input()).days[1]!;
     expect(yesterday).toMatchObject({ partial: false, blockNumber: null, instant: DAY0 - 1 });

@@ -19,9 +19,8 @@ import {
  *   token) and side, summed and divided by GMX's pool divisor: a market whose long and short token are the same
  *   writes the same key under both, so the sum is halved (`MarketUtils.getOpenInterest`). Longs and shorts are
  *   traders' independent positions (a pool venue): both are served and their sum. USD open interest is the tokens
- *   times the index price midpoint `(min + max) / 2` at the record's instant (the oracle's last
- *   `OraclePriceUpdate` of the token at or before it, or a position event's prices); `OPEN_INTEREST` (cost basis)
- *   is served beside it, never instead.
+ *   times the index price midpoint `(min + max) / 2` at the record's instant; `OPEN_INTEREST` (cost basis) is served
+ *   beside it, never instead.
  * - Volume: `sizeDeltaUsd` of `PositionIncrease` and `PositionDecrease` (swaps apart); one trade per event;
  *   liquidations: decreases of order type `Liquidation` (7).
  * - Fees: `PositionFeesCollected` only, each amount (collateral token units) times the event's
@@ -244,10 +243,6 @@ function priceObservations(events: readonly GmxEventFact[], markets: ReadonlyMap
   const out: GmxPriceObservation[] = [];
   for (const f of events) {
     const e = f.event;
-    if (e.kind === 'OraclePriceUpdate') {
-      out.push({ token: e.token, timestamp: f.timestamp, min: e.minPrice, max: e.maxPrice });
-      continue;
-    }
     if (e.kind !== 'PositionIncrease' && e.kind !== 'PositionDecrease') continue;
     const m = markets.get(e.market);
     if (m)
@@ -552,7 +547,7 @@ export function computeGmx(input: GmxComputeInput): GmxOutput {
     const eventsOf = (markets: ReadonlySet<string>) =>
       dayEvents.filter((f) => {
         const e = f.event;
-        return e.kind !== 'MarketCreated' && e.kind !== 'OraclePriceUpdate' && markets.has(e.market);
+        return e.kind !== 'MarketCreated' && markets.has(e.market);
       });
     const marketDays: GmxMarketDay[] = input.markets.map((m) => {
       const raw = raws.get(m.market);

@@ -55,7 +55,6 @@ export const GMX_EVENT_NAMES = [
   'PoolAmountUpdated',
   'Funding',
   'Borrowing',
-  'OraclePriceUpdate',
 ] as const;
 export type GmxEventName = (typeof GMX_EVENT_NAMES)[number];
 
@@ -194,20 +193,8 @@ export interface RateUpdate {
   readonly factorPerSecond: bigint;
 }
 
-/**
- * `OraclePriceUpdate` (the Oracle's, topic1 token): the min and max price the oracle set for a token (30 decimals
- * per raw unit), the index price of every market on it at that block, traded or not.
- */
-export interface OraclePriceUpdate {
-  readonly kind: 'OraclePriceUpdate';
-  readonly token: string;
-  readonly minPrice: bigint;
-  readonly maxPrice: bigint;
-}
-
 export type GmxEvent =
   | MarketCreated
-  | OraclePriceUpdate
   | PositionChange
   | PositionFeesCollected
   | OpenInterestChange
@@ -283,13 +270,6 @@ export function typedEvent(e: EventItems): GmxEvent | undefined {
       return { kind: 'Funding', market: e.address('market'), factorPerSecond: e.uint('fundingFactorPerSecond') };
     case 'Borrowing':
       return { kind: 'Borrowing', market: e.address('market'), factorPerSecond: e.uint('borrowingFactorPerSecond') };
-    case 'OraclePriceUpdate':
-      return {
-        kind: 'OraclePriceUpdate',
-        token: e.address('token'),
-        minPrice: e.uint('minPrice'),
-        maxPrice: e.uint('maxPrice'),
-      };
     default:
       return undefined;
   }

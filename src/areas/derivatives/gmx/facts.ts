@@ -98,8 +98,6 @@ const BIGINT_FIELDS = new Set([
   'fundingIncreaseFactorPerSecond',
   'maxOpenInterestLong',
   'maxOpenInterestShort',
-  'minPrice',
-  'maxPrice',
 ]);
 
 /** JSON text with big integers as decimal strings. */

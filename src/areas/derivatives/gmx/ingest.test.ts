@@ -191,25 +191,6 @@ describe.each(dialects)('the GMX sink on %s', (dialect) => {
   });
 });
 
-describe('the GMX sink’s oracle prices', () => {
-  it('keeps each token’s last OraclePriceUpdate of a block, and every block’s', () => {
-    const price = (token: string, minPrice: bigint, blockNumber: number, logIndex: number) =>
-      gmxLog(
-        'OraclePriceUpdate',
-        { address: { token }, uint: { minPrice, maxPrice: minPrice + 1n } },
-        { blockNumber, logIndex },
-      );
-    const logs = [price(WETH, 1n, 3, 0), price(USDC, 5n, 3, 1), price(WETH, 2n, 3, 2), price(WETH, 3n, 4, 0)];
-    const blocks = new Map([3, 4].map((n) => [n, block(n)]));
-    const kept = new GmxSink(TARGET, 1).decode(logs, { blocks }).map(({ log, event }) => [log.blockNumber, event]);
-    expect(kept).toEqual([
-      [3, { kind: 'OraclePriceUpdate', token: USDC, minPrice: 5n, maxPrice: 6n }],
-      [3, { kind: 'OraclePriceUpdate', token: WETH, minPrice: 2n, maxPrice: 3n }],
-      [4, { kind: 'OraclePriceUpdate', token: WETH, minPrice: 3n, maxPrice: 4n }],
-    ]);
-  });
-});
-
 describe('readKeeperTokens', () => {
   it('names the asked tokens from the keeper’s /tokens (synthetic index tokens), by lowercase address', async () => {
     const BTC = '0x47904963fc8b2340414262125aF798B9655E58Cd';

@@ -35,9 +35,8 @@ import type { GmxTarget } from './targets.js';
 /**
  * Every read of the GMX part from the chain, turned into facts:
  * - `GmxSink`, the EVM ingest engine's sink for one venue: the EventEmitter's `EventLog`/`EventLog1`/`EventLog2`
- *   logs whose name is one the part reads (topic1 = keccak256 of the name), decoded by key name into `gmx_events`
- *   (of `OraclePriceUpdate` only each token's last in a block), and `MarketCreated` into `gmx_markets`; idempotent
- *   on (chain, block, log index);
+ *   logs whose name is one the part reads (topic1 = keccak256 of the name), decoded by key name into `gmx_events`,
+ *   and `MarketCreated` into `gmx_markets`; idempotent on (chain, block, log index);
  * - the market list from the DataStore's `MARKET_LIST` and each market's tokens (`MarketStoreUtils` keys), so that
  *   markets created before ingestion started are known too;
  * - token symbols and decimals (ERC-20; a synthetic index token has no contract: its symbol and decimals come from
@@ -76,14 +75,7 @@ export class GmxSink implements IngestSink {
       if (!block) throw new Error(`no block info for block ${log.blockNumber}`);
       out.push({ log, event, timestamp: block.timestamp });
     }
-    // A token's price matters at the end of a block (a record's state is a block's): the oracle's last update of
-    // each token in each block is kept, the others (GMX sets prices at every execution) are not stored.
-    const last = new Map<string, EvmLog>();
-    for (const { log, event } of out)
-      if (event.kind === 'OraclePriceUpdate') last.set(`${log.blockNumber}:${event.token}`, log);
-    return out.filter(
-      ({ log, event }) => event.kind !== 'OraclePriceUpdate' || last.get(`${log.blockNumber}:${event.token}`) === log,
-    );
+    return out;
   }
 
   async apply(
@@ -103,8 +95,7 @@ export class GmxSink implements IngestSink {
       timestamp,
       emitter: this.target.eventEmitter,
       name: event.kind,
-      market:
-        event.kind === 'MarketCreated' ? event.marketToken : event.kind === 'OraclePriceUpdate' ? '' : event.market,
+      market: event.kind === 'MarketCreated' ? event.marketToken : event.market,
       data: factJson(event),
     }));
     const markets = decoded.flatMap(({ log, event }) =>

@@ -228,5 +228,4 @@ export const COMPUTE_EVENTS: readonly GmxEventName[] = [
   'OpenInterestUpdated',
   'Funding',
   'Borrowing',
-  'OraclePriceUpdate',
 ];
