@@ -151,6 +151,19 @@ describe('GMX v2 end to end on the sandbox', () => {
     relClose(day.open_interest_usd, (long + short) * mid, 'open interest USD');
   });
 
+  it('each day’s index price is the oracle’s midpoint at the block its state was read at', async () => {
+    const btc = (await get<Row[]>('/data/derivatives/gmx/BTC-USD')).data;
+    let checked = 0;
+    protocol.forEach((day, i) => {
+      const at = day.block_number as number | null;
+      if (at === null) return;
+      relClose(eth[i]!.index_price, midAt('WETH', at), `ETH-USD ${day.date} @${at}`);
+      relClose(btc[i]!.index_price, midAt('BTC', at), `BTC-USD ${day.date} @${at}`);
+      checked++;
+    });
+    expect(checked).toBe(3);
+  });
+
   it('the protocol’s open interest is every market’s, the synthetic BTC market included (long + short)', () => {
     let long = 0;
     let short = 0;

@@ -307,6 +307,19 @@ describe('computeGmx', () => {
     expect(today.venue.gapReasons.long_open_interest_tokens).toBe('not_applicable');
   });
 
+  it('values open interest at the oracle’s price read with the snapshot, not at an older trade’s', () => {
+    const base = input();
+    const priced = (p: GmxComputeInput['snapshots'][number]) => ({
+      ...p,
+      markets: p.markets.map((m) =>
+        m.indexToken === WETH ? { ...m, oracleIndexPrice: { min: 3_100n * 10n ** 12n, max: 3_102n * 10n ** 12n } } : m,
+      ),
+    });
+    const eth = computeGmx({ ...base, snapshots: base.snapshots.map(priced) }).days[0]!.pairs[0]!;
+    expect(eth.indexPrice).toEqual({ min: 3100, max: 3102, mid: 3101 });
+    expect(eth.longOpenInterestUsd).toBe(2 * 3101);
+  });
+
   it('a day without a snapshot has no state figures (no_data), and zero flows', () => {
     const yesterday = computeGmx(input()).days[1]!;
     expect(yesterday).toMatchObject({ partial: false, blockNumber: null, instant: DAY0 - 1 });

@@ -19,8 +19,9 @@ import {
  *   token) and side, summed and divided by GMX's pool divisor: a market whose long and short token are the same
  *   writes the same key under both, so the sum is halved (`MarketUtils.getOpenInterest`). Longs and shorts are
  *   traders' independent positions (a pool venue): both are served and their sum. USD open interest is the tokens
- *   times the index price midpoint `(min + max) / 2` at the record's instant; `OPEN_INTEREST` (cost basis) is served
- *   beside it, never instead.
+ *   times the index price midpoint `(min + max) / 2` at the record's instant (the oracle's last
+ *   `OraclePriceUpdate` read with the snapshot, else a position event's prices); `OPEN_INTEREST` (cost basis) is
+ *   served beside it, never instead.
  * - Volume: `sizeDeltaUsd` of `PositionIncrease` and `PositionDecrease` (swaps apart); one trade per event;
  *   liquidations: decreases of order type `Liquidation` (7).
  * - Fees: `PositionFeesCollected` only, each amount (collateral token units) times the event's
@@ -515,7 +516,17 @@ const isPosition = (f: GmxEventFact): f is GmxEventFact & { event: PositionChang
 
 export function computeGmx(input: GmxComputeInput): GmxOutput {
   const byAddress = new Map(input.markets.map((m) => [m.market, m]));
-  const prices = new PriceBook([...priceObservations(input.events, byAddress), ...(input.prices ?? [])]);
+  // The oracle's price read with each snapshot last: at the snapshot's instant it is the one that applies.
+  const snapshotPrices = input.snapshots.flatMap((s) =>
+    s.markets.flatMap((m) =>
+      m.oracleIndexPrice ? [{ token: m.indexToken, timestamp: s.timestamp, ...m.oracleIndexPrice }] : [],
+    ),
+  );
+  const prices = new PriceBook([
+    ...priceObservations(input.events, byAddress),
+    ...(input.prices ?? []),
+    ...snapshotPrices,
+  ]);
   const pairOfMarket = new Map(
     input.markets.map((m) => [
       m.market,

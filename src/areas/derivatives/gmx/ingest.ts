@@ -14,7 +14,14 @@ import { inChunks } from '../../../store/chunks.js';
 import type { Database } from '../../../store/schema.js';
 import { ingestStart } from '../../kit/ingest-start.js';
 import type { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
-import { decodeGmxEvent, EVENT_LOG_TOPICS, GMX_EVENT_NAME_HASHES, type GmxEvent } from './events.js';
+import {
+  decodeEventLogData,
+  decodeGmxEvent,
+  EVENT_LOG_TOPICS,
+  eventNameHash,
+  GMX_EVENT_NAME_HASHES,
+  type GmxEvent,
+} from './events.js';
 import { factJson, type GmxMarketFact, type GmxMarketState, type GmxStateSnapshot } from './facts.js';
 import {
   DATA_STORE_ABI,
@@ -207,6 +214,36 @@ export async function readMarketList(
 }
 
 /**
+ * Blocks searched before a snapshot's for the oracle's last price of each index token: GMX sets prices at every
+ * execution (Arbitrum: a few seconds apart), the sandbox's keeper in every block.
+ */
+export const ORACLE_PRICE_LOOKBACK_BLOCKS = 600;
+
+/** The oracle's last min and max price of each of `tokens` in the blocks up to `block` (`OraclePriceUpdate`). */
+export async function readOraclePrices(
+  source: Pick<EvmSource, 'getLogs'>,
+  target: GmxTarget,
+  block: number,
+  tokens: ReadonlySet<string>,
+): Promise<Map<string, { min: bigint; max: bigint }>> {
+  const logs = await source.getLogs({
+    addresses: [target.eventEmitter],
+    topics: [EVENT_LOG_TOPICS, [eventNameHash('OraclePriceUpdate')]],
+    fromBlock: Math.max(0, block - ORACLE_PRICE_LOOKBACK_BLOCKS),
+    toBlock: block,
+  });
+  const ordered = [...logs].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  const out = new Map<string, { min: bigint; max: bigint }>();
+  for (const log of ordered) {
+    const items = decodeEventLogData(log);
+    if (items?.eventName !== 'OraclePriceUpdate') continue;
+    const token = items.address('token');
+    if (tokens.has(token)) out.set(token, { min: items.uint('minPrice'), max: items.uint('maxPrice') });
+  }
+  return out;
+}
+
+/**
  * The state of every market at a block. Open interest is read per collateral token in `[longToken, shortToken]`
  * and side, as GMX's `MarketUtils.getOpenInterest` does: a single-token market reads the same key twice (the
  * compute halves it, as GMX divides by its pool divisor).
@@ -216,6 +253,7 @@ export async function readState(
   target: GmxTarget,
   block: { readonly number: number; readonly timestamp: number },
   markets: readonly GmxMarketFact[],
+  oraclePrices: ReadonlyMap<string, { min: bigint; max: bigint }> = new Map(),
 ): Promise<GmxStateSnapshot> {
   const calls: StateCall[] = [];
   const layout = markets.map((m) => {
@@ -267,6 +305,7 @@ export async function readState(
       maxOpenInterestLong: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
       maxOpenInterestShort: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
       disabled: next<boolean>('boolean', `IS_MARKET_DISABLED of ${m.market}`),
+      ...(oraclePrices.has(m.indexToken) ? { oracleIndexPrice: oraclePrices.get(m.indexToken)! } : {}),
     };
   });
   return {
@@ -411,7 +450,8 @@ export class GmxIngest {
       snapshot: async (block) => {
         // A market created after this block has no state there yet.
         const existing = markets.filter((m) => m.createdBlock === null || m.createdBlock <= block.number);
-        await repo.saveSnapshot(await readState(source, target, block, existing));
+        const prices = await readOraclePrices(source, target, block.number, new Set(existing.map((m) => m.indexToken)));
+        await repo.saveSnapshot(await readState(source, target, block, existing, prices));
       },
       what: `GMX ${target.protocol} DataStore`,
     });
