@@ -214,10 +214,11 @@ export async function readMarketList(
 }
 
 /**
- * Blocks searched before a snapshot's for the oracle's last price of each index token: GMX sets prices at every
- * execution (Arbitrum: a few seconds apart), the sandbox's keeper in every block.
+ * Blocks searched before a snapshot's for the oracle's last price of each index token, widening until every token
+ * has one: GMX sets prices at every execution (Arbitrum: seconds apart for the main tokens), the sandbox's keeper in
+ * every block, so the first window usually answers and a snapshot costs a few logs, not hours of them.
  */
-export const ORACLE_PRICE_LOOKBACK_BLOCKS = 600;
+export const ORACLE_PRICE_WINDOWS = [10, 100, 1000] as const;
 
 /** The oracle's last min and max price of each of `tokens` in the blocks up to `block` (`OraclePriceUpdate`). */
 export async function readOraclePrices(
@@ -226,19 +227,22 @@ export async function readOraclePrices(
   block: number,
   tokens: ReadonlySet<string>,
 ): Promise<Map<string, { min: bigint; max: bigint }>> {
-  const logs = await source.getLogs({
-    addresses: [target.eventEmitter],
-    topics: [EVENT_LOG_TOPICS, [eventNameHash('OraclePriceUpdate')]],
-    fromBlock: Math.max(0, block - ORACLE_PRICE_LOOKBACK_BLOCKS),
-    toBlock: block,
-  });
-  const ordered = [...logs].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   const out = new Map<string, { min: bigint; max: bigint }>();
-  for (const log of ordered) {
-    const items = decodeEventLogData(log);
-    if (items?.eventName !== 'OraclePriceUpdate') continue;
-    const token = items.address('token');
-    if (tokens.has(token)) out.set(token, { min: items.uint('minPrice'), max: items.uint('maxPrice') });
+  for (const window of ORACLE_PRICE_WINDOWS) {
+    const logs = await source.getLogs({
+      addresses: [target.eventEmitter],
+      topics: [EVENT_LOG_TOPICS, [eventNameHash('OraclePriceUpdate')]],
+      fromBlock: Math.max(0, block - window + 1),
+      toBlock: block,
+    });
+    const ordered = [...logs].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+    for (const log of ordered) {
+      const items = decodeEventLogData(log);
+      if (items?.eventName !== 'OraclePriceUpdate') continue;
+      const token = items.address('token');
+      if (tokens.has(token)) out.set(token, { min: items.uint('minPrice'), max: items.uint('maxPrice') });
+    }
+    if (out.size === tokens.size || block - window + 1 <= 0) break;
   }
   return out;
 }
