@@ -7,7 +7,6 @@ import {
   hourlyPoints,
   marketOpenInterest,
   pairOf,
-  rate1hFromPerSecond,
   signedFundingRates,
 } from './compute.js';
 import type { GmxEvent } from './events.js';
@@ -130,14 +129,6 @@ describe('GMX open interest (per market, GMX’s pool divisor)', () => {
 });
 
 describe('GMX funding', () => {
-  it.each([
-    ['0', 0n, 0],
-    ['1e-8 per second', 10n ** 22n, 3.6e-5],
-    ['per second × 3600', 12_345n * 10n ** 18n, 12_345e-12 * 3600],
-  ])('a factor per second of %s is a 1-hour rate', (_, perSecond, expected) => {
-    expect(rate1hFromPerSecond(perSecond)).toBeCloseTo(expected, 15);
-  });
-
   const funding = (t: number, perSecond: bigint, m = ETH_USD): GmxEventFact =>
     fact(t, { kind: 'Funding', market: m, factorPerSecond: perSecond });
   const oiUpdate = (t: number, isLong: boolean, next: bigint): GmxEventFact =>
@@ -314,6 +305,19 @@ describe('computeGmx', () => {
     expect(today.venue.tvlUsd).toBe(900_000 + 600_000);
     expect(today.venue.longOpenInterestTokens).toBeNull();
     expect(today.venue.gapReasons.long_open_interest_tokens).toBe('not_applicable');
+  });
+
+  it('values open interest at the oracle’s price read with the snapshot, not at an older trade’s', () => {
+    const base = input();
+    const priced = (p: GmxComputeInput['snapshots'][number]) => ({
+      ...p,
+      markets: p.markets.map((m) =>
+        m.indexToken === WETH ? { ...m, oracleIndexPrice: { min: 3_100n * 10n ** 12n, max: 3_102n * 10n ** 12n } } : m,
+      ),
+    });
+    const eth = computeGmx({ ...base, snapshots: base.snapshots.map(priced) }).days[0]!.pairs[0]!;
+    expect(eth.indexPrice).toEqual({ min: 3100, max: 3102, mid: 3101 });
+    expect(eth.longOpenInterestUsd).toBe(2 * 3101);
   });
 
   it('a day without a snapshot has no state figures (no_data), and zero flows', () => {

@@ -1,6 +1,7 @@
 import { ratioToFloat, toFloat } from '../../../core/decimal.js';
 import type { GapReason } from '../../../core/gaps.js';
 import { DAY, dailyHistoryInstants, HOUR, inDayWindow, utcDate, utcDayWindow } from '../../../core/time.js';
+import { fundingRate1h, gmxFundingRate1h, gmxIndexPrice, gmxSideOpenInterest, longShortSkew } from '../conventions.js';
 import type { PositionChange } from './events.js';
 import {
   type GmxEventFact,
@@ -18,8 +19,9 @@ import {
  *   token) and side, summed and divided by GMX's pool divisor: a market whose long and short token are the same
  *   writes the same key under both, so the sum is halved (`MarketUtils.getOpenInterest`). Longs and shorts are
  *   traders' independent positions (a pool venue): both are served and their sum. USD open interest is the tokens
- *   times the index price midpoint `(min + max) / 2` at the record's instant; `OPEN_INTEREST` (cost basis) is served
- *   beside it, never instead.
+ *   times the index price midpoint `(min + max) / 2` at the record's instant (the oracle's last
+ *   `OraclePriceUpdate` read with the snapshot, else a position event's prices); `OPEN_INTEREST` (cost basis) is
+ *   served beside it, never instead.
  * - Volume: `sizeDeltaUsd` of `PositionIncrease` and `PositionDecrease` (swaps apart); one trade per event;
  *   liquidations: decreases of order type `Liquidation` (7).
  * - Fees: `PositionFeesCollected` only, each amount (collateral token units) times the event's
@@ -31,6 +33,9 @@ import {
  *   the pool) is not funding: served apart as `borrowRate1h`.
  * - TVL: the pool amounts held by the market tokens at index/collateral prices; pool value: TVL minus the traders'
  *   net unrealised PnL (pending borrowing fees and the impact pool are left out).
+ *
+ * The area's conventions (conventions.ts) are applied here, not restated: `gmxSideOpenInterest` (the divisor),
+ * `gmxIndexPrice` (the midpoint), `gmxFundingRate1h` (per second to 1 hour, signed), `longShortSkew` (method `oi`).
  */
 
 /** GMX's 30-decimal fixed point (`Precision.FLOAT_PRECISION`): USD values, prices per token unit, factors. */
@@ -253,11 +258,20 @@ function priceObservations(events: readonly GmxEventFact[], markets: ReadonlyMap
   return out;
 }
 
-/** A market's open interest at a state, GMX's way (halved for a single-token market). */
+/**
+ * A market's open interest at a state, GMX's way (the area's `gmxSideOpenInterest`: halved for a single-token
+ * market). A side's entries are in the snapshot's order: with the long token as collateral, then the short token.
+ */
 export function marketOpenInterest(state: GmxMarketState) {
-  const divisor = state.longToken === state.shortToken ? 2n : 1n;
-  const sum = (isLong: boolean, field: 'usd' | 'tokens') =>
-    state.openInterest.filter((o) => o.isLong === isLong).reduce((a, o) => a + o[field], 0n) / divisor;
+  const sum = (isLong: boolean, field: 'usd' | 'tokens') => {
+    const [withLong, withShort] = state.openInterest.filter((o) => o.isLong === isLong).map((o) => o[field]);
+    return gmxSideOpenInterest({
+      long_token: state.longToken,
+      short_token: state.shortToken,
+      with_long_collateral: withLong ?? 0n,
+      with_short_collateral: withShort ?? 0n,
+    });
+  };
   return {
     longUsd: sum(true, 'usd'),
     shortUsd: sum(false, 'usd'),
@@ -412,8 +426,8 @@ export function flows(events: readonly GmxEventFact[]): GmxFlows {
   };
 }
 
-/** A 1-hour rate from a 30-decimal factor per second. */
-export const rate1hFromPerSecond = (factorPerSecond: bigint): number => usd(factorPerSecond * BigInt(HOUR));
+/** GMX's 30-decimal factor per second as a fraction per second. */
+const perSecond = (factor: bigint): number => ratioToFloat(factor, ONE);
 
 const before = (a: { blockNumber: number; logIndex: number }, b: { blockNumber: number; logIndex: number }) =>
   a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex < b.logIndex);
@@ -451,8 +465,10 @@ export function signedFundingRates(
         [market.longToken, market.shortToken].reduce((a, c) => a + (oi.get(`${c}:${isLong}`) ?? 0n), 0n) / divisor;
       longsPay = side(true) > side(false);
     }
-    const magnitude = rate1hFromPerSecond(e.factorPerSecond);
-    out.push({ time: f.timestamp, rate1h: longsPay ? magnitude : -magnitude });
+    out.push({
+      time: f.timestamp,
+      rate1h: gmxFundingRate1h({ factor_per_second: perSecond(e.factorPerSecond), longs_pay_shorts: longsPay }),
+    });
   }
   return out;
 }
@@ -491,7 +507,8 @@ function borrowRate(market: string, events: readonly GmxEventFact[], t: number):
     .filter((f) => f.txHash === last.txHash)
     .map((f) => (f.event as { factorPerSecond: bigint }).factorPerSecond);
   const largest = [...rates].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).at(-1) ?? 0n;
-  return rate1hFromPerSecond(largest);
+  // Borrowing is quoted per second as funding is: the same scaling to an hour (it is not funding).
+  return fundingRate1h(perSecond(largest), 'per_second');
 }
 
 const isPosition = (f: GmxEventFact): f is GmxEventFact & { event: PositionChange } =>
@@ -499,7 +516,17 @@ const isPosition = (f: GmxEventFact): f is GmxEventFact & { event: PositionChang
 
 export function computeGmx(input: GmxComputeInput): GmxOutput {
   const byAddress = new Map(input.markets.map((m) => [m.market, m]));
-  const prices = new PriceBook([...priceObservations(input.events, byAddress), ...(input.prices ?? [])]);
+  // The oracle's price read with each snapshot last: at the snapshot's instant it is the one that applies.
+  const snapshotPrices = input.snapshots.flatMap((s) =>
+    s.markets.flatMap((m) =>
+      m.oracleIndexPrice ? [{ token: m.indexToken, timestamp: s.timestamp, ...m.oracleIndexPrice }] : [],
+    ),
+  );
+  const prices = new PriceBook([
+    ...priceObservations(input.events, byAddress),
+    ...(input.prices ?? []),
+    ...snapshotPrices,
+  ]);
   const pairOfMarket = new Map(
     input.markets.map((m) => [
       m.market,
@@ -537,8 +564,7 @@ export function computeGmx(input: GmxComputeInput): GmxOutput {
       const raw = raws.get(m.market);
       const index = prices.at(m.indexToken, instant);
       const decimals = input.tokens[m.indexToken]?.decimals;
-      const perToken = (price: bigint, twice = false) =>
-        usd(price * 10n ** BigInt(decimals ?? 0), twice ? 2n * ONE : ONE);
+      const perToken = (price: bigint) => usd(price * 10n ** BigInt(decimals ?? 0));
       const positions = eventsOf(new Set([m.market])).filter(isPosition);
       return {
         market: ids(m),
@@ -547,7 +573,11 @@ export function computeGmx(input: GmxComputeInput): GmxOutput {
         ...flows(eventsOf(new Set([m.market]))),
         indexPrice:
           index && decimals !== undefined
-            ? { min: perToken(index.min), max: perToken(index.max), mid: perToken(index.min + index.max, true) }
+            ? {
+                min: perToken(index.min),
+                max: perToken(index.max),
+                mid: gmxIndexPrice({ min: perToken(index.min), max: perToken(index.max) }),
+              }
             : null,
         lastExecutionPrice:
           positions.length && decimals !== undefined ? perToken(positions.at(-1)!.event.executionPrice) : null,
@@ -563,10 +593,7 @@ export function computeGmx(input: GmxComputeInput): GmxOutput {
       const skew =
         state.longOpenInterestUsd === null || state.shortOpenInterestUsd === null
           ? null
-          : state.longOpenInterestUsd + state.shortOpenInterestUsd === 0
-            ? null
-            : (state.longOpenInterestUsd - state.shortOpenInterestUsd) /
-              (state.longOpenInterestUsd + state.shortOpenInterestUsd);
+          : longShortSkew({ method: 'oi', long: state.longOpenInterestUsd, short: state.shortOpenInterestUsd }).value;
       const weights = mine.map((m) => (m.openInterestUsd ?? 0) || 0);
       const total = weights.reduce((a, b) => a + b, 0);
       const history = (mine[0]?.funding.history ?? []).map((point, h) => {

@@ -64,6 +64,11 @@ export interface GmxMarketState {
   readonly maxOpenInterestLong: bigint;
   readonly maxOpenInterestShort: bigint;
   readonly disabled: boolean;
+  /**
+   * The oracle's last min and max price of the index token at or before the block (`OraclePriceUpdate`, 30 decimals
+   * per raw unit), when one was found in the blocks searched: the index price of the state's instant.
+   */
+  readonly oracleIndexPrice?: { readonly min: bigint; readonly max: bigint };
 }
 
 export interface GmxStateSnapshot {
@@ -98,6 +103,8 @@ const BIGINT_FIELDS = new Set([
   'fundingIncreaseFactorPerSecond',
   'maxOpenInterestLong',
   'maxOpenInterestShort',
+  'min',
+  'max',
 ]);
 
 /** JSON text with big integers as decimal strings. */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../../test/helpers.js';
 import type { BlockInfo, Hex } from '../../../sources/evm/types.js';
 import type { Dialect, Store } from '../../../store/db.js';
-import { GmxSink, readMarketList, readState } from './ingest.js';
+import { GmxSink, readKeeperTokens, readMarketList, readState } from './ingest.js';
 import {
   KEY,
   marketPropertyKey,
@@ -188,5 +188,21 @@ describe.each(dialects)('the GMX sink on %s', (dialect) => {
     expect(await repo.events('arbitrum', EMITTER, ['MarketCreated', 'OpenInterestUpdated'], 0, 2e9)).toHaveLength(1);
     await store.db.transaction().execute((trx) => sink.rollback(trx, 4));
     expect(await repo.markets('arbitrum', TARGET.dataStore)).toEqual([]);
+  });
+});
+
+describe('readKeeperTokens', () => {
+  it('names the asked tokens from the keeper’s /tokens (synthetic index tokens), by lowercase address', async () => {
+    const BTC = '0x47904963fc8b2340414262125aF798B9655E58Cd';
+    const keeper = {
+      tokens: async () => [
+        { symbol: 'BTC', address: BTC, decimals: 8, synthetic: true },
+        { symbol: 'ETH', address: WETH, decimals: 18 },
+      ],
+    };
+    expect(await readKeeperTokens(keeper, [BTC.toLowerCase(), '0x00000000000000000000000000000000000000aa'])).toEqual([
+      { address: BTC.toLowerCase(), symbol: 'BTC', decimals: 8 },
+    ]);
+    expect(await readKeeperTokens(keeper, [])).toEqual([]);
   });
 });

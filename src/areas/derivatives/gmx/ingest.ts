@@ -8,12 +8,20 @@ import type { EvmChains } from '../../../sources/evm/chains.js';
 import type { EvmSource } from '../../../sources/evm/source.js';
 import { readCallsAt, type StateCall } from '../../../sources/evm/source.js';
 import type { EvmLog } from '../../../sources/evm/types.js';
+import type { GmxOracleEndpoint } from '../../../sources/gmx-oracle/endpoint.js';
 import { readCheckpoint } from '../../../store/checkpoints.js';
 import { inChunks } from '../../../store/chunks.js';
 import type { Database } from '../../../store/schema.js';
 import { ingestStart } from '../../kit/ingest-start.js';
 import type { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
-import { decodeGmxEvent, EVENT_LOG_TOPICS, GMX_EVENT_NAME_HASHES, type GmxEvent } from './events.js';
+import {
+  decodeEventLogData,
+  decodeGmxEvent,
+  EVENT_LOG_TOPICS,
+  eventNameHash,
+  GMX_EVENT_NAME_HASHES,
+  type GmxEvent,
+} from './events.js';
 import { factJson, type GmxMarketFact, type GmxMarketState, type GmxStateSnapshot } from './facts.js';
 import {
   DATA_STORE_ABI,
@@ -38,7 +46,8 @@ import type { GmxTarget } from './targets.js';
  *   and `MarketCreated` into `gmx_markets`; idempotent on (chain, block, log index);
  * - the market list from the DataStore's `MARKET_LIST` and each market's tokens (`MarketStoreUtils` keys), so that
  *   markets created before ingestion started are known too;
- * - token symbols and decimals (ERC-20; a synthetic index token has no contract and is left out);
+ * - token symbols and decimals (ERC-20; a synthetic index token has no contract: its symbol and decimals come from
+ *   the oracle keeper's `/tokens`, the one place GMX publishes them, when the process reads the keeper);
  * - the DataStore's state at a block (multicall): per market, collateral token and side the open interest (USD cost
  *   basis and tokens), the pool amounts, the saved funding factor, adaptive funding's increase factor, the caps.
  */
@@ -205,6 +214,40 @@ export async function readMarketList(
 }
 
 /**
+ * Blocks searched before a snapshot's for the oracle's last price of each index token, widening until every token
+ * has one: GMX sets prices at every execution (Arbitrum: seconds apart for the main tokens), the sandbox's keeper in
+ * every block, so the first window usually answers and a snapshot costs a few logs, not hours of them.
+ */
+export const ORACLE_PRICE_WINDOWS = [10, 100, 1000] as const;
+
+/** The oracle's last min and max price of each of `tokens` in the blocks up to `block` (`OraclePriceUpdate`). */
+export async function readOraclePrices(
+  source: Pick<EvmSource, 'getLogs'>,
+  target: GmxTarget,
+  block: number,
+  tokens: ReadonlySet<string>,
+): Promise<Map<string, { min: bigint; max: bigint }>> {
+  const out = new Map<string, { min: bigint; max: bigint }>();
+  for (const window of ORACLE_PRICE_WINDOWS) {
+    const logs = await source.getLogs({
+      addresses: [target.eventEmitter],
+      topics: [EVENT_LOG_TOPICS, [eventNameHash('OraclePriceUpdate')]],
+      fromBlock: Math.max(0, block - window + 1),
+      toBlock: block,
+    });
+    const ordered = [...logs].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+    for (const log of ordered) {
+      const items = decodeEventLogData(log);
+      if (items?.eventName !== 'OraclePriceUpdate') continue;
+      const token = items.address('token');
+      if (tokens.has(token)) out.set(token, { min: items.uint('minPrice'), max: items.uint('maxPrice') });
+    }
+    if (out.size === tokens.size || block - window + 1 <= 0) break;
+  }
+  return out;
+}
+
+/**
  * The state of every market at a block. Open interest is read per collateral token in `[longToken, shortToken]`
  * and side, as GMX's `MarketUtils.getOpenInterest` does: a single-token market reads the same key twice (the
  * compute halves it, as GMX divides by its pool divisor).
@@ -214,6 +257,7 @@ export async function readState(
   target: GmxTarget,
   block: { readonly number: number; readonly timestamp: number },
   markets: readonly GmxMarketFact[],
+  oraclePrices: ReadonlyMap<string, { min: bigint; max: bigint }> = new Map(),
 ): Promise<GmxStateSnapshot> {
   const calls: StateCall[] = [];
   const layout = markets.map((m) => {
@@ -265,6 +309,7 @@ export async function readState(
       maxOpenInterestLong: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
       maxOpenInterestShort: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
       disabled: next<boolean>('boolean', `IS_MARKET_DISABLED of ${m.market}`),
+      ...(oraclePrices.has(m.indexToken) ? { oracleIndexPrice: oraclePrices.get(m.indexToken)! } : {}),
     };
   });
   return {
@@ -300,6 +345,20 @@ export async function readTokens(source: Pick<EvmSource, 'multicall'>, addresses
   });
 }
 
+/**
+ * Symbol and decimals of tokens without a contract (synthetic index tokens) from the oracle keeper's token list
+ * (`GET /tokens`); a token the keeper does not list is left out.
+ */
+export async function readKeeperTokens(
+  keeper: Pick<GmxOracleEndpoint['client'], 'tokens'>,
+  addresses: readonly string[],
+) {
+  const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+  return (await keeper.tokens())
+    .filter((t) => wanted.has(t.address.toLowerCase()))
+    .map((t) => ({ address: t.address.toLowerCase(), symbol: t.symbol, decimals: t.decimals }));
+}
+
 /** The GMX part's reads of its venues, one sink per venue, started at the kit's `ingestStart`. */
 export class GmxIngest {
   private readonly sinks = new Map<string, GmxSink>();
@@ -308,7 +367,25 @@ export class GmxIngest {
     private readonly evm: EvmChains,
     private readonly lookbackSeconds: number,
     private readonly schedule: SnapshotSchedule,
+    /** The oracle keeper of the venues' chain, when this process reads it (synthetic index tokens' metadata). */
+    private readonly keeper?: GmxOracleEndpoint,
   ) {}
+
+  /**
+   * Metadata of the tokens the markets name: ERC-20 at the block, then the keeper for those without a contract. A
+   * keeper that fails leaves them for the next run (logged): the events are committed and the snapshots must go on.
+   */
+  private async tokenMetadata(ctx: JobContext, target: GmxTarget, missing: readonly string[], block: number) {
+    const found = await readTokens(this.evm.source(target.chain), missing, block);
+    const rest = missing.filter((a) => !found.some((t) => t.address === a));
+    if (!rest.length || !this.keeper || this.keeper.chain !== target.chain) return found;
+    try {
+      return [...found, ...(await readKeeperTokens(this.keeper.client, rest))];
+    } catch (err) {
+      ctx.log.warn({ err, tokens: rest }, 'GMX oracle keeper /tokens failed; synthetic index tokens stay unnamed');
+      return found;
+    }
+  }
 
   private async sink(ctx: JobContext, target: GmxTarget): Promise<GmxSink> {
     const key = gmxCheckpointKey(target);
@@ -343,7 +420,8 @@ export class GmxIngest {
       await repo.saveMarkets(fresh);
       added = fresh.length;
       const missing = await repo.tokensWithoutMetadata(target.chain, target.dataStore);
-      if (missing.length) await repo.saveTokens(target.chain, await readTokens(source, missing, checkpoint.block));
+      if (missing.length)
+        await repo.saveTokens(target.chain, await this.tokenMetadata(ctx, target, missing, checkpoint.block));
     }
     return (
       `${target.protocol} ${target.chain}: blocks ${result.from}–${result.to}, ${result.logs} logs, ` +
@@ -376,7 +454,8 @@ export class GmxIngest {
       snapshot: async (block) => {
         // A market created after this block has no state there yet.
         const existing = markets.filter((m) => m.createdBlock === null || m.createdBlock <= block.number);
-        await repo.saveSnapshot(await readState(source, target, block, existing));
+        const prices = await readOraclePrices(source, target, block.number, new Set(existing.map((m) => m.indexToken)));
+        await repo.saveSnapshot(await readState(source, target, block, existing, prices));
       },
       what: `GMX ${target.protocol} DataStore`,
     });

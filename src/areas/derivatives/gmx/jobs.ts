@@ -19,7 +19,8 @@ export const GMX_COMPUTATION = 'derivatives.gmx.compute';
 /**
  * The GMX part's jobs (wiring only):
  * - `derivatives.gmx.ingest`: the EventEmitter's events the figures need → `gmx_events`, markets from
- *   `MarketCreated` and the DataStore's `MARKET_LIST` → `gmx_markets`, token metadata → `gmx_tokens`; incremental
+ *   `MarketCreated` and the DataStore's `MARKET_LIST` → `gmx_markets`, token metadata (ERC-20, and the oracle
+ *   keeper's `/tokens` for synthetic index tokens when the process reads `gmx_oracle`) → `gmx_tokens`; incremental
  *   from the engine's checkpoint;
  * - `derivatives.gmx.snapshot`: the DataStore's state (open interest per market, collateral and side, pool amounts,
  *   funding state, caps) at the ingested head every 5 minutes of chain time and at the last block of each of the 6
@@ -36,7 +37,7 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
   if (!evm || !targets.length) return [];
   // A snapshot within an hour before a day's end stands for the day; otherwise the day's last block is read.
   const schedule = new SnapshotSchedule({ everySeconds: 300, days: 6, toleranceSeconds: HOUR, rememberGaps: true });
-  const ingest = new GmxIngest(evm, LOOKBACK_SECONDS, schedule);
+  const ingest = new GmxIngest(evm, LOOKBACK_SECONDS, schedule, env.sources.get('gmx_oracle'));
   const name = (t: (typeof targets)[number]) => `${t.protocol} ${t.chain}`;
   return [
     {
