@@ -1,11 +1,9 @@
 import { DAY, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { computeJob, DocumentSet, wait } from '../../kit/index.js';
+import { computeJob, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
-import { pairRecords, pairsListing, protocolRecords } from '../records.js';
-import { derivativesPaths } from '../routes.js';
-import { DERIVATIVES_METHODOLOGY } from '../schema.js';
+import { venueDocuments } from '../documents.js';
 import { computeDydx, type DydxComputeInput } from './compute.js';
 import { DydxIngest } from './ingest.js';
 import { dydxPublication } from './publish.js';
@@ -89,14 +87,7 @@ export function dydxJobs(env: AreaEnv): JobDef[] {
       documents: (outputs) =>
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol)!;
-          const p = dydxPublication(out, target.pairs);
-          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf });
-          const m = { methodology: DERIVATIVES_METHODOLOGY };
-          const protocol = out.protocol;
-          set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, target.pairs, p.listed, out.asOf), m);
-          set.add('derivatives.protocol', { protocol }, protocolRecords(p.protocol), m);
-          for (const pair of p.pairs) set.add('derivatives.pair', { protocol, pair: pair.pair }, pairRecords(pair), m);
-          return set.documents;
+          return venueDocuments(dydxPublication(out, target.pairs), target.pairs, out.asOf);
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),

@@ -7,25 +7,12 @@
  */
 import type { GapReason } from '../../../core/gaps.js';
 import { orderBookOneSide, pairStatus } from '../conventions.js';
-import type {
-  DayInput,
-  ListedPair,
-  PairFigures,
-  PairHistoryInput,
-  ProtocolFigures,
-  ProtocolHistoryInput,
-  VenueInput,
-} from '../records.js';
+import type { VenuePublication } from '../documents.js';
+import type { DayInput, ListedPair, PairFigures, PairHistoryInput, ProtocolFigures, VenueInput } from '../records.js';
 import type { MarketRefT } from '../schema.js';
 import type { DydxDay, DydxMarketDay, DydxMarketListing, DydxOutput } from './compute.js';
 
-export interface DydxPublication {
-  readonly venue: VenueInput;
-  readonly listed: readonly ListedPair[];
-  readonly protocol: ProtocolHistoryInput;
-  /** One history per registry pair, a pair the venue does not list with `not_listed` days. */
-  readonly pairs: readonly PairHistoryInput[];
-}
+export type DydxPublication = VenuePublication;
 
 export function dydxVenue(out: Pick<DydxOutput, 'protocol' | 'chain' | 'version'>): VenueInput {
   return {

@@ -1,12 +1,10 @@
 import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { chainSourceLabel, computeJob, DocumentSet, wait } from '../../kit/index.js';
+import { chainSourceLabel, computeJob, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
 import { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
-import { pairRecords, pairsListing, protocolRecords } from '../records.js';
-import { derivativesPaths } from '../routes.js';
-import { DERIVATIVES_METHODOLOGY } from '../schema.js';
+import { venueDocuments } from '../documents.js';
 import { computeGmx, type GmxComputeInput } from './compute.js';
 import { GmxIngest } from './ingest.js';
 import { gmxPublication } from './publish.js';
@@ -90,16 +88,13 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
       documents: (outputs) =>
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol && t.chain === out.chain)!;
-          const p = gmxPublication(out, target.pairs);
           // A venue's documents name its own chain, not every chain the EVM source reads.
-          const source = chainSourceLabel(env, out.chain);
-          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf, source });
-          const m = { methodology: DERIVATIVES_METHODOLOGY };
-          const protocol = out.protocol;
-          set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, target.pairs, p.listed, out.asOf), m);
-          set.add('derivatives.protocol', { protocol }, protocolRecords(p.protocol), m);
-          for (const pair of p.pairs) set.add('derivatives.pair', { protocol, pair: pair.pair }, pairRecords(pair), m);
-          return set.documents;
+          return venueDocuments(
+            gmxPublication(out, target.pairs),
+            target.pairs,
+            out.asOf,
+            chainSourceLabel(env, out.chain),
+          );
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),

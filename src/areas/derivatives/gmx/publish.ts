@@ -5,24 +5,11 @@
  * prices), no swap fee in the position events, no taker flow (a pool venue's skew is by open interest).
  */
 import type { GapReason } from '../../../core/gaps.js';
-import type {
-  DayInput,
-  ListedPair,
-  PairFigures,
-  PairHistoryInput,
-  ProtocolFigures,
-  ProtocolHistoryInput,
-  VenueInput,
-} from '../records.js';
+import type { VenuePublication } from '../documents.js';
+import type { DayInput, ListedPair, PairFigures, PairHistoryInput, ProtocolFigures, VenueInput } from '../records.js';
 import type { GmxDay, GmxFlows, GmxFunding, GmxMarketIds, GmxOutput, GmxPairListing, GmxState } from './compute.js';
 
-export interface GmxPublication {
-  readonly venue: VenueInput;
-  readonly listed: readonly ListedPair[];
-  readonly protocol: ProtocolHistoryInput;
-  /** One history per registry pair (`pairs`), a pair the venue does not list with `not_applicable` days. */
-  readonly pairs: readonly PairHistoryInput[];
-}
+export type GmxPublication = VenuePublication;
 
 export function gmxVenue(out: GmxOutput): VenueInput {
   return {

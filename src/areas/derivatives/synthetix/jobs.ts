@@ -2,11 +2,9 @@ import { DAY, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { readCheckpoint } from '../../../store/checkpoints.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { computeJob, DocumentSet, wait } from '../../kit/index.js';
+import { computeJob, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
-import { pairRecords, pairsListing, protocolRecords } from '../records.js';
-import { derivativesPaths } from '../routes.js';
-import { DERIVATIVES_METHODOLOGY } from '../schema.js';
+import { venueDocuments } from '../documents.js';
 import { computeSynthetix, type SynthetixComputeInput } from './compute.js';
 import { historyCheckpointKey, SynthetixIngest } from './ingest.js';
 import { synthetixPublication } from './publish.js';
@@ -93,15 +91,8 @@ export function synthetixJobs(env: AreaEnv): JobDef[] {
       documents: (outputs) =>
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol)!;
-          const p = synthetixPublication(out, target.pairs);
           // `meta.source` is the part's label: the Synthetix source's (`synthetix`, `sandbox:synthetix`).
-          const set = new DocumentSet(derivativesPaths, { asOf: out.asOf });
-          const m = { methodology: DERIVATIVES_METHODOLOGY };
-          const protocol = out.protocol;
-          set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, target.pairs, p.listed, out.asOf), m);
-          set.add('derivatives.protocol', { protocol }, protocolRecords(p.protocol), m);
-          for (const pair of p.pairs) set.add('derivatives.pair', { protocol, pair: pair.pair }, pairRecords(pair), m);
-          return set.documents;
+          return venueDocuments(synthetixPublication(out, target.pairs), target.pairs, out.asOf);
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),

@@ -8,15 +8,8 @@
 import type { GapReason } from '../../../core/gaps.js';
 import { DAY } from '../../../core/time.js';
 import { dayGap } from '../conventions.js';
-import type {
-  DayInput,
-  ListedPair,
-  PairFigures,
-  PairHistoryInput,
-  ProtocolFigures,
-  ProtocolHistoryInput,
-  VenueInput,
-} from '../records.js';
+import type { VenuePublication } from '../documents.js';
+import type { DayInput, ListedPair, PairFigures, PairHistoryInput, ProtocolFigures, VenueInput } from '../records.js';
 import type { MarketRefT } from '../schema.js';
 import {
   SYNTHETIX_FUNDING_INTERVAL,
@@ -26,13 +19,7 @@ import {
   type SynthetixPairListing,
 } from './compute.js';
 
-export interface SynthetixPublication {
-  readonly venue: VenueInput;
-  readonly listed: readonly ListedPair[];
-  readonly protocol: ProtocolHistoryInput;
-  /** One history per registry pair; a pair the exchange does not list has `not_listed` days. */
-  readonly pairs: readonly PairHistoryInput[];
-}
+export type SynthetixPublication = VenuePublication;
 
 export function synthetixVenue(out: SynthetixOutput): VenueInput {
   return {
