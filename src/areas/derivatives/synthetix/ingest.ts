@@ -81,7 +81,9 @@ export class SynthetixIngest {
     const nowMs = ctx.clock.nowMs();
     const now = seconds(nowMs);
     const read = (await readCheckpoint<HistoryCheckpoint>(ctx.store.db, key)) ?? {};
-    const due = (await repo.markets(target.protocol)).filter((m) => {
+    const markets = await repo.markets(target.protocol);
+    if (!markets.length) return `${target.protocol}: no market listed yet`;
+    const due = markets.filter((m) => {
       const last = read[m.symbol];
       return last === undefined || Math.floor(last / HOUR) < Math.floor(now / HOUR);
     });
