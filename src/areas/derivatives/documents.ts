@@ -23,15 +23,16 @@ export interface VenuePublication {
 /**
  * A venue's three kinds of document, as every part publishes them: the `/pairs` listing, the protocol's 7 records
  * and each registry pair's, under `derivatives.perpetuals`' methodology. `source` is the documents' `meta.source`
- * where it is not the part's sources' label (GMX: the venue's own chain).
+ * where it is not the part's sources' label (GMX: the venue's own chain); `freshFor` their freshness where the part
+ * reads on a slower schedule than the default's (dYdX's hourly reads).
  */
 export function venueDocuments(
   p: VenuePublication,
   registryPairs: readonly string[],
   asOf: number,
-  source?: string,
+  options: { readonly source?: string; readonly freshFor?: number } = {},
 ): NamedDocument[] {
-  const set = new DocumentSet(derivativesPaths, { asOf, ...(source === undefined ? {} : { source }) });
+  const set = new DocumentSet(derivativesPaths, { asOf, ...options });
   const m = { methodology: DERIVATIVES_METHODOLOGY };
   const protocol = p.venue.protocol;
   set.add('derivatives.pairs', { protocol }, pairsListing(p.venue, registryPairs, p.listed, asOf), m);

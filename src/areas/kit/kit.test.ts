@@ -50,6 +50,29 @@ describe('sourceLabel (meta.source)', () => {
     expect(isSandboxSource('ethereum:1')).toBe(false);
   });
 
+  it('in the sandbox, names the chains whose book has the area’s entries (GMX on Arbitrum is not the DEX’s)', () => {
+    const entry = { address: '0x0000000000000000000000000000000000000001' } as never;
+    const book = {
+      origin: 'sandbox' as const,
+      chains: {
+        ethereum: { chainId: 31337, tokens: {}, entries: { 'dex/uniswap/V3': entry } },
+        arbitrum: { chainId: 42161, tokens: {}, entries: { 'derivatives/gmx/DataStore': entry } },
+      },
+    };
+    const evm = new EvmChains(
+      [
+        { id: 'ethereum', rpcUrl: 'http://127.0.0.1:1', finalityDepth: 2 },
+        { id: 'arbitrum', rpcUrl: 'http://127.0.0.1:2', finalityDepth: 2 },
+      ],
+      { log: pino({ level: 'silent' }) },
+    );
+    const e = env({ book, sources: new SourceMap({ evm }) });
+    expect(sourceLabel(e, ['evm'], 'dex')).toBe('sandbox:ethereum:31337');
+    expect(sourceLabel(e, ['evm'], 'derivatives')).toBe('sandbox:arbitrum:42161');
+    // An area without entries of its own (the blockchain area) names every chain of the book.
+    expect(sourceLabel(e, ['evm'], 'blockchain')).toBe('sandbox:ethereum:31337, sandbox:arbitrum:42161');
+  });
+
   it('names GitHub, and its stand-in as sandbox', () => {
     const settings = { baseUrl: 'https://api.github.com', token: undefined };
     const github = openGithub(settings);

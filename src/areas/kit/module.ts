@@ -97,10 +97,10 @@ class NotedSources extends SourceMap {
  * The jobs of one source family with `meta.source` naming the sources they took from the environment (`sourceLabel`:
  * the chain and its id, `sandbox:` first when the sandbox serves it) on every document that names none.
  */
-function labelledJobs(jobs: (env: AreaEnv) => readonly JobDef[], env: AreaEnv): readonly JobDef[] {
+function labelledJobs(jobs: (env: AreaEnv) => readonly JobDef[], env: AreaEnv, area: AreaId): readonly JobDef[] {
   const taken = new Set<SourceKind>();
   const made = jobs({ ...env, sources: new NotedSources(env.sources, taken) });
-  const label = sourceLabel(env, taken);
+  const label = sourceLabel(env, taken, area);
   const every = env.config.publishEverySeconds;
   return made.map((job) => {
     const paced = every > 0 ? publishingEvery(job, every) : job;
@@ -127,7 +127,7 @@ export function defineArea(area: AreaDeclaration): AreaModule {
       ...(area.migrations ? { migrations: area.migrations } : {}),
       computations: area.computations,
       parts: [],
-      jobs: (env) => labelledJobs(jobs, env),
+      jobs: (env) => labelledJobs(jobs, env, area.id),
     };
   }
   const parts = area.parts;
@@ -147,6 +147,6 @@ export function defineArea(area: AreaDeclaration): AreaModule {
     ...(Object.keys(migrations).length ? { migrations } : {}),
     computations,
     parts: parts.map((p) => p.id),
-    jobs: (env) => parts.flatMap((part) => labelledJobs((e) => part.jobs(e), env)),
+    jobs: (env) => parts.flatMap((part) => labelledJobs((e) => part.jobs(e), env, area.id)),
   };
 }

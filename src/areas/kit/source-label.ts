@@ -1,5 +1,21 @@
+import type { AreaId } from '../../core/areas.js';
 import type { SourceKind } from '../../sources/index.js';
 import type { AreaEnv } from './module.js';
+
+/**
+ * The kinds of address-book entry (`bookKey`'s first segment) an area's jobs start from. In the sandbox an area's
+ * label names only the chains whose book has one of them, where any has: the world's book names Arbitrum for GMX
+ * alone, and the DEX reads nothing there. An area absent here (the blockchain area, whose documents name their chain)
+ * names every chain of the book.
+ */
+const BOOK_KINDS: Partial<Record<AreaId, readonly string[]>> = {
+  dex: ['dex'],
+  lending: ['lending'],
+  oracles: ['feed'],
+  'liquid-staking': ['lst'],
+  stablecoin: ['stablecoin'],
+  derivatives: ['derivatives'],
+};
 
 /**
  * `meta.source`: where a computation's figures come from, one label per source the area read, joined by `, `
@@ -12,15 +28,23 @@ import type { AreaEnv } from './module.js';
  * - any other source (GMX's oracle keeper, Synthetix, …) its own words (`gmx_oracle`, `sandbox:synthetix`), by kind.
  * Undefined when the area read none of them (its own description stays).
  */
-export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>): string | undefined {
+export function sourceLabel(env: AreaEnv, kinds: Iterable<SourceKind>, area?: AreaId): string | undefined {
   const labels: string[] = [];
   const read = new Set(kinds);
   if (read.has('evm')) {
     const sandbox = env.book.origin === 'sandbox';
+    // The book's chains with an entry of the area's kinds (none: every chain of the book, as before any entry).
+    const kindsOf = area === undefined ? undefined : BOOK_KINDS[area];
+    const own = new Set(
+      Object.entries(env.book.chains)
+        .filter(([, b]) => kindsOf && Object.keys(b.entries).some((k) => kindsOf.includes(k.split('/')[0]!)))
+        .map(([c]) => c),
+    );
     for (const chain of env.sources.get('evm')?.ids ?? []) {
       // The sandbox also serves chains its book has nothing on (its layer-2 chains): the areas that read the book's
       // entry points read none of them.
       if (sandbox && !env.book.chains[chain]) continue;
+      if (sandbox && own.size && !own.has(chain)) continue;
       const chainId = env.book.chains[chain]?.chainId ?? env.registry.chain(chain)?.evmChainId;
       labels.push(`${sandbox ? 'sandbox:' : ''}${chain}${chainId === undefined ? '' : `:${chainId}`}`);
     }

@@ -1,7 +1,7 @@
-import { DAY, isoSeconds } from '../../../core/time.js';
+import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { computeJob, wait } from '../../kit/index.js';
+import { computeJob, freshForEvery, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
 import { venueDocuments } from '../documents.js';
 import { computeDydx, type DydxComputeInput } from './compute.js';
@@ -87,7 +87,10 @@ export function dydxJobs(env: AreaEnv): JobDef[] {
       documents: (outputs) =>
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol)!;
-          return venueDocuments(dydxPublication(out, target.pairs), target.pairs, out.asOf);
+          // The payload's instant moves by the hour (the hourly reads): two missed reads and a margin before stale.
+          return venueDocuments(dydxPublication(out, target.pairs), target.pairs, out.asOf, {
+            freshFor: freshForEvery(HOUR),
+          });
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),

@@ -174,11 +174,17 @@ export class DydxRepository {
     await this.db.deleteFrom('dydx_balances').where('protocol', '=', protocol).where('time', '<', before).execute();
   }
 
-  /** What `computeDydx` reads for a venue: `days` records back from the market list's last change. */
+  /**
+   * What `computeDydx` reads for a venue: `days` records back from the payload's instant, the end of the newest closed
+   * hour read (an hour boundary of the indexer's own data, the same for every process that reads the same indexer;
+   * the market list's first read before any hour is). The running day's open interest, oracle price and cap are the
+   * market list as last read, at most an hour after it.
+   */
   async computeInput(target: DydxTarget, days: number, readsBalances: boolean): Promise<DydxComputeInput | undefined> {
     const markets = await this.markets(target.protocol);
-    const asOf = await this.marketsChangedAt(target.protocol);
-    if (asOf === undefined) return undefined;
+    const listed = await this.marketsChangedAt(target.protocol);
+    if (listed === undefined) return undefined;
+    const asOf = (await this.hourlyCheckpoint(target.protocol))?.readTo ?? listed;
     const from = startOfUtcDay(asOf) - (days - 1) * DAY;
     const p = target.protocol;
     const candles = await this.db

@@ -89,12 +89,9 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol && t.chain === out.chain)!;
           // A venue's documents name its own chain, not every chain the EVM source reads.
-          return venueDocuments(
-            gmxPublication(out, target.pairs),
-            target.pairs,
-            out.asOf,
-            chainSourceLabel(env, out.chain),
-          );
+          return venueDocuments(gmxPublication(out, target.pairs), target.pairs, out.asOf, {
+            source: chainSourceLabel(env, out.chain),
+          });
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),
