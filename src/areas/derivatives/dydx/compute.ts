@@ -2,13 +2,13 @@
  * dYdX v4's daily figures from the part's facts (pure: facts, the instant → figures). One market's day:
  * - volume and trade count: the day's `1DAY` candle (`usdVolume`, `trades`: each match once);
  * - open interest (one side, base units) and the oracle price at the record's instant: the running day's from the
- *   indexer's market list at `asOf`; a past day's from the next day's candle's `startingOpenInterest` and the price of
- *   the funding tick at the day's end (the indexer keeps no other history of either);
+ *   indexer's market list as last read (at most an hour after `asOf`); a past day's from the next day's candle's
+ *   `startingOpenInterest` and the price of the funding tick at the day's end (the indexer keeps no other history);
  * - mark price: the day's last fill price (the candle's `close`): the indexer publishes no mark of its own;
  * - taker flow and liquidations: the day's closed hours of taker fills (buys and sells; fills of type LIQUIDATED),
  *   known for a past day once its 24 hours are read;
  * - funding: the day's hourly points (`historicalFunding`, already 1-hour rates, `fundingRate1h(.., '1h')`);
- * - the open-interest cap: the market's `openInterestUpperCap` at `asOf` (the running day only; 0 means none).
+ * - the open-interest cap: the market's `openInterestUpperCap` as last read (the running day only; 0 means none).
  * The venue's day adds the subaccounts module's USDC (TVL) and the insurance fund's at the day's end.
  * docs/methodology/derivatives.md defines each figure.
  */
@@ -63,7 +63,7 @@ export interface DydxComputeInput {
   readonly protocol: string;
   readonly chain: string;
   readonly version: string;
-  /** The payload's instant: when the market list was last read. */
+  /** The payload's instant: the end of the newest closed hour read (the market list's first read before any). */
   readonly asOf: number;
   readonly markets: readonly DydxMarketFact[];
   readonly candles: readonly DydxCandleFact[];

@@ -12,8 +12,6 @@ import type { DayInput, ListedPair, PairFigures, PairHistoryInput, ProtocolFigur
 import type { MarketRefT } from '../schema.js';
 import type { DydxDay, DydxMarketDay, DydxMarketListing, DydxOutput } from './compute.js';
 
-export type DydxPublication = VenuePublication;
-
 export function dydxVenue(out: Pick<DydxOutput, 'protocol' | 'chain' | 'version'>): VenueInput {
   return {
     protocol: out.protocol,
@@ -99,7 +97,7 @@ function protocolDay(day: DydxDay): DayInput<ProtocolFigures> {
 }
 
 /** The publication of one dYdX venue: `registryPairs` are the pairs the registry serves for it. */
-export function dydxPublication(out: DydxOutput, registryPairs: readonly string[]): DydxPublication {
+export function dydxPublication(out: DydxOutput, registryPairs: readonly string[]): VenuePublication {
   const venue = dydxVenue(out);
   const listed = registryPairs.flatMap((p) => listedPair(p, out.listed) ?? []);
   const pairs = registryPairs.map((pair): PairHistoryInput => {

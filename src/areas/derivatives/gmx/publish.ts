@@ -9,8 +9,6 @@ import type { VenuePublication } from '../documents.js';
 import type { DayInput, ListedPair, PairFigures, PairHistoryInput, ProtocolFigures, VenueInput } from '../records.js';
 import type { GmxDay, GmxFlows, GmxFunding, GmxMarketIds, GmxOutput, GmxPairListing, GmxState } from './compute.js';
 
-export type GmxPublication = VenuePublication;
-
 export function gmxVenue(out: GmxOutput): VenueInput {
   return {
     protocol: out.protocol,
@@ -127,7 +125,7 @@ function protocolDay(day: GmxDay): DayInput<ProtocolFigures> {
 }
 
 /** The publication of one GMX venue: `registryPairs` are the pairs the registry lists for it. */
-export function gmxPublication(out: GmxOutput, registryPairs: readonly string[]): GmxPublication {
+export function gmxPublication(out: GmxOutput, registryPairs: readonly string[]): VenuePublication {
   const venue = gmxVenue(out);
   const listed = out.pairs.map(listedPair);
   const blocks = new Map(out.days.map((d) => [d.instant, d.blockNumber]));

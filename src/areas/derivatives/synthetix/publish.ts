@@ -19,8 +19,6 @@ import {
   type SynthetixPairListing,
 } from './compute.js';
 
-export type SynthetixPublication = VenuePublication;
-
 export function synthetixVenue(out: SynthetixOutput): VenueInput {
   return {
     protocol: out.protocol,
@@ -105,7 +103,7 @@ function protocolDay(day: SynthetixDay): DayInput<ProtocolFigures> {
 }
 
 /** The publication of one Synthetix venue: `registryPairs` are the pairs the registry lists for it. */
-export function synthetixPublication(out: SynthetixOutput, registryPairs: readonly string[]): SynthetixPublication {
+export function synthetixPublication(out: SynthetixOutput, registryPairs: readonly string[]): VenuePublication {
   const venue = synthetixVenue(out);
   const listed = out.pairs.map(listedPair);
   const pairs = registryPairs.map((pair): PairHistoryInput => {
