@@ -24,7 +24,8 @@ export const GMX_COMPUTATION = 'derivatives.gmx.compute';
  *   funding state, caps) at the ingested head every 5 minutes of chain time and at the last block of each of the 6
  *   previous UTC days without one → `gmx_snapshots`.
  * - `derivatives.gmx.compute`: the stored facts of each venue's last 8 days → `computeGmx` (compute.ts) → the
- *   area's three payloads (`publish.ts`, `records.ts`), published when a new snapshot was taken.
+ *   area's three payloads (`publish.ts`, `records.ts`), published when a new snapshot was taken or a market or a
+ *   token's name was added.
  */
 /** Whole UTC days back from the first ingestion: the 7 daily records' events (the oldest day complete). */
 const LOOKBACK_SECONDS = 7 * DAY;
@@ -68,10 +69,14 @@ export function gmxJobs(env: AreaEnv): JobDef[] {
       description: `GMX v2 pairs and 7 daily records of the protocol and its pairs (${targets.map(name).join(', ')})`,
       inputs: async (ctx) => {
         const repo = new GmxRepository(ctx.store.db);
-        const heads: [string, number][] = [];
+        // The newest snapshot, and the markets and named tokens: a token named after the snapshot (the oracle
+        // keeper answering late) changes the pairs and their USD figures without a new snapshot.
+        const heads: [string, number, number, number][] = [];
         for (const t of targets) {
           const newest = (await repo.snapshotTimes(t.chain, t.dataStore)).at(-1);
-          if (newest) heads.push([name(t), newest.blockNumber]);
+          if (!newest) continue;
+          const { markets, tokens } = await repo.metadataCounts(t.chain, t.dataStore);
+          heads.push([name(t), newest.blockNumber, markets, tokens]);
         }
         return heads.length ? { heads } : wait('no GMX snapshot stored yet');
       },

@@ -104,11 +104,14 @@ describe.each(dialects)('the GMX repository on %s', (dialect) => {
     ];
     const ctx = { chain: 'arbitrum', blocks: new Map([2, 3, 9].map((n) => [n, block(n)])), senders: new Map() };
     await store.db.transaction().execute((trx) => sink.apply(trx, { from: 1, to: 9 }, [logs], ctx));
+    expect(await repo.metadataCounts('arbitrum', TARGET.dataStore)).toEqual({ markets: 1, tokens: 0 });
     await repo.saveTokens('arbitrum', [
       { address: WETH, symbol: 'WETH', decimals: 18 },
       { address: USDC, symbol: 'USDC', decimals: 6 },
     ]);
     expect(await repo.tokensWithoutMetadata('arbitrum', TARGET.dataStore)).toEqual([]);
+    // Part of the computation's inputs: a token named after a snapshot is published without waiting for another.
+    expect(await repo.metadataCounts('arbitrum', TARGET.dataStore)).toEqual({ markets: 1, tokens: 2 });
     expect(await repo.computeInput(TARGET)).toBeUndefined();
     await repo.saveSnapshot(snapshot(5));
     await repo.saveSnapshot(snapshot(5));

@@ -74,6 +74,27 @@ export class GmxRepository {
     return [...tokens].sort();
   }
 
+  /**
+   * How many markets and named tokens are stored for a venue: with the newest snapshot, what the computation's
+   * output depends on (a token named after the snapshot, e.g. by the oracle keeper once it answers, changes pairs).
+   */
+  async metadataCounts(chain: string, dataStore: string): Promise<{ markets: number; tokens: number }> {
+    const [markets, tokens] = await Promise.all([
+      this.db
+        .selectFrom('gmx_markets')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('chain', '=', chain)
+        .where('data_store', '=', dataStore.toLowerCase())
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('gmx_tokens')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('chain', '=', chain)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { markets: Number(markets.n), tokens: Number(tokens.n) };
+  }
+
   async saveTokens(
     chain: string,
     tokens: readonly { address: string; symbol: string; decimals: number }[],
