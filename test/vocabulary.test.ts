@@ -250,6 +250,9 @@ describe('one vocabulary on every published document of a sandbox run', () => {
       githubSubjects: SUBJECTS,
       maxRetries: 1,
     });
+    // The Bitcoin stand-in builds its chain on a thread and answers -28 (warming up) meanwhile; the clients' retry
+    // waits advance the test clock, not the wall clock, so a loaded machine would exhaust them: wait for the node.
+    await opened.server('bitcoin').ready;
     const social: Registry = Object.create(registry, {
       socialSubjects: {
         value: (channel: string) => registry.socialSubjects(channel).filter((s) => SOCIAL.includes(s.protocolId)),
