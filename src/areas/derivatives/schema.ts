@@ -84,7 +84,7 @@ export const FeeParts = Type.Object({
   position_usd: Nullable(Usd('Opening and closing fees of positions')),
   borrowing_usd: Nullable(Usd('Borrowing fees paid by positions (GMX), not funding')),
   liquidation_usd: Nullable(Usd('Liquidation fees')),
-  swap_usd: Nullable(Usd('Swap fees (GMX swaps through the markets)')),
+  swap_usd: Nullable(Usd('Swap fees of trading; null (not_applicable) on GMX, whose trading fees are its positions’')),
 });
 
 /** Figures a protocol record and a pair record share. */
@@ -137,7 +137,7 @@ export const PairRisk = Type.Object({
   mark_oracle_deviation: Fraction('|mark_price / oracle_price − 1| at the record’s instant'),
   funding_annualised_abs: Fraction('|funding.annualised|'),
   funding_annualised_spread_7d: Fraction(
-    'Largest minus smallest daily funding.annualised over the record’s day and the 6 before it',
+    'Largest minus smallest daily funding.annualised over the record’s day and the 6 before it, of the days kept (older records: fewer)',
   ),
 });
 

@@ -138,7 +138,7 @@ export function gmxPublication(out: GmxOutput, registryPairs: readonly string[])
       days: out.days.map((d): DayInput<PairFigures> => {
         const figures = listing ? pairDay(d, pair) : null;
         if (figures) return { instant: d.instant, figures };
-        return { instant: d.instant, figures: null, gap_reason: listing ? 'no_data' : 'not_applicable' };
+        return { instant: d.instant, figures: null, gap_reason: listing ? 'no_data' : 'not_listed' };
       }),
       block_numbers: blocks,
     };
