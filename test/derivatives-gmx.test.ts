@@ -2,16 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
-import { addressItem, boolItem, type ChainEvent, fixed, GmxTruth, oiKey, uintItem } from './support/gmx-truth.js';
+import {
+  addressItem,
+  boolItem,
+  type ChainEvent,
+  fixed,
+  GmxTruth,
+  marketSide,
+  oiKey,
+  uintItem,
+} from './support/gmx-truth.js';
 import { type GmxTestWorld, gmxWorld } from './support/gmx-world.js';
 
 /**
  * GMX v2 end to end on the sandbox (issue 27): the Arbitrum chain's own GMX contracts → `derivatives.gmx.ingest`,
  * `.snapshot`, `.compute` → the API. The key figures are recomputed from the chain alone (test/support/gmx-truth.ts:
  * the EventEmitter's logs through viem, decoded with the contract's ABI by key name, and the DataStore's keys):
- * open interest per market, collateral and side replayed from the positions' size deltas equals the DataStore at the
- * record's block and what the pair and protocol records serve; a whole day's volume, trade count and liquidations
- * from the position events; the funding rate from the `Funding` events, its side from the replayed open interest.
+ * open interest per market, collateral and side replayed from the `OpenInterestUpdated` and
+ * `OpenInterestInTokensUpdated` deltas equals the DataStore at each record's block (and, at the head, a second replay
+ * from the positions' size deltas) and what the pair and protocol records serve (a single-token market's two
+ * collateral keys halved, as GMX reads them); a whole day's volume, trade count and liquidations from the position
+ * events; a whole day's fees and their parts from `PositionFeesCollected` (each amount × the event's
+ * `collateralTokenPrice.min`); the funding rate from the `Funding` events, its side from the replayed open interest.
  * Counts exact, amounts within 1e-9 relative.
  */
 
@@ -56,16 +68,17 @@ describe('GMX v2 end to end on the sandbox', () => {
     const p = truth.oraclePrice(tk.address.toLowerCase(), at);
     return fixed((p.min + p.max) * 10n ** BigInt(tk.decimals), FLOAT) / 2;
   };
-  /** Replayed open interest of a set of markets and a side, in whole index tokens. */
-  const replayedTokens = (markets: typeof w.section.markets, isLong: boolean, decimals: number) => {
-    const oi = truth.replayOpenInterest(block);
-    let sum = 0n;
-    for (const m of markets) {
-      for (const c of new Set([m.longToken, m.shortToken]))
-        sum += oi.get(oiKey(m.marketToken, c, isLong))?.tokens ?? 0n;
-    }
-    return fixed(sum, decimals);
+  /** Replayed open interest of a set of markets and a side at the end of block `at`, in whole index tokens. */
+  const replayedTokens = (markets: typeof w.section.markets, isLong: boolean, decimals: number, at = block) => {
+    const oi = truth.replayOpenInterest(at);
+    return fixed(
+      markets.reduce((a, m) => a + marketSide(oi, m, isLong).tokens, 0n),
+      decimals,
+    );
   };
+  /** The blocks the records' states were read at, by record index. */
+  const recordBlocks = () =>
+    protocol.flatMap((day, i) => (day.block_number === null ? [] : [{ i, at: day.block_number as number }]));
 
   beforeAll(async () => {
     w = await gmxWorld();
@@ -118,21 +131,51 @@ describe('GMX v2 end to end on the sandbox', () => {
     relClose(btcDay.short_open_interest_tokens, replayedTokens(markets, false, btc.decimals), 'BTC short tokens');
   });
 
-  it('open interest per market, collateral and side: the replay of the position events equals the DataStore', async () => {
-    const oi = truth.replayOpenInterest(block);
+  it('open interest per market, collateral and side: the replay of OpenInterestUpdated deltas equals the DataStore at each record’s block', async () => {
+    const blocks = recordBlocks();
+    expect(blocks.map((b) => b.at)).toContain(block);
     let nonZero = 0;
-    for (const m of w.section.markets) {
-      for (const c of new Set([m.longToken, m.shortToken])) {
-        for (const isLong of [true, false]) {
-          const key = oiKey(m.marketToken, c, isLong);
-          const stored = await truth.storedOpenInterest(m.marketToken, c, isLong, block);
-          expect(stored.tokens, `${m.name} ${key} tokens`).toBe(oi.get(key)?.tokens ?? 0n);
-          expect(stored.usd, `${m.name} ${key} usd`).toBe(oi.get(key)?.usd ?? 0n);
-          if (stored.tokens > 0n) nonZero++;
+    for (const { at } of blocks) {
+      const oi = truth.replayOpenInterest(at);
+      // The second replay (the positions' size deltas) at the head only: the same figures from other events.
+      const sizes = at === block ? truth.replayPositionSizes(at) : undefined;
+      for (const m of w.section.markets) {
+        for (const c of new Set([m.longToken, m.shortToken])) {
+          for (const isLong of [true, false]) {
+            const key = oiKey(m.marketToken, c, isLong);
+            const stored = await truth.storedOpenInterest(m.marketToken, c, isLong, at);
+            expect(stored.tokens, `${m.name} ${key} tokens @${at}`).toBe(oi.get(key)?.tokens ?? 0n);
+            expect(stored.usd, `${m.name} ${key} usd @${at}`).toBe(oi.get(key)?.usd ?? 0n);
+            if (sizes) {
+              expect(sizes.get(key)?.tokens ?? 0n, `${m.name} ${key} size replay tokens`).toBe(stored.tokens);
+              expect(sizes.get(key)?.usd ?? 0n, `${m.name} ${key} size replay usd`).toBe(stored.usd);
+              if (stored.tokens > 0n) nonZero++;
+            }
+          }
         }
       }
     }
     expect(nonZero, 'open positions at the head').toBeGreaterThan(3);
+  });
+
+  it('ETH-USD serves each record’s replayed open interest in tokens at its block (the single-token market halved)', () => {
+    const weth = index('WETH');
+    const markets = truth.marketsOn(weth.address.toLowerCase());
+    expect(markets.some((m) => m.longToken.toLowerCase() === m.shortToken.toLowerCase())).toBe(true);
+    const blocks = recordBlocks();
+    expect(blocks.length).toBe(3);
+    for (const { i, at } of blocks) {
+      relClose(
+        eth[i]!.long_open_interest_tokens,
+        replayedTokens(markets, true, weth.decimals, at),
+        `${eth[i]!.date} long`,
+      );
+      relClose(
+        eth[i]!.short_open_interest_tokens,
+        replayedTokens(markets, false, weth.decimals, at),
+        `${eth[i]!.date} short`,
+      );
+    }
   });
 
   it('ETH-USD serves the replayed open interest of both WETH markets (the single-token market once), at the oracle’s midpoint', () => {
@@ -210,6 +253,34 @@ describe('GMX v2 end to end on the sandbox', () => {
     expect(protocol[1]!.unique_traders).toBe(all.traders);
   });
 
+  it('a whole day’s fees and their parts equal the day’s PositionFeesCollected, amounts × the collateral’s minimum price', () => {
+    const date = protocol[1]!.date;
+    expect(eth[1]!.date).toBe(date);
+    const ofDay = truth.events.filter((e) => e.name === 'PositionFeesCollected' && dayOf(e) === date);
+    const wethMarkets = new Set(
+      truth.marketsOn(index('WETH').address.toLowerCase()).map((m) => m.marketToken.toLowerCase()),
+    );
+    const check = (row: Row, events: ChainEvent[], label: string) => {
+      const f = truth.fees(events);
+      const parts = row.fees as Record<string, number | null>;
+      relClose(row.fees_usd, fixed(f.total, FLOAT), `${label} fees_usd`);
+      relClose(parts.position_usd, fixed(f.position, FLOAT), `${label} position`);
+      relClose(parts.borrowing_usd, fixed(f.borrowing, FLOAT), `${label} borrowing`);
+      relClose(parts.liquidation_usd, fixed(f.liquidation, FLOAT), `${label} liquidation`);
+      expect(parts.swap_usd, `${label} swap`).toBeNull();
+      return f;
+    };
+    const ethFees = check(
+      eth[1]!,
+      ofDay.filter((e) => wethMarkets.has(addressItem(e, 'market'))),
+      'ETH-USD',
+    );
+    const all = check(protocol[1]!, ofDay, 'protocol');
+    expect(ethFees.position > 0n && ethFees.borrowing > 0n, 'ETH-USD pays position and borrowing fees').toBe(true);
+    expect(all.liquidation, 'the crash’s liquidations pay a liquidation fee').toBeGreaterThan(0n);
+    expect(ethFees.total).toBeLessThan(all.total);
+  });
+
   it('ETH-USD funding: each market’s last Funding factor × 3600, signed by the replayed open interest, weighted by open interest', () => {
     const weth = index('WETH');
     const markets = truth.marketsOn(weth.address.toLowerCase());
@@ -221,18 +292,11 @@ describe('GMX v2 end to end on the sandbox', () => {
         .at(-1);
       expect(last, m.name).toBeDefined();
       const before = truth.replayOpenInterest(last!.block, last!);
-      const side = (isLong: boolean) =>
-        [...new Set([m.longToken, m.shortToken])].reduce(
-          (a, c) => a + (before.get(oiKey(market, c, isLong))?.usd ?? 0n),
-          0n,
-        );
+      const side = (isLong: boolean) => marketSide(before, m, isLong).usd;
       const magnitude = fixed(uintItem(last!, 'fundingFactorPerSecond') * 3600n, FLOAT);
       const rate = side(true) > side(false) ? magnitude : -magnitude;
       const oi = truth.replayOpenInterest(block);
-      const tokens = [...new Set([m.longToken, m.shortToken])].reduce(
-        (a, c) => a + (oi.get(oiKey(market, c, true))?.tokens ?? 0n) + (oi.get(oiKey(market, c, false))?.tokens ?? 0n),
-        0n,
-      );
+      const tokens = marketSide(oi, m, true).tokens + marketSide(oi, m, false).tokens;
       return { rate, weight: fixed(tokens, weth.decimals) };
     });
     const total = parts.reduce((a, p) => a + p.weight, 0);

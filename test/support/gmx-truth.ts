@@ -39,6 +39,7 @@ const find = <T>(e: ChainEvent, list: Items<T>, key: string): T => {
 };
 export const addressItem = (e: ChainEvent, key: string) => find(e, e.data.addressItems, key).toLowerCase();
 export const uintItem = (e: ChainEvent, key: string) => find(e, e.data.uintItems, key);
+export const intItem = (e: ChainEvent, key: string) => find(e, e.data.intItems, key);
 export const boolItem = (e: ChainEvent, key: string) => find(e, e.data.boolItems, key);
 
 export class GmxTruth {
@@ -98,14 +99,56 @@ export class GmxTruth {
   }
 
   /**
-   * Open interest replayed from the positions' size deltas at the end of `block`, per market, collateral token and
-   * side: `tokens` (index-token units) and `usd` (cost basis, 30 decimals). Before `before` (a place in the chain)
-   * when given instead.
+   * Open interest at the end of `block` (before `before`, a place in the chain, when given), per market, collateral
+   * token and side, replayed from the DataStore's own change events: each `OpenInterestUpdated` (`usd`, cost basis,
+   * 30 decimals) and `OpenInterestInTokensUpdated` (`tokens`, index-token units) adds its `delta` in chain order,
+   * and the running sum must equal the event's `nextValue` (a skipped or doubled event fails the replay).
    */
   replayOpenInterest(block: number, before?: { block: number; logIndex: number }) {
     const out = new Map<string, { tokens: bigint; usd: bigint }>();
-    for (const e of this.positions(block)) {
+    for (const e of this.events) {
+      if (e.block > block) break;
       if (before && (e.block > before.block || (e.block === before.block && e.logIndex >= before.logIndex))) break;
+      if (e.name !== 'OpenInterestUpdated' && e.name !== 'OpenInterestInTokensUpdated') continue;
+      const key = oiKey(addressItem(e, 'market'), addressItem(e, 'collateralToken'), boolItem(e, 'isLong'));
+      const field = e.name === 'OpenInterestUpdated' ? 'usd' : 'tokens';
+      const now = out.get(key) ?? { tokens: 0n, usd: 0n };
+      const next = now[field] + intItem(e, 'delta');
+      if (next !== uintItem(e, 'nextValue'))
+        throw new Error(
+          `${e.name} @${e.block}/${e.logIndex} ${key}: replayed ${next}, nextValue ${uintItem(e, 'nextValue')}`,
+        );
+      out.set(key, { ...now, [field]: next });
+    }
+    return out;
+  }
+
+  /**
+   * Fees of `PositionFeesCollected` events, per part, in USD with 30 decimals (prices are per token unit): each amount (collateral token units)
+   * times the event's `collateralTokenPrice.min`. `liquidationFeeAmount` is there only when GMX charges it.
+   */
+  fees(events: readonly ChainEvent[]) {
+    let position = 0n;
+    let borrowing = 0n;
+    let liquidation = 0n;
+    for (const e of events) {
+      if (e.name !== 'PositionFeesCollected') continue;
+      const price = uintItem(e, 'collateralTokenPrice.min');
+      position += uintItem(e, 'positionFeeAmount') * price;
+      borrowing += uintItem(e, 'borrowingFeeAmount') * price;
+      const liquidationFee = e.data.uintItems.items.find((i) => i.key === 'liquidationFeeAmount');
+      liquidation += (liquidationFee?.value ?? 0n) * price;
+    }
+    return { position, borrowing, liquidation, total: position + borrowing + liquidation };
+  }
+
+  /**
+   * Open interest replayed from the positions' size deltas (`PositionIncrease` adds `sizeDeltaUsd` and
+   * `sizeDeltaInTokens`, `PositionDecrease` takes them off) at the end of `block`: a second, independent replay.
+   */
+  replayPositionSizes(block: number) {
+    const out = new Map<string, { tokens: bigint; usd: bigint }>();
+    for (const e of this.positions(block)) {
       const key = oiKey(addressItem(e, 'market'), addressItem(e, 'collateralToken'), boolItem(e, 'isLong'));
       const sign = e.name === 'PositionIncrease' ? 1n : -1n;
       const now = out.get(key) ?? { tokens: 0n, usd: 0n };
@@ -158,3 +201,24 @@ export const fixed = (value: bigint, decimals: number): number => {
   const whole = value / scale;
   return Number(whole) + Number(value - whole * scale) / Number(scale);
 };
+
+/**
+ * One side of a market's replayed open interest as GMX's `MarketUtils.getOpenInterest` reads it: the values under
+ * the long token and the short token as collateral, summed and divided by the pool divisor (2 for a single-token
+ * market, whose one key is read twice).
+ */
+export function marketSide(
+  oi: ReadonlyMap<string, { tokens: bigint; usd: bigint }>,
+  m: { marketToken: string; longToken: string; shortToken: string },
+  isLong: boolean,
+): { tokens: bigint; usd: bigint } {
+  const divisor = m.longToken.toLowerCase() === m.shortToken.toLowerCase() ? 2n : 1n;
+  let tokens = 0n;
+  let usd = 0n;
+  for (const c of [m.longToken, m.shortToken]) {
+    const v = oi.get(oiKey(m.marketToken, c, isLong));
+    tokens += v?.tokens ?? 0n;
+    usd += v?.usd ?? 0n;
+  }
+  return { tokens: tokens / divisor, usd: usd / divisor };
+}

@@ -1,8 +1,11 @@
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PG_URL, testStore } from '../../../../test/helpers.js';
-import type { BlockInfo, Hex } from '../../../sources/evm/types.js';
+import { PG_URL, TestClock, testStore } from '../../../../test/helpers.js';
+import type { JobContext } from '../../../jobs/types.js';
+import type { BlockInfo, EvmLog, Hex } from '../../../sources/evm/types.js';
 import type { Dialect, Store } from '../../../store/db.js';
-import { GmxSink, readKeeperTokens, readMarketList, readState } from './ingest.js';
+import { SnapshotSchedule } from '../../kit/snapshot-schedule.js';
+import { GmxIngest, GmxSink, readKeeperTokens, readMarketList, readState } from './ingest.js';
 import {
   KEY,
   marketPropertyKey,
@@ -188,6 +191,123 @@ describe.each(dialects)('the GMX sink on %s', (dialect) => {
     expect(await repo.events('arbitrum', EMITTER, ['MarketCreated', 'OpenInterestUpdated'], 0, 2e9)).toHaveLength(1);
     await store.db.transaction().execute((trx) => sink.rollback(trx, 4));
     expect(await repo.markets('arbitrum', TARGET.dataStore)).toEqual([]);
+  });
+});
+
+/**
+ * A chain for `GmxIngest.events` in memory: blocks 0…head, the EventEmitter's logs, and the DataStore and token
+ * contracts answering multicalls (`fakeStore`); `asked` records every multicall's function and key.
+ */
+function fakeChain(values: Map<string, unknown>, list: string[]) {
+  const chain = { head: 10, logs: [] as EvmLog[] };
+  const { source: store, asked } = fakeStore(values, list);
+  const source = {
+    chain: { id: 'arbitrum', finalityDepth: 2 },
+    log: undefined,
+    window: () => ({ size: 1000 }),
+    blockNumber: async () => chain.head,
+    getBlock: async (n: number) => (n <= chain.head ? block(n) : null),
+    getBlocks: async (numbers: readonly number[]) => new Map(numbers.map((n) => [n, block(n)])),
+    getLogs: async (f: { fromBlock: number; toBlock: number }) =>
+      chain.logs.filter((l) => l.blockNumber >= f.fromBlock && l.blockNumber <= f.toBlock),
+    txSenders: async () => new Map(),
+    forgetBlocksFrom: () => undefined,
+    multicall: (store as { multicall: unknown }).multicall,
+  };
+  return { chain, asked, evm: { source: () => source } as never };
+}
+
+describe.each(dialects)('GmxIngest.events on %s: MARKET_LIST read when the market list may have changed', (dialect) => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ store, cleanup } = testStore(dialect));
+    await store.migrate();
+  });
+  afterEach(async () => cleanup());
+
+  const ctx = (): JobContext => ({
+    store,
+    clock: new TestClock(),
+    log: pino({ level: 'silent' }),
+    signal: new AbortController().signal,
+    attempt: 1,
+    notifyPublished: async () => undefined,
+  });
+  const schedule = new SnapshotSchedule({ everySeconds: 300, days: 6, toleranceSeconds: 3600 });
+  const target = { ...TARGET, startBlock: 1 };
+  const created = (market: string, blockNumber: number) =>
+    gmxLog(
+      'MarketCreated',
+      { address: { marketToken: market, indexToken: WETH, longToken: WETH, shortToken: USDC } },
+      { blockNumber, logIndex: 0 },
+    );
+
+  it('reads it on the first run, not again without a MarketCreated, again with one and after a restart', async () => {
+    const values = new Map<string, unknown>([
+      [marketPropertyKey(ETH_ONLY, 'INDEX_TOKEN'), WETH],
+      [marketPropertyKey(ETH_ONLY, 'LONG_TOKEN'), WETH],
+      [marketPropertyKey(ETH_ONLY, 'SHORT_TOKEN'), WETH],
+    ]);
+    // ETH_ONLY predates ingestion (MARKET_LIST alone names it); ETH_USD is created at block 5.
+    const { chain, asked, evm } = fakeChain(values, [ETH_ONLY, ETH_USD]);
+    chain.logs.push(created(ETH_USD, 5));
+    const listReads = () => asked.filter((a) => a === `getAddressCount:${KEY.MARKET_LIST}`).length;
+    const repo = new GmxRepository(store.db);
+    const ingest = new GmxIngest(evm, 86_400, schedule);
+
+    expect(await ingest.events(ctx(), target)).toContain('1 markets from MARKET_LIST');
+    expect(listReads()).toBe(1);
+    expect((await repo.markets('arbitrum', TARGET.dataStore)).map((m) => m.market).sort()).toEqual(
+      [ETH_ONLY, ETH_USD].sort(),
+    );
+
+    // New blocks, no MarketCreated: no MARKET_LIST call.
+    chain.head = 20;
+    chain.logs.push(
+      gmxLog(
+        'Funding',
+        { address: { market: ETH_USD }, uint: { fundingFactorPerSecond: 2n } },
+        { blockNumber: 15, logIndex: 0 },
+      ),
+    );
+    await ingest.events(ctx(), target);
+    chain.head = 25;
+    await ingest.events(ctx(), target);
+    expect(listReads()).toBe(1);
+
+    // A run that ingests a MarketCreated reads it.
+    const NEW = '0x00000000000000000000000000000000000000cc';
+    chain.head = 30;
+    chain.logs.push(created(NEW, 28));
+    await ingest.events(ctx(), target);
+    expect(listReads()).toBe(2);
+    expect((await repo.markets('arbitrum', TARGET.dataStore)).map((m) => m.market)).toContain(NEW);
+    chain.head = 35;
+    await ingest.events(ctx(), target);
+    expect(listReads()).toBe(2);
+
+    // The stored market count moved without a MarketCreated of this process's run (another process, a reorg).
+    await repo.saveMarkets([
+      {
+        chain: 'arbitrum',
+        dataStore: TARGET.dataStore,
+        market: '0x00000000000000000000000000000000000000dd',
+        indexToken: WETH,
+        longToken: WETH,
+        shortToken: USDC,
+        createdBlock: null,
+      },
+    ]);
+    await ingest.events(ctx(), target);
+    expect(listReads()).toBe(3);
+
+    // A new process (a restart) reads it on its first run.
+    const restarted = new GmxIngest(evm, 86_400, schedule);
+    await restarted.events(ctx(), target);
+    expect(listReads()).toBe(4);
+    await restarted.events(ctx(), target);
+    expect(listReads()).toBe(4);
   });
 });
 

@@ -45,7 +45,8 @@ import type { GmxTarget } from './targets.js';
  *   logs whose name is one the part reads (topic1 = keccak256 of the name), decoded by key name into `gmx_events`,
  *   and `MarketCreated` into `gmx_markets`; idempotent on (chain, block, log index);
  * - the market list from the DataStore's `MARKET_LIST` and each market's tokens (`MarketStoreUtils` keys), so that
- *   markets created before ingestion started are known too;
+ *   markets created before ingestion started are known too: read on a process's first run and afterwards only when
+ *   the stored market count moved (a `MarketCreated` ingested, a reorg), not on every 10-second run;
  * - token symbols and decimals (ERC-20; a synthetic index token has no contract: its symbol and decimals come from
  *   the oracle keeper's `/tokens`, the one place GMX publishes them, when the process reads the keeper);
  * - the DataStore's state at a block (multicall): per market, collateral token and side the open interest (USD cost
@@ -362,6 +363,8 @@ export async function readKeeperTokens(
 /** The GMX part's reads of its venues, one sink per venue, started at the kit's `ingestStart`. */
 export class GmxIngest {
   private readonly sinks = new Map<string, GmxSink>();
+  /** Per venue (checkpoint key), the stored market count after this process last read `MARKET_LIST`. */
+  private readonly listed = new Map<string, number>();
 
   constructor(
     private readonly evm: EvmChains,
@@ -402,7 +405,14 @@ export class GmxIngest {
     return sink;
   }
 
-  /** Events from the checkpoint on, then the market list and token metadata at the ingested head. */
+  /**
+   * Events from the checkpoint on, then the market list and token metadata at the ingested head. `MARKET_LIST` is
+   * read on this process's first run of the venue (a restart reads it again) and afterwards only when the stored
+   * market count differs from the one after the last read: a `MarketCreated` this run (or another process) ingested
+   * of a market not yet known adds a row, a reorg's rollback removes one. On a real chain the list changes rarely
+   * and a read every 10 s is a needless RPC call. Token metadata is read while some token lacks it (a keeper that
+   * failed is asked again on the next run).
+   */
   async events(ctx: JobContext, target: GmxTarget): Promise<string> {
     const source = this.evm.source(target.chain);
     const sink = await this.sink(ctx, target);
@@ -415,10 +425,15 @@ export class GmxIngest {
     const repo = new GmxRepository(ctx.store.db);
     let added = 0;
     if (checkpoint) {
-      const known = new Set((await repo.markets(target.chain, target.dataStore)).map((m) => m.market));
-      const fresh = await readMarketList(source, target, checkpoint.block, known);
-      await repo.saveMarkets(fresh);
-      added = fresh.length;
+      const stored = await repo.markets(target.chain, target.dataStore);
+      const listed = this.listed.get(sink.key);
+      if (listed === undefined || stored.length !== listed) {
+        const known = new Set(stored.map((m) => m.market));
+        const fresh = await readMarketList(source, target, checkpoint.block, known);
+        await repo.saveMarkets(fresh);
+        added = fresh.length;
+        this.listed.set(sink.key, (await repo.metadataCounts(target.chain, target.dataStore)).markets);
+      }
       const missing = await repo.tokensWithoutMetadata(target.chain, target.dataStore);
       if (missing.length)
         await repo.saveTokens(target.chain, await this.tokenMetadata(ctx, target, missing, checkpoint.block));

@@ -17,9 +17,10 @@ export const GMX_COMPUTATION = 'derivatives.gmx.compute';
 /**
  * The GMX part's jobs (wiring only):
  * - `derivatives.gmx.ingest`: the EventEmitter's events the figures need → `gmx_events`, markets from
- *   `MarketCreated` and the DataStore's `MARKET_LIST` → `gmx_markets`, token metadata (ERC-20, and the oracle
- *   keeper's `/tokens` for synthetic index tokens when the process reads `gmx_oracle`) → `gmx_tokens`; incremental
- *   from the engine's checkpoint;
+ *   `MarketCreated` and the DataStore's `MARKET_LIST` (read on the process's first run, then only when the stored
+ *   market count changed) → `gmx_markets`, token metadata while a token lacks it (ERC-20, and the oracle keeper's
+ *   `/tokens` for synthetic index tokens when the process reads `gmx_oracle`) → `gmx_tokens`; incremental from the
+ *   engine's checkpoint;
  * - `derivatives.gmx.snapshot`: the DataStore's state (open interest per market, collateral and side, pool amounts,
  *   funding state, caps) at the ingested head every 5 minutes of chain time and at the last block of each of the 6
  *   previous UTC days without one → `gmx_snapshots`.
