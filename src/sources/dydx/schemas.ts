@@ -8,7 +8,15 @@ import { type Static, Type } from '@sinclair/typebox';
 
 const Decimal = Type.String({ pattern: '^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$' });
 const Uint = Type.String({ pattern: '^\\d+$' });
-const Iso = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T' });
+/**
+ * An instant as comlink writes it (`2026-11-19T23:59:59.999Z`): a calendar date and a time of day, with its zone. A
+ * string that only starts like one (`2026-13-45T99:…`) would parse to no instant, and a fill at no instant would fall
+ * silently out of every hour: it fails here instead.
+ */
+const Iso = Type.String({
+  pattern:
+    '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$',
+});
 
 export const PERPETUAL_MARKET_STATUSES = [
   'ACTIVE',

@@ -31,8 +31,9 @@ import {
  *   any other error envelope fails at once (`SynthetixApiError`), and so does a body that is not the documented shape.
  * - `getFundingRateHistory` answers no more than 30 days back and at most 2160 rates per request: the client refuses
  *   an older start (`SynthetixRangeError`) and pages on by time until the window is read.
- * - One request in flight (the documentation publishes no public rate limit; a 429 blocks the client until its
- *   `Retry-After`).
+ * - One request in flight. Synthetix's rate-limit page describes token buckets answering `429 Too Many Requests` and
+ *   documents no `Retry-After`: a 429 that carries one (seconds or an HTTP date) blocks the client that long, one
+ *   without it backs off with jitter (test/derivatives-synthetix-faults.test.ts measures both).
  */
 
 export const SYNTHETIX_API_URL = 'https://papi.synthetix.io';

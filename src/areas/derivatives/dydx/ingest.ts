@@ -145,7 +145,8 @@ export class DydxIngest {
   /**
    * The module accounts' USDC at the heights of the funding ticks that end a day within the read and of the newest
    * tick (`to`): a tick's `effectiveAtHeight` is the chain's block at that instant. A node without the state of a
-   * past height (pruned) answers an error: that balance is a gap, not a failure of the read.
+   * past height (pruned) refuses it (a 4xx): that balance is a gap, not a failure of the read. A malformed answer is
+   * no refusal: it fails the read (nothing is written, the next run reads the hours again).
    */
   private async balances(
     ctx: JobContext,
@@ -165,7 +166,8 @@ export class DydxIngest {
           const amount = await this.client.balance(address, DYDX_USDC, height);
           out.push({ protocol: target.protocol, account, time, height, amount: amount.toString() });
         } catch (err) {
-          if (!(err instanceof DydxError) || err.retryable) throw err;
+          // Only the node's refusal (a 4xx answer) is a gap; an answer of another shape fails the read as any other.
+          if (!(err instanceof DydxError) || err.retryable || err.status === undefined) throw err;
           ctx.log.warn({ account, height, err: err.message }, 'dydx: balance at a height not readable');
         }
       }
