@@ -230,22 +230,23 @@ describe('Synthetix part under faults', () => {
   }, 60_000);
 
   it('a worker killed with SIGKILL mid-ingest, then restarted, loses and repeats nothing', async () => {
-    let committedAt: number | undefined;
-    const killed = await killVenueIngest({
-      keys: { SYNTHETIX_API_URL: standin.url },
-      nowMs: T0,
-      jobs: ['derivatives.synthetix.markets', 'derivatives.synthetix.history'],
-      // Killed between a market's candles and its funding, after two markets' reads committed.
-      killWhen: async (w) => {
-        if (committedAt === undefined) {
-          const cp = await readCheckpoint<Record<string, number>>(w.db, KEY);
-          if (cp && Object.keys(cp).length >= 2) committedAt = standin.stats.requests;
-          return false;
-        }
-        return standin.stats.requests >= committedAt + 1;
-      },
-      timeoutMs: 60_000,
-    });
+    // Killed between a market's candles and its funding, after two markets' reads committed: the worker reads through
+    // the proxy, which lets two funding reads through and holds every later one, so the kill lands there however
+    // loaded the machine is.
+    proxy.inject({ fault: { kind: 'hold' }, match: 'getFundingRateHistory', after: 2, times: 1_000 });
+    const heldBefore = proxy.held();
+    let killed: Awaited<ReturnType<typeof killVenueIngest>>;
+    try {
+      killed = await killVenueIngest({
+        keys: { SYNTHETIX_API_URL: proxy.url },
+        nowMs: T0,
+        jobs: ['derivatives.synthetix.markets', 'derivatives.synthetix.history'],
+        killWhen: async () => proxy.held() > heldBefore,
+        timeoutMs: 60_000,
+      });
+    } finally {
+      proxy.clear();
+    }
     expect(killed.signal).toBe('SIGKILL');
     expect(killed.killed, 'killed before the worker was done').toBe(true);
     const store = openServiceStore({ sqliteFile: killed.dbFile });

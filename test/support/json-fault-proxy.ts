@@ -22,7 +22,9 @@ export type ProxyFault =
   /** The service's answer cut in half. */
   | { readonly kind: 'truncate' }
   /** The service's answer, parsed, changed by `rewrite` and sent as JSON with its status. */
-  | { readonly kind: 'rewrite'; readonly rewrite: (body: unknown) => unknown };
+  | { readonly kind: 'rewrite'; readonly rewrite: (body: unknown) => unknown }
+  /** No answer: the request hangs until its client goes away (a worker killed in the middle of a read). */
+  | { readonly kind: 'hold' };
 
 export interface ScriptedProxyFault {
   readonly fault: ProxyFault;
@@ -30,6 +32,8 @@ export interface ScriptedProxyFault {
   readonly match?: string;
   /** How many matching requests get it (default 1). */
   readonly times?: number;
+  /** How many matching requests pass untouched before it applies (default 0). */
+  readonly after?: number;
 }
 
 export interface JsonFaultProxy {
@@ -43,6 +47,10 @@ export interface JsonFaultProxy {
   inject(...faults: readonly ScriptedProxyFault[]): void;
   /** Scripted faults not yet delivered. */
   pending(): number;
+  /** Requests held (`hold`) so far. */
+  held(): number;
+  /** Drops the faults not yet delivered. */
+  clear(): void;
   close(): Promise<void>;
 }
 
@@ -59,7 +67,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
   let target: string | undefined;
-  const script: { fault: ProxyFault; match: string | undefined; left: number }[] = [];
+  const script: { fault: ProxyFault; match: string | undefined; left: number; skip: number }[] = [];
+  let held = 0;
   const delivered: string[] = [];
   const requests: { what: string; atMs: number }[] = [];
   const sockets = new Set<Socket>();
@@ -71,8 +80,16 @@ export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
       requests.push({ what, atMs: Date.now() });
       if (!target) throw new Error('no target yet');
       const index = script.findIndex((s) => s.match === undefined || what.includes(s.match));
-      const entry = index >= 0 ? script[index]! : undefined;
-      if (entry && --entry.left <= 0) script.splice(index, 1);
+      let entry = index >= 0 ? script[index]! : undefined;
+      if (entry && entry.skip > 0) {
+        entry.skip--;
+        entry = undefined;
+      } else if (entry && --entry.left <= 0) script.splice(index, 1);
+      if (entry?.fault.kind === 'hold') {
+        delivered.push(`hold ${what}`);
+        held++;
+        return;
+      }
       if (entry?.fault.kind === 'answer') {
         delivered.push(`${entry.fault.status} ${what}`);
         res
@@ -126,9 +143,13 @@ export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
       target = url;
     },
     inject(...faults) {
-      for (const f of faults) script.push({ fault: f.fault, match: f.match, left: f.times ?? 1 });
+      for (const f of faults) script.push({ fault: f.fault, match: f.match, left: f.times ?? 1, skip: f.after ?? 0 });
     },
     pending: () => script.reduce((n, s) => n + s.left, 0),
+    held: () => held,
+    clear() {
+      script.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
