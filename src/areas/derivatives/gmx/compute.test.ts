@@ -11,6 +11,7 @@ import {
 } from './compute.js';
 import type { GmxEvent } from './events.js';
 import type { GmxEventFact, GmxMarketFact, GmxMarketState, GmxStateSnapshot } from './facts.js';
+import { gmxPublication } from './publish.js';
 
 const E30 = 10n ** 30n;
 const E18 = 10n ** 18n;
@@ -305,6 +306,15 @@ describe('computeGmx', () => {
     expect(today.venue.tvlUsd).toBe(900_000 + 600_000);
     expect(today.venue.longOpenInterestTokens).toBeNull();
     expect(today.venue.gapReasons.long_open_interest_tokens).toBe('not_applicable');
+  });
+
+  it('a registry pair without a market on the venue is published with not_listed days, as on the other venues', () => {
+    const pairs = gmxPublication(computeGmx(input()), ['ETH-USD', 'SOL-USD']).pairs;
+    const sol = pairs.find((p) => p.pair === 'SOL-USD')!;
+    expect(sol.markets).toEqual([]);
+    expect(sol.days).toHaveLength(7);
+    expect(sol.days.every((d) => d.figures === null && d.gap_reason === 'not_listed')).toBe(true);
+    expect(pairs.find((p) => p.pair === 'ETH-USD')!.days[0]!.figures).not.toBeNull();
   });
 
   it('values open interest at the oracle’s price read with the snapshot, not at an older trade’s', () => {
