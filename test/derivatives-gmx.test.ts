@@ -1,5 +1,8 @@
+import { parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
+import { gmxAbi } from '../src/sandbox/protocols/gmx/deploy.js';
+import { GMX_KEYS } from '../src/sandbox/protocols/gmx/keys.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import {
@@ -221,6 +224,35 @@ describe('GMX v2 end to end on the sandbox', () => {
     relClose(day.long_open_interest_usd, long, 'protocol long USD');
     relClose(day.short_open_interest_usd, short, 'protocol short USD');
     relClose(day.open_interest_usd, long + short, 'protocol open interest USD');
+  });
+
+  it('TVL is the long and short tokens the market tokens hold (pool and positions’ collateral), at the oracle’s midpoints', async () => {
+    const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+    let tvl = 0;
+    let collateral = 0n;
+    for (const m of w.section.markets) {
+      for (const token of new Set([m.longToken, m.shortToken])) {
+        const tk = w.section.tokens.find((x) => x.address.toLowerCase() === token.toLowerCase())!;
+        const held = (await truth.client.readContract({
+          address: token,
+          abi: erc20,
+          functionName: 'balanceOf',
+          args: [m.marketToken],
+          blockNumber: BigInt(block),
+        })) as bigint;
+        const pool = (await truth.client.readContract({
+          address: w.section.dataStore,
+          abi: gmxAbi,
+          functionName: 'getUint',
+          args: [GMX_KEYS.poolAmount(m.marketToken, token)],
+          blockNumber: BigInt(block),
+        })) as bigint;
+        collateral += held - pool;
+        tvl += fixed(held, tk.decimals) * midAt(tk.symbol, block);
+      }
+    }
+    expect(collateral, 'the market tokens hold the positions’ collateral beside their pools').toBeGreaterThan(0n);
+    relClose(protocol[0]!.tvl_usd, tvl, 'protocol TVL');
   });
 
   it('a whole day’s volume, trades and liquidations equal the day’s position events', () => {

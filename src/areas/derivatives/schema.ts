@@ -95,7 +95,7 @@ const dayFields = {
   tvl_usd: Nullable(
     Usd('GMX: long and short tokens held by the market tokens; dYdX: the subaccounts module’s USDC balance'),
   ),
-  pool_value_usd: Nullable(Usd('GMX: the market tokens’ pool value (tokens held, less pending trader PnL)')),
+  pool_value_usd: Nullable(Usd('GMX: the market tokens’ pool value (pool amounts, less pending trader PnL)')),
   open_interest_usd: Nullable(Usd('By oi_convention: pools long + short, order books one side')),
   long_open_interest_usd: Nullable(Usd('Long open interest in tokens × the index price at the record’s instant')),
   short_open_interest_usd: Nullable(Usd('Short open interest in tokens × the index price at the record’s instant')),

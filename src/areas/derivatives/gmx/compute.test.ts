@@ -308,6 +308,27 @@ describe('computeGmx', () => {
     expect(today.venue.gapReasons.long_open_interest_tokens).toBe('not_applicable');
   });
 
+  it('TVL is what the market tokens hold (pool, collateral, fees); pool value stays the pool amounts less trader PnL', () => {
+    const base = input();
+    // Each market token holds 2 WETH and 1,000 USDC more than its pool amounts (the positions' collateral).
+    const held = (p: GmxComputeInput['snapshots'][number]) => ({
+      ...p,
+      markets: p.markets.map((m) => ({
+        ...m,
+        heldAmounts: m.poolAmounts.map((a) => ({
+          token: a.token,
+          amount: a.amount + (a.token === WETH ? 2n * E18 : 1_000n * 10n ** 6n),
+        })),
+      })),
+    });
+    const before = computeGmx(base).days[0]!.pairs[0]!;
+    const eth = computeGmx({ ...base, snapshots: base.snapshots.map(held) }).days[0]!.pairs[0]!;
+    // ETH/USD: +2 WETH + 1,000 USDC; ETH/ETH (one token): +2 WETH; at $3,000 and $1.
+    expect(eth.tvlUsd).toBe(900_000 + 6_000 + 1_000 + 6_000);
+    expect(before.tvlUsd).toBe(900_000);
+    expect(eth.poolValueUsd).toBe(before.poolValueUsd);
+  });
+
   it('a registry pair without a market on the venue is published with not_listed days, as on the other venues', () => {
     const pairs = gmxPublication(computeGmx(input()), ['ETH-USD', 'SOL-USD']).pairs;
     const sol = pairs.find((p) => p.pair === 'SOL-USD')!;

@@ -31,8 +31,9 @@ import {
  *   otherwise longs pay when their open interest (USD, GMX's default balance) exceeds the shorts' just before the
  *   update, replayed from `OpenInterestUpdated` over the last snapshot before it. Borrowing (`Borrowing`, a fee to
  *   the pool) is not funding: served apart as `borrowRate1h`.
- * - TVL: the pool amounts held by the market tokens at index/collateral prices; pool value: TVL minus the traders'
- *   net unrealised PnL (pending borrowing fees and the impact pool are left out).
+ * - TVL: the long and short tokens the market tokens hold (ERC-20 balances: the pool, the positions' collateral, fees
+ *   not yet claimed) at their prices' midpoints; pool value: the pool amounts (`POOL_AMOUNT`) at the same prices
+ *   minus the traders' net unrealised PnL (pending borrowing fees and the impact pool are left out).
  *
  * The area's conventions (conventions.ts) are applied here, not restated: `gmxSideOpenInterest` (the divisor),
  * `gmxIndexPrice` (the midpoint), `gmxFundingRate1h` (per second to 1 hour, signed), `longShortSkew` (method `oi`).
@@ -289,6 +290,8 @@ interface RawState {
   longCost: bigint;
   shortCost: bigint;
   tvl2: bigint | null;
+  /** The pool amounts' value ×2 (what the LPs' pool holds, positions' collateral apart). */
+  poolAssets2: bigint | null;
   maxLong: bigint;
   maxShort: bigint;
   tokensReason?: GapReason;
@@ -300,12 +303,19 @@ function rawState(state: GmxMarketState, prices: PriceBook, t: number, tokens: G
   const index = prices.at(state.indexToken, t);
   const mid2 = index ? index.min + index.max : undefined;
   const decimals = tokens[state.indexToken]?.decimals;
-  let tvl2: bigint | null = 0n;
-  for (const p of state.poolAmounts) {
-    const price = prices.at(p.token, t);
-    if (!price) tvl2 = null;
-    else if (tvl2 !== null) tvl2 += p.amount * (price.min + price.max);
-  }
+  const value2 = (amounts: GmxMarketState['poolAmounts']) => {
+    let total: bigint | null = 0n;
+    for (const p of amounts) {
+      const price = prices.at(p.token, t);
+      if (!price) total = null;
+      else if (total !== null) total += p.amount * (price.min + price.max);
+    }
+    return total;
+  };
+  const poolAssets2 = value2(state.poolAmounts);
+  // TVL: what the market token holds (pool, collateral, unclaimed fees); a snapshot from before the balances were
+  // read falls back to the pool amounts.
+  const tvl2 = state.heldAmounts ? value2(state.heldAmounts) : poolAssets2;
   return {
     longUsd2: mid2 === undefined ? null : oi.longTokens * mid2,
     shortUsd2: mid2 === undefined ? null : oi.shortTokens * mid2,
@@ -314,10 +324,11 @@ function rawState(state: GmxMarketState, prices: PriceBook, t: number, tokens: G
     longCost: oi.longUsd,
     shortCost: oi.shortUsd,
     tvl2,
+    poolAssets2,
     maxLong: state.maxOpenInterestLong,
     maxShort: state.maxOpenInterestShort,
     ...(decimals === undefined ? { tokensReason: 'no_data' as const } : {}),
-    ...(mid2 === undefined || tvl2 === null ? { priceReason: 'no_price' as const } : {}),
+    ...(mid2 === undefined || tvl2 === null || poolAssets2 === null ? { priceReason: 'no_price' as const } : {}),
   };
 }
 
@@ -349,6 +360,7 @@ function stateFigures(raws: readonly RawState[], sameIndex: boolean): GmxState {
   const longCost = sumBig((r) => r.longCost)!;
   const shortCost = sumBig((r) => r.shortCost)!;
   const tvl2 = sumBig((r) => r.tvl2);
+  const poolAssets2 = sumBig((r) => r.poolAssets2);
   const gapReasons: Record<string, GapReason> = {};
   // Tokens of different index tokens do not add up: the venue's totals have none.
   const longTokens = sameIndex ? sumNum((r) => r.longTokens) : null;
@@ -363,11 +375,11 @@ function stateFigures(raws: readonly RawState[], sameIndex: boolean): GmxState {
       gapReasons[f] = 'no_price';
   }
   if (tvl2 === null) gapReasons.tvl_usd = 'no_price';
-  // Pool value = TVL − net trader PnL; long PnL = value − cost, short PnL = cost − value.
+  // Pool value = the pool amounts' value − net trader PnL; long PnL = value − cost, short PnL = cost − value.
   const pool2 =
-    tvl2 === null || longUsd2 === null || shortUsd2 === null
+    poolAssets2 === null || longUsd2 === null || shortUsd2 === null
       ? null
-      : tvl2 - (longUsd2 - 2n * longCost) - (2n * shortCost - shortUsd2);
+      : poolAssets2 - (longUsd2 - 2n * longCost) - (2n * shortCost - shortUsd2);
   if (pool2 === null) gapReasons.pool_value_usd = 'no_price';
   return {
     longOpenInterestTokens: longTokens,

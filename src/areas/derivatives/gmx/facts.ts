@@ -56,6 +56,11 @@ export interface GmxMarketState {
   readonly openInterest: readonly GmxOpenInterestState[];
   /** `POOL_AMOUNT` per pool token (long, then short; once when they are the same), in that token's units. */
   readonly poolAmounts: readonly { readonly token: string; readonly amount: bigint }[];
+  /**
+   * What the market token holds of each pool token (ERC-20 `balanceOf(market)`, same order): the pool, the positions'
+   * collateral and the fees not yet claimed. Absent in snapshots taken before it was read (2026-11-29).
+   */
+  readonly heldAmounts?: readonly { readonly token: string; readonly amount: bigint }[];
   /** `SAVED_FUNDING_FACTOR_PER_SECOND` (int, 30 decimals): positive while longs pay shorts (adaptive funding). */
   readonly savedFundingFactorPerSecond: bigint;
   /** `FUNDING_INCREASE_FACTOR_PER_SECOND`: non-zero when the market's funding is adaptive. */

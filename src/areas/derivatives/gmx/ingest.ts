@@ -50,7 +50,8 @@ import type { GmxTarget } from './targets.js';
  * - token symbols and decimals (ERC-20; a synthetic index token has no contract: its symbol and decimals come from
  *   the oracle keeper's `/tokens`, the one place GMX publishes them, when the process reads the keeper);
  * - the DataStore's state at a block (multicall): per market, collateral token and side the open interest (USD cost
- *   basis and tokens), the pool amounts, the saved funding factor, adaptive funding's increase factor, the caps.
+ *   basis and tokens), the pool amounts, the saved funding factor, adaptive funding's increase factor, the caps; and
+ *   what each market token holds of its pool tokens (ERC-20 `balanceOf`: the TVL).
  */
 
 export const gmxCheckpointKey = (t: Pick<GmxTarget, 'chain' | 'protocol'>) => `derivatives:${t.protocol}:${t.chain}`;
@@ -271,6 +272,7 @@ export async function readState(
       }
     }
     for (const t of poolTokens) calls.push(call(target, 'getUint', [poolAmountKey(m.market, t)]));
+    for (const t of poolTokens) calls.push(balanceOf(t, m.market));
     calls.push(call(target, 'getInt', [savedFundingFactorPerSecondKey(m.market)]));
     calls.push(call(target, 'getUint', [fundingIncreaseFactorPerSecondKey(m.market)]));
     calls.push(call(target, 'getUint', [maxOpenInterestKey(m.market, true)]));
@@ -298,6 +300,10 @@ export async function readState(
       token,
       amount: next<bigint>('bigint', `POOL_AMOUNT of ${m.market}`),
     }));
+    const heldAmounts = poolTokens.map((token) => ({
+      token,
+      amount: next<bigint>('bigint', `balanceOf(${m.market}) of ${token}`),
+    }));
     return {
       market: m.market,
       indexToken: m.indexToken,
@@ -305,6 +311,7 @@ export async function readState(
       shortToken: m.shortToken,
       openInterest,
       poolAmounts,
+      heldAmounts,
       savedFundingFactorPerSecond: next<bigint>('bigint', `SAVED_FUNDING_FACTOR_PER_SECOND of ${m.market}`),
       fundingIncreaseFactorPerSecond: next<bigint>('bigint', `FUNDING_INCREASE_FACTOR_PER_SECOND of ${m.market}`),
       maxOpenInterestLong: next<bigint>('bigint', `MAX_OPEN_INTEREST of ${m.market}`),
@@ -322,7 +329,19 @@ export async function readState(
   };
 }
 
-const ERC20_ABI = parseAbi(['function symbol() view returns (string)', 'function decimals() view returns (uint8)']);
+const ERC20_ABI = parseAbi([
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+
+/** What `holder` holds of the ERC-20 `token`. */
+const balanceOf = (token: string, holder: string): StateCall => ({
+  address: token as `0x${string}`,
+  abi: ERC20_ABI,
+  functionName: 'balanceOf',
+  args: [holder],
+});
 
 /** Symbol and decimals of tokens; a token without `decimals()` (a synthetic index token) is left out. */
 export async function readTokens(source: Pick<EvmSource, 'multicall'>, addresses: readonly string[], block: number) {
