@@ -28,6 +28,9 @@ const CLOSE_BRACKET = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 
+/** An element longer than this is refused (a validator is ≈ 450 bytes): the bound on what one element may hold. */
+export const MAX_ELEMENT_CHARS = 1 << 20;
+
 /** Keys longer than this at the top level are not `data` and are not kept whole. */
 const MAX_KEY = 64;
 
@@ -142,7 +145,12 @@ export class ListScanner {
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth++;
       // else: a scalar's character (`true`, a number), skipped.
     }
-    if (this.elementDepth > 0) this.element += chunk.slice(start);
+    if (this.elementDepth > 0) {
+      this.element += chunk.slice(start);
+      if (this.element.length > MAX_ELEMENT_CHARS) {
+        throw new ListScanError(`data[${this.count}] is over ${MAX_ELEMENT_CHARS} characters`);
+      }
+    }
   }
 
   private close(): void {

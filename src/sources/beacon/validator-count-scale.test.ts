@@ -11,12 +11,13 @@ import { VALIDATOR_STATUSES, type ValidatorStatus } from './schemas.js';
  * 1,000,000 validators in the Beacon APIs' wire format, generated on the fly and streamed with backpressure (≈ 430 MB
  * of JSON over the nine status requests; never held whole there either); the client counts it status by status. The
  * counts and sums are checked against the registry's formula, computed here without JSON, and the heap of this
- * process (after a full GC before, sampled during) stays within 64 MiB of its baseline: the old reading held each
- * answer's text and its parsed array, several hundred megabytes for `active_ongoing` alone.
+ * process (after a full GC before, sampled every 5 ms during) stays within 96 MiB of its baseline. Measured: 37–52
+ * MiB (the rest is garbage not yet collected, whose amount varies with GC timing; hence the margin); the old reading
+ * held each answer's text and its parsed array, 905 MiB for this registry (docs/benchmarks.md).
  */
 
 const N = 1_000_000;
-const BOUND = 64 * 1024 * 1024;
+const BOUND = 96 * 1024 * 1024;
 
 /** The registry's formula, shared with the server as source text: status, balance and effective balance by index. */
 function validatorOf(i: number): { status: string; balance: number; effective: number } {
@@ -92,7 +93,7 @@ describe('counting a million validators', () => {
     child?.kill();
   });
 
-  it('counts them exactly, streamed, with the heap within 64 MiB of its baseline', async () => {
+  it('counts them exactly, streamed, with the heap within 96 MiB of its baseline', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const expected = Object.fromEntries(VALIDATOR_STATUSES.map((s) => [s, 0])) as Record<ValidatorStatus, number>;
