@@ -152,8 +152,9 @@ export class BeaconClient {
         if (v.status !== status) {
           throw new BeaconError(`beacon ${path}: validator ${v.index} has status ${v.status}, not ${status}`, false);
         }
+        // One by one: spreading a large answer into push() overflows the call stack (860,000 entries did).
+        out.push(v);
       }
-      out.push(...r.data);
     }
     return out;
   }
