@@ -83,7 +83,8 @@ export async function retryTransient<T>(
 
 /**
  * One request with a timeout, its body read as text: a timeout or a network error throws `Transient`; so does a 408,
- * a 429 or a 5xx (with the wait `retryAfterMs` reads from its headers). Other statuses are the caller's to read.
+ * a 429 or a 5xx (with the wait `retryAfterMs` reads from its headers), except the statuses `final` names (a 501 that
+ * says an endpoint is not implemented). Other statuses are the caller's to read.
  */
 export async function fetchText(
   fetchFn: typeof fetch,
@@ -92,6 +93,7 @@ export async function fetchText(
   timeoutMs: number,
   retryAfterMs: (headers: Headers) => number | undefined,
   stats?: TransientStats,
+  final?: readonly number[],
 ): Promise<{ readonly res: Response; readonly text: string }> {
   const signal = AbortSignal.timeout(timeoutMs);
   let res: Response;
@@ -105,7 +107,7 @@ export async function fetchText(
     throw new Transient(`network error: ${(err as Error).message}`);
   }
   if (res.status === 429 && stats) stats.limited++;
-  if (res.status === 429 || res.status === 408 || res.status >= 500) {
+  if ((res.status === 429 || res.status === 408 || res.status >= 500) && !final?.includes(res.status)) {
     throw new Transient(`HTTP ${res.status}`, retryAfterMs(res.headers));
   }
   return { res, text };
@@ -117,5 +119,87 @@ export function jsonOrTransient(text: string): unknown {
     return JSON.parse(text);
   } catch {
     throw new Transient(`malformed answer (${text.length} bytes, not JSON)`);
+  }
+}
+
+/** The time limits of a streamed answer: to its headers, between two chunks of its body, and in all. */
+export interface StreamTimeouts {
+  readonly headersMs: number;
+  readonly idleMs: number;
+  readonly totalMs: number;
+}
+
+/**
+ * One request whose 200 body is handed to `onText` chunk by chunk as it arrives (decoded UTF-8), never held whole:
+ * for answers too large to read into memory. A 408, 429 or 5xx throws `Transient` (with the server's wait), as does
+ * a network error or a timeout: no headers within `headersMs`, no chunk for `idleMs`, or the body not done within
+ * `totalMs`. Another status comes back with its (short) body as `text`, for the caller to read. An error `onText`
+ * throws passes through as it is (and the request is cancelled).
+ */
+export async function fetchStream(
+  fetchFn: typeof fetch,
+  url: string,
+  init: RequestInit,
+  timeouts: StreamTimeouts,
+  retryAfterMs: (headers: Headers) => number | undefined,
+  onText: (chunk: string) => void,
+  stats?: TransientStats,
+): Promise<{ readonly res: Response; readonly text?: string }> {
+  const controller = new AbortController();
+  let why = '';
+  const abort = (reason: string) => {
+    why = reason;
+    controller.abort();
+  };
+  const total = setTimeout(() => abort(`timeout: the answer took over ${timeouts.totalMs} ms`), timeouts.totalMs);
+  let idle = setTimeout(() => abort(`timeout: no answer within ${timeouts.headersMs} ms`), timeouts.headersMs);
+  if (stats) stats.requests++;
+  try {
+    let res: Response;
+    try {
+      res = await fetchFn(url, { ...init, signal: controller.signal });
+    } catch (err) {
+      throw new Transient(why || `network error: ${(err as Error).message}`);
+    }
+    if (res.status === 429 && stats) stats.limited++;
+    if (res.status === 429 || res.status === 408 || res.status >= 500) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new Transient(`HTTP ${res.status}`, retryAfterMs(res.headers));
+    }
+    if (res.status !== 200 || !res.body) {
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (err) {
+        throw new Transient(why || `network error: ${(err as Error).message}`);
+      }
+      return { res, text };
+    }
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const rearm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => abort(`timeout: no data for ${timeouts.idleMs} ms`), timeouts.idleMs);
+    };
+    rearm();
+    for (;;) {
+      const part = await reader.read().catch((err: unknown) => {
+        throw new Transient(why || `network error: ${(err as Error).message}`);
+      });
+      if (part.done) break;
+      rearm();
+      try {
+        onText(decoder.decode(part.value, { stream: true }));
+      } catch (err) {
+        await reader.cancel().catch(() => undefined);
+        throw err;
+      }
+    }
+    const tail = decoder.decode();
+    if (tail) onText(tail);
+    return { res };
+  } finally {
+    clearTimeout(total);
+    clearTimeout(idle);
   }
 }

@@ -61,3 +61,14 @@ export const ValidatorsResponse = Type.Object({
   data: Type.Array(ValidatorEntry),
 });
 export type ValidatorsResponse = Static<typeof ValidatorsResponse>;
+
+/**
+ * `/eth/v1/beacon/states/{state_id}/validator_count?status=…`: not in the standard Beacon APIs; Prysm's extension
+ * (`GetValidatorCountResponse`): one `{status, count}` per status asked, the flags as strings there.
+ */
+export const ValidatorCountResponse = Type.Object({
+  execution_optimistic: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
+  finalized: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
+  data: Type.Array(Type.Object({ status: Type.String(), count: Uint })),
+});
+export type ValidatorCountResponse = Static<typeof ValidatorCountResponse>;

@@ -162,6 +162,43 @@ describe('blockchain EVM computation', () => {
     ).networkStatistics![0]!;
     expect(late.sampled_at).toBe('2026-11-24T00:01:00Z');
     expect(computeChain(input({ samples: [sample(AS_OF + 1)] })).networkStatistics![0]!.gap_reason).toBe('no_data');
+
+    // A provider that refused the registry's list (issue 30): with the counting endpoint's counts, the counts stand
+    // and the sums are null as source errors; without any snapshot, every validator figure is a source error.
+    const counted = {
+      ...validators,
+      activeStakeGwei: null,
+      totalBalanceGwei: null,
+      countedBy: 'validator_count' as const,
+    };
+    const sums = computeChain(
+      input({
+        samples: [
+          sample(T0 + 60, { validators: counted, unavailable: { validatorSums: 'beacon …: HTTP 413: too large' } }),
+          sample(T0 + 120),
+        ],
+      }),
+    ).networkStatistics![0]!;
+    expect(sums.validator_count).toBe(6);
+    expect(sums.total_stake_gwei).toBeNull();
+    expect(sums.gap_reasons.total_stake_gwei).toBe('source_error');
+    expect(sums.gap_reasons.total_balance_gwei).toBe('source_error');
+    expect(sums.gap_reasons.validator_count).toBeUndefined();
+    const refused = computeChain(
+      input({
+        samples: [
+          sample(T0 + 60, { unavailable: { validators: 'beacon …: the validator list refused or failed: HTTP 429' } }),
+          sample(T0 + 120),
+        ],
+      }),
+    ).networkStatistics![0]!;
+    expect(refused.validator_count).toBeNull();
+    expect(refused.gap_reasons.validator_count).toBe('source_error');
+    expect(refused.gap_reasons.total_stake_gwei).toBe('source_error');
+    // A day on which no read was tried (nor failed) has no data.
+    expect(computeChain(input({ samples: [sample(T0 + 60)] })).networkStatistics![0]!.gap_reasons.validators).toBe(
+      'no_data',
+    );
   });
 
   it('layer 2: system transactions excluded, deposits counted apart, fees split, violations counted', () => {

@@ -246,6 +246,16 @@ function validatorSample(input: ChainInput, date: string): NetworkSample | undef
 
 const ACTIVE = /^active_/;
 
+/**
+ * The reason of a day without a validator snapshot: `source_error` when a read was tried that day and failed (a
+ * provider refusing the registry: the sample says why), else `no_data`.
+ */
+function validatorReadFailed(input: ChainInput, date: string): 'source_error' | 'no_data' {
+  return input.samples.some((s) => usable(input, s, date) && s.unavailable.validators !== undefined)
+    ? 'source_error'
+    : 'no_data';
+}
+
 function lags(sample: NetworkSample | undefined) {
   const lag = (tag: 'finalized' | 'safe') =>
     sample?.head && sample[tag]
@@ -311,7 +321,13 @@ function ethereumNetwork(input: ChainInput, day: DayFacts, partial: boolean): Et
     for (const [part, fields] of groups) {
       for (const f of fields) {
         if ((record as Record<string, unknown>)[f] === null) {
-          gapReasons[f] = part === 'validators' && !vSample ? 'no_data' : sampleGap(sample, part);
+          gapReasons[f] =
+            part !== 'validators'
+              ? sampleGap(sample, part)
+              : !vSample
+                ? validatorReadFailed(input, day.date)
+                : // The counts stand; the sums' list was refused (`validatorSums`).
+                  sampleGap(vSample, 'validatorSums');
         }
       }
     }

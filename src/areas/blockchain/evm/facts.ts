@@ -61,10 +61,15 @@ export interface ValidatorSnapshot {
   readonly slot: number;
   /** Count by status (`active_ongoing`, `exited_unslashed`, …). */
   readonly byStatus: Readonly<Record<string, number>>;
-  /** Σ effective balance of active validators, gwei, decimal string. */
-  readonly activeStakeGwei: string;
-  /** Σ balance of every validator read, gwei, decimal string. */
-  readonly totalBalanceGwei: string;
+  /**
+   * Σ effective balance of active validators, gwei, decimal string; null when the counts came from the node's
+   * counting endpoint and the list (which the sums need) was refused (the sample's `unavailable.validatorSums`).
+   */
+  readonly activeStakeGwei: string | null;
+  /** Σ balance of every validator read, gwei, decimal string; null likewise. */
+  readonly totalBalanceGwei: string | null;
+  /** Where the counts come from (`validator_count`: the node's counting endpoint; `validators`: the list); older snapshots lack it. */
+  readonly countedBy?: 'validator_count' | 'validators';
 }
 
 /** What the ingest job observed of a chain's network at one instant; a part it could not observe says why. */

@@ -23,11 +23,15 @@ import type { EvmChainTarget } from './targets.js';
  *   (retryable): the next run's check finds the fork;
  * - a network sample (at most once a minute): the `latest`, `safe` and `finalized` blocks, `txpool_status`, the next block's blob base fee
  *   (`eth_feeHistory`) and, for Ethereum with a beacon API, the finality checkpoints and (once per UTC day) the
- *   validators by status. A part the node lacks is recorded as unavailable (a gap), never as zero; a node that does
+ *   validators by status (counted with bounded memory; a failed read is tried again an hour later, not at every
+ *   sample). A part the node lacks is recorded as unavailable (a gap), never as zero; a node that does
  *   not answer at all stores no sample (the day keeps its earlier ones).
  */
 /** Receipts asked in one round of batched calls, at most (whole blocks; bounds the answer's size). */
 const RECEIPTS_PER_CALL = 4000;
+
+/** After a failed validator read (a provider refusing the registry), the next try waits this long. */
+export const VALIDATOR_RETRY_SECONDS = 3600;
 
 /** A network sample at most this often (a day's record is its last sample; samples are kept for the history). */
 export const SAMPLE_SECONDS = 60;
@@ -151,6 +155,15 @@ export class BlockchainIngest {
     return from;
   }
 
+  /** Whether the day's validator snapshot is still to take: none today, and no failed try within the retry wait. */
+  private async validatorsDue(repo: BlockchainRepository, chain: string, takenAt: number): Promise<boolean> {
+    const last = await repo.validatorRead(chain);
+    if (last?.day === utcDate(takenAt)) return false;
+    return (
+      last?.failedAt === undefined || takenAt - last.failedAt >= VALIDATOR_RETRY_SECONDS || takenAt < last.failedAt
+    );
+  }
+
   private async sample(ctx: JobContext, target: EvmChainTarget): Promise<string> {
     const source = this.evm.source(target.chain);
     const repo = new BlockchainRepository(ctx.store.db);
@@ -192,26 +205,38 @@ export class BlockchainIngest {
     }
     let beacon: NetworkSample['beacon'] = null;
     let validators: ValidatorSnapshot | null = null;
+    let validatorsFailed = false;
     if (target.beacon && this.beacon) {
       const client = this.beacon.client;
+      let headSlot: number | null = null;
       try {
-        const [f, headSlot] = [await client.finality('head'), await client.headSlot()];
+        const f = await client.finality('head');
+        headSlot = await client.headSlot();
         beacon = { finalizedEpoch: f.finalizedEpoch, justifiedEpoch: f.justifiedEpoch, headSlot };
-        const day = utcDate(takenAt);
-        if ((await repo.validatorDay(target.chain)) !== day) {
+      } catch (err) {
+        unavailable.beacon = (err as Error).message;
+        unavailable.validators = (err as Error).message;
+      }
+      if (headSlot !== null && (await this.validatorsDue(repo, target.chain, takenAt))) {
+        // The day's snapshot, at the head slot: counted with bounded memory (BeaconClient.validatorCounts).
+        try {
           const stateId = String(headSlot);
           const counts = await client.validatorCounts(stateId);
           validators = {
             stateId,
             slot: headSlot,
             byStatus: counts.byStatus,
-            activeStakeGwei: String(counts.activeStakeGwei),
-            totalBalanceGwei: String(counts.totalBalanceGwei),
+            activeStakeGwei: counts.activeStakeGwei === null ? null : String(counts.activeStakeGwei),
+            totalBalanceGwei: counts.totalBalanceGwei === null ? null : String(counts.totalBalanceGwei),
+            countedBy: counts.countedBy,
           };
+          if (counts.sumsUnavailable !== undefined) unavailable.validatorSums = counts.sumsUnavailable;
+        } catch (err) {
+          // A provider that refuses the registry (413, 429 or 5xx after the retries): the figures are null with
+          // this reason, the rest of the sample stands, and the read is tried again after VALIDATOR_RETRY_SECONDS.
+          unavailable.validators = (err as Error).message;
+          validatorsFailed = true;
         }
-      } catch (err) {
-        unavailable.beacon = (err as Error).message;
-        if (!validators) unavailable.validators = (err as Error).message;
       }
     }
     const sample: NetworkSample = {
@@ -228,6 +253,7 @@ export class BlockchainIngest {
     };
     await repo.saveSample(sample);
     if (validators) await repo.setValidatorDay(target.chain, utcDate(takenAt), takenAt);
+    else if (validatorsFailed) await repo.setValidatorFailure(target.chain, takenAt);
     const gaps = Object.keys(unavailable);
     return `sampled${validators ? ' with validators' : ''}${gaps.length ? ` (unavailable: ${gaps.join(', ')})` : ''}`;
   }

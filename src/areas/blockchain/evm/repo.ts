@@ -179,13 +179,24 @@ export class BlockchainRepository {
     return row ? Number(row.taken_at) : null;
   }
 
-  /** The UTC day of the last validator snapshot (taken at most once a day). */
-  async validatorDay(chain: string): Promise<string | undefined> {
-    return (await readCheckpoint<{ day: string }>(this.platform, validatorsKey(chain)))?.day;
+  /** The UTC day of the last validator snapshot (taken at most once a day) and when a read last failed since. */
+  async validatorRead(chain: string): Promise<{ day?: string; failedAt?: number } | undefined> {
+    return readCheckpoint<{ day?: string; failedAt?: number }>(this.platform, validatorsKey(chain));
   }
 
   async setValidatorDay(chain: string, day: string, now: number): Promise<void> {
     await writeCheckpoint(this.platform, validatorsKey(chain), { day }, now);
+  }
+
+  /** A validator read failed at `now` (the day of the last snapshot is kept). */
+  async setValidatorFailure(chain: string, now: number): Promise<void> {
+    const last = await this.validatorRead(chain);
+    await writeCheckpoint(
+      this.platform,
+      validatorsKey(chain),
+      { ...(last?.day !== undefined ? { day: last.day } : {}), failedAt: now },
+      now,
+    );
   }
 
   start(chain: string): Promise<IngestStart | undefined> {

@@ -15,7 +15,8 @@ import { BeaconWorld, EPOCH_SECONDS, SECONDS_PER_SLOT, SLOTS_PER_EPOCH, type Val
 
 /**
  * The beacon node API stand-in (Ethereum Beacon APIs, the `/eth/v1` subset the blockchain area reads): genesis,
- * spec, head header, finality checkpoints and validators with `status` filters, numbers as decimal strings, errors
+ * spec, head header, finality checkpoints and validators with `status` filters (GET, and POST with the filters in the
+ * body; optionally Prysm's `validator_count`), numbers as decimal strings, errors
  * as `{ code, message }`. Slots run from a genesis time at 12 s; when it is given the sandbox's Ethereum RPC URL,
  * genesis is the chain's block 0 and the finalized checkpoint is the chain's `finalized` block: its epoch is the
  * epoch of that block's timestamp and its root is that block's hash (a stand-in's beacon block root: the execution
@@ -33,6 +34,11 @@ export interface BeaconStandinOptions {
   readonly validators?: number;
   /** How often the chain's finalized block is read (default 2 s). */
   readonly pollMs?: number;
+  /**
+   * Serve Prysm's counting endpoint (`/eth/v1/beacon/states/{id}/validator_count`) too (default false: a node with
+   * the standard Beacon APIs only, which answers it 404).
+   */
+  readonly validatorCount?: boolean;
 }
 
 export interface BeaconStandin extends Standin {
@@ -70,7 +76,16 @@ const STATUS_FILTERS = new Set<string>([...VALIDATOR_STATUSES, 'active', 'pendin
 /** The genesis checkpoint: epoch 0 with a zero root, what a state answers before finality (Beacon APIs). */
 const ZERO_ROOT = `0x${'00'.repeat(32)}`;
 
-function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
+/** A repeated, comma-separated query parameter's values. */
+const splitList = (values: readonly string[]) =>
+  values.flatMap((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+function beaconRoutes(world: BeaconWorld, chain: ChainView, options: { validatorCount?: boolean }): RouteDef[] {
   const nowSlot = (ms: number) => Math.max(0, Math.floor((ms / 1000 - chain.genesisTime) / SECONDS_PER_SLOT));
   /** Finality now: the head state's finalized checkpoint (the chain's `finalized` block) and justified epoch. */
   const finality = (ms: number) => {
@@ -124,6 +139,19 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
     status: 200,
     body: { ...extra, data: body },
   });
+  /** The registry at a state, filtered by status (exact or general) and by index or public key. */
+  const validators = (stateId: string, nowMs: number, statuses: readonly string[], idList: readonly string[]) => {
+    const slot = slotOf(stateId, nowMs);
+    for (const s of statuses) if (!STATUS_FILTERS.has(s)) throw new HttpError(400, `Invalid status: ${s}`);
+    const ids = new Set(idList);
+    const matches = (v: ValidatorView) =>
+      (!statuses.length || statuses.some((s) => v.status === s || v.status.startsWith(`${s}_`))) &&
+      (!ids.size || ids.has(v.index) || ids.has(v.validator.pubkey));
+    return data(world.at(Math.floor(slot / SLOTS_PER_EPOCH)).filter(matches), {
+      execution_optimistic: false,
+      finalized: isFinalized(slot, nowMs),
+    });
+  };
 
   return [
     {
@@ -192,25 +220,65 @@ function beaconRoutes(world: BeaconWorld, chain: ChainView): RouteDef[] {
       method: 'GET',
       path: '/eth/v1/beacon/states/:state_id/validators',
       resource: 'beacon',
+      handler: (req) =>
+        validators(
+          req.params.state_id!,
+          req.nowMs,
+          splitList(req.query.getAll('status')),
+          splitList(req.query.getAll('id')),
+        ),
+    },
+    {
+      // The POST variant (postStateValidators): the same answer, its filters in the body (`{ids, statuses}`, either
+      // null or absent for no filter).
+      method: 'POST',
+      path: '/eth/v1/beacon/states/:state_id/validators',
+      resource: 'beacon',
       handler: (req) => {
-        const slot = slotOf(req.params.state_id!, req.nowMs);
-        const statuses = req.query.getAll('status').flatMap((s) =>
-          s
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean),
-        );
-        for (const s of statuses) if (!STATUS_FILTERS.has(s)) throw new HttpError(400, `Invalid status: ${s}`);
-        const ids = new Set(req.query.getAll('id').flatMap((s) => s.split(',')));
-        const matches = (v: ValidatorView) =>
-          (!statuses.length || statuses.some((s) => v.status === s || v.status.startsWith(`${s}_`))) &&
-          (!ids.size || ids.has(v.index) || ids.has(v.validator.pubkey));
-        return data(world.at(Math.floor(slot / SLOTS_PER_EPOCH)).filter(matches), {
-          execution_optimistic: false,
-          finalized: isFinalized(slot, req.nowMs),
-        });
+        let body: unknown;
+        try {
+          body = req.body.trim() ? JSON.parse(req.body) : {};
+        } catch {
+          throw new HttpError(400, 'Invalid request body');
+        }
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          throw new HttpError(400, 'Invalid request body');
+        }
+        const list = (v: unknown, name: string): string[] => {
+          if (v === undefined || v === null) return [];
+          if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+            throw new HttpError(400, `Invalid ${name}: expected an array of strings`);
+          }
+          return v as string[];
+        };
+        const { ids, statuses } = body as { ids?: unknown; statuses?: unknown };
+        return validators(req.params.state_id!, req.nowMs, list(statuses, 'statuses'), list(ids, 'ids'));
       },
     },
+    ...(options.validatorCount
+      ? [
+          {
+            // Prysm's counting endpoint (not in the standard Beacon APIs): one `{status, count}` per status asked,
+            // every exact status when none is; counts and flags as strings, as Prysm answers.
+            method: 'GET' as const,
+            path: '/eth/v1/beacon/states/:state_id/validator_count',
+            resource: 'beacon',
+            handler: (req: StandinRequest) => {
+              const slot = slotOf(req.params.state_id!, req.nowMs);
+              const statuses = splitList(req.query.getAll('status'));
+              for (const s of statuses) if (!STATUS_FILTERS.has(s)) throw new HttpError(400, `Invalid status: ${s}`);
+              const all = world.at(Math.floor(slot / SLOTS_PER_EPOCH));
+              return data(
+                (statuses.length ? statuses : [...VALIDATOR_STATUSES]).map((s) => ({
+                  status: s,
+                  count: String(all.filter((v) => v.status === s || v.status.startsWith(`${s}_`)).length),
+                })),
+                { execution_optimistic: 'false', finalized: String(isFinalized(slot, req.nowMs)) },
+              );
+            },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -238,7 +306,11 @@ export async function startBeaconStandin(options: BeaconStandinOptions): Promise
       : null;
   };
   await refresh();
-  const service: StandinService = { name: 'beacon', routes: beaconRoutes(world, chain), dialect: beaconDialect };
+  const service: StandinService = {
+    name: 'beacon',
+    routes: beaconRoutes(world, chain, { validatorCount: options.validatorCount ?? false }),
+    dialect: beaconDialect,
+  };
   const standin = await startStandin(service, {
     seed: options.seed,
     clock: options.clock,
