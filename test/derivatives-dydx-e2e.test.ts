@@ -124,6 +124,44 @@ describe('derivatives: dYdX v4 end to end on the stand-in', () => {
     expect(markets.length).toBe(12);
   });
 
+  it('paging the stand-in’s taker fills over HTTP recounts the day’s volume and trades: equal to its daily candle and to the served record', async () => {
+    type Fill = { id: string; size: string; price: string; createdAt: string };
+    const end = YESTERDAY + DAY_MS;
+    const seen = new Map<string, Fill>();
+    // Newest first, `createdBeforeOrAt` inclusive: each page restarts at the oldest fill of the previous one (the
+    // fills sharing its instant come again and are counted once, by id).
+    let before = new Date(end).toISOString();
+    for (let page = 0; page < 1000; page++) {
+      const { trades } = await standin<{ trades: Fill[] }>(
+        `/v4/trades/perpetualMarket/BTC-USD?limit=200&createdBeforeOrAt=${before}`,
+      );
+      let fresh = 0;
+      for (const f of trades) {
+        if (seen.has(f.id)) continue;
+        seen.set(f.id, f);
+        fresh++;
+      }
+      const oldest = trades.at(-1);
+      if (!oldest || fresh === 0 || Date.parse(oldest.createdAt) < YESTERDAY) break;
+      expect(trades.length, 'a page holds more than one instant').toBeGreaterThan(1);
+      before = oldest.createdAt;
+    }
+    const day = [...seen.values()].filter((f) => {
+      const at = Date.parse(f.createdAt);
+      return at >= YESTERDAY && at < end;
+    });
+    expect(day.length).toBeGreaterThan(100);
+    const volume = day.reduce((a, f) => a + Number(f.size) * Number(f.price), 0);
+    const { candles } = await standin<{ candles: { usdVolume: string; trades: number }[] }>(
+      `/v4/candles/perpetualMarkets/BTC-USD?resolution=1DAY&fromISO=2026-11-19T00:00:00.000Z&toISO=2026-11-20T00:00:00.000Z`,
+    );
+    expect(candles[0]!.trades).toBe(day.length);
+    close(Number(candles[0]!.usdVolume), volume, 'candle usdVolume vs paged fills');
+    const rec = (await get<Rec[]>('/data/derivatives/dydx/BTC-USD')).data.find((r) => r.date === '2026-11-19')!;
+    expect(rec.trade_count).toBe(day.length);
+    close(rec.volume_usd, volume, 'served volume_usd vs paged fills');
+  });
+
   it('serves open interest one side at the day’s end, valued at the oracle price then', async () => {
     const doc = await get<Rec[]>('/data/derivatives/dydx/ETH-USD');
     const rec = doc.data.find((r) => r.date === '2026-11-19')!;
