@@ -157,6 +157,41 @@ describe('derivatives: Synthetix end to end on its stand-in', () => {
     }
   });
 
+  it('a past day’s volume and trades, asked of the info API over HTTP (getCandles, 1h), equal the served record', async () => {
+    const date = '2026-11-19';
+    const fromMs = Date.parse(`${date}T00:00:00Z`);
+    const res = await fetch(`${standin.url}/v1/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        params: {
+          action: 'getCandles',
+          symbol: 'ETH-USDT',
+          interval: '1h',
+          startTime: fromMs,
+          endTime: fromMs + DAY_MS - 1,
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      status: string;
+      response: { candles: { openTime: number; quoteVolume: string; tradeCount: number }[] };
+    };
+    expect(body.status).toBe('ok');
+    const candles = body.response.candles.filter((c) => c.openTime >= fromMs && c.openTime < fromMs + DAY_MS);
+    expect(candles).toHaveLength(24);
+    const rec = (await get<DerivativesPairRecordT[]>('/data/derivatives/synthetix/ETH-USD')).data.find(
+      (r) => r.date === date,
+    )!;
+    expect(rec.trade_count).toBe(candles.reduce((a, c) => a + c.tradeCount, 0));
+    near(
+      rec.volume_usd,
+      candles.reduce((a, c) => a + Number(c.quoteVolume), 0),
+      'ETH-USD volume from getCandles',
+    );
+  });
+
   it('sums every market the exchange lists into the protocol’s records', async () => {
     const sim = standin.sim;
     const nowMs = t.clock.nowMs();
