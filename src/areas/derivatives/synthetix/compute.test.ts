@@ -105,6 +105,19 @@ describe('computeSynthetix: open interest is one side of the book', () => {
       },
     ]);
     expect(btc(out)).toMatchObject({ openInterestTokens: 14, indexPrice: 99, markPrice: 98, observedAt: AS_OF - 60 });
+    // Funding too is the first market's: one point an hour, never both markets' rates as two points of one history.
+    const funded = computeSynthetix(
+      input({
+        markets: [market('BTC-USDT'), market('BTC-USDC', { baseAsset: 'btc' })],
+        funding: [
+          { symbol: 'BTC-USDT', time: TODAY + HOUR, rate: '0.0002' },
+          { symbol: 'BTC-USDC', time: TODAY + HOUR, rate: '0.0001' },
+        ],
+      }),
+    );
+    const points = btc(funded).fundingPoints;
+    expect(points.map((p) => p.time)).toEqual([TODAY + HOUR]);
+    expect(points[0]!.rate_1h).toBeCloseTo(0.0001, 15);
     // One market of the pair unobserved makes its open interest unknown, never a part of it.
     const partial = computeSynthetix(
       input({ markets: [market('BTC-USDT'), market('BTC-USDC')], observations: [observation('BTC-USDT', AS_OF, '1')] }),

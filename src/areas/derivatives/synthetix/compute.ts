@@ -191,8 +191,10 @@ export function computeSynthetix(input: SynthetixComputeInput): SynthetixOutput 
     const window = utcDayWindow(instant);
     const symbols = byPair.get(pair)!.map((m) => m.symbol);
     const dayCandles = symbols.flatMap((s) => (candles.get(s) ?? []).filter((c) => inDayWindow(c.openTime, window)));
-    const points = symbols
-      .flatMap((s) => (funding.get(s) ?? []).filter((f) => inDayWindow(f.time, window)))
+    // Funding, like the prices, is the pair's first market's by symbol: two markets' rates at one hour are two
+    // rates, not two points of one history.
+    const points = (funding.get(symbols[0]!) ?? [])
+      .filter((f) => inDayWindow(f.time, window))
       .map((f) => ({ time: f.time, rate_1h: fundingRate1h(Number(f.rate), SYNTHETIX_FUNDING_INTERVAL) }))
       .sort((a, b) => a.time - b.time);
     const seen = symbols.map((s) =>
