@@ -1,8 +1,8 @@
-import { DAY, isoSeconds } from '../../../core/time.js';
+import { DAY, HOUR, isoSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { readCheckpoint } from '../../../store/checkpoints.js';
 import { eachTarget } from '../../kit/each-target.js';
-import { computeJob, wait } from '../../kit/index.js';
+import { computeJob, freshForEvery, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
 import { venueDocuments } from '../documents.js';
 import { computeSynthetix, type SynthetixComputeInput } from './compute.js';
@@ -92,7 +92,12 @@ export function synthetixJobs(env: AreaEnv): JobDef[] {
         outputs.flatMap((out) => {
           const target = targets.find((t) => t.protocol === out.protocol)!;
           // `meta.source` is the part's label: the Synthetix source's (`synthetix`, `sandbox:synthetix`).
-          return venueDocuments(synthetixPublication(out, target.pairs), target.pairs, out.asOf);
+          // The flows and funding are read by the hour (each market at most once an hour), and the sandbox's
+          // exchange moves by the hour: as dYdX's, two missed hours and a margin before stale (not 30 minutes,
+          // which flagged every sandbox run stale in the second half of each hour).
+          return venueDocuments(synthetixPublication(out, target.pairs), target.pairs, out.asOf, {
+            freshFor: freshForEvery(HOUR),
+          });
         }),
       describe: (input) => input.venues.map((v) => `${v.protocol} as of ${isoSeconds(v.asOf)}`).join(', '),
     }),
