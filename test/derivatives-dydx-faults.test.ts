@@ -7,8 +7,9 @@ import { registry } from '../src/registry/index.js';
 import type { DydxStandin } from '../src/sandbox/standins/dydx/server.js';
 import { readCheckpoint } from '../src/store/checkpoints.js';
 import type { Store } from '../src/store/db.js';
-import { openServiceStore, TestClock, testStore } from './helpers.js';
+import { openServiceStore, TestClock } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { migratedStores, tableRows, venueDatasets } from './support/derivatives-faults.js';
 import { type JsonFaultProxy, startJsonFaultProxy } from './support/json-fault-proxy.js';
 import { killVenueIngest } from './support/kill-venue-ingest.js';
 import { startTestSources, type TestSources } from './support/sources.js';
@@ -26,22 +27,11 @@ const T0 = Date.UTC(2026, 10, 20, 14, 30, 0);
 const FACT_TABLES = ['dydx_markets', 'dydx_candles', 'dydx_funding', 'dydx_trade_hours', 'dydx_balances'];
 const HOURLY_KEY = 'derivatives.dydx.hourly:dydx';
 
-async function datasets(store: Store) {
-  return store.db
-    .selectFrom('datasets')
-    .select(['path', 'payload', 'meta', 'as_of'])
-    .where('path', 'like', '/data/derivatives/dydx%')
-    .orderBy('path')
-    .execute();
-}
+const datasets = (store: Store) => venueDatasets(store, 'dydx');
 
 /** Every fact row of the part and its checkpoint, in a stable order. */
 async function facts(store: Store): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const table of FACT_TABLES) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(store.db);
-    out[table] = rows.map((r) => JSON.stringify(r)).sort();
-  }
+  const out = await tableRows(store, FACT_TABLES);
   out.checkpoint = [JSON.stringify(await readCheckpoint(store.db, HOURLY_KEY))];
   return out;
 }
@@ -68,14 +58,8 @@ describe('dYdX v4 part under faults', () => {
   let env: AreaEnv;
   let reference: Awaited<ReturnType<typeof datasets>>;
   let referenceFacts: Record<string, string[]>;
-  const stores: { cleanup: () => Promise<void> }[] = [];
-
-  const fresh = async () => {
-    const s = testStore();
-    stores.push(s);
-    await s.store.migrate();
-    return s.store;
-  };
+  const stores = migratedStores();
+  const fresh = stores.fresh;
   const runner = (store: Store, atMs = T0) => areaRunner(derivativesArea, env, store, new TestClock(atMs)).run;
   /**
    * The part's jobs as the scheduler runs them: the ingest again until it has caught up; the compute `publishAfter`
@@ -111,7 +95,7 @@ describe('dYdX v4 part under faults', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const s of stores) await s.cleanup();
+    await stores.cleanup();
     await opened?.close();
     await proxy?.close();
   });

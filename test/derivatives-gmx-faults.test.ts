@@ -5,8 +5,9 @@ import type { GmxTables } from '../src/areas/derivatives/gmx/tables.js';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
 import type { AreaEnv } from '../src/areas/kit/module.js';
 import type { Store } from '../src/store/db.js';
-import { openServiceStore, TestClock, testStore } from './helpers.js';
+import { openServiceStore, TestClock } from './helpers.js';
 import { areaRunner, sandboxEnv } from './support/areas.js';
+import { migratedStores, venueDatasets } from './support/derivatives-faults.js';
 import { type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.js';
 import { GmxTruth } from './support/gmx-truth.js';
 import { type GmxTestWorld, gmxWorld } from './support/gmx-world.js';
@@ -22,14 +23,7 @@ import { killMidIngest } from './support/kill-mid-ingest.js';
 
 const GMX_JOBS = ['derivatives.gmx.ingest', 'derivatives.gmx.snapshot', 'derivatives.gmx.compute'];
 
-async function datasets(store: Store) {
-  return store.db
-    .selectFrom('datasets')
-    .select(['path', 'payload', 'meta', 'as_of'])
-    .where('path', 'like', '/data/derivatives/gmx%')
-    .orderBy('path')
-    .execute();
-}
+const datasets = (store: Store) => venueDatasets(store, 'gmx');
 
 async function events(store: Store) {
   return store.db
@@ -45,17 +39,12 @@ type Endpoint = { rpcUrl?: string; maxBlockRange?: number; timeoutMs?: number; m
 
 describe('GMX v2 pipeline under faults', () => {
   let w: GmxTestWorld;
-  const stores: { store: Store; cleanup: () => Promise<void> }[] = [];
+  const stores = migratedStores();
+  const fresh = stores.fresh;
   let reference: Awaited<ReturnType<typeof datasets>>;
   let referenceEvents: Awaited<ReturnType<typeof events>>;
   let head: number;
 
-  const fresh = async () => {
-    const s = testStore();
-    stores.push(s);
-    await s.store.migrate();
-    return s.store;
-  };
   /** The world's environment (its chain through `endpoint`, and the keeper). */
   const envWith = (endpoint: Endpoint): AreaEnv => ({
     ...w.env,
@@ -83,7 +72,7 @@ describe('GMX v2 pipeline under faults', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const s of stores) await s.cleanup();
+    await stores.cleanup();
     await w?.close();
   });
 

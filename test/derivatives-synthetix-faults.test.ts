@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivativesArea } from '../src/areas/derivatives/index.js';
 import { historyCheckpointKey } from '../src/areas/derivatives/synthetix/ingest.js';
@@ -8,8 +7,9 @@ import { registry } from '../src/registry/index.js';
 import type { SynthetixStandin } from '../src/sandbox/standins/synthetix/server.js';
 import { readCheckpoint } from '../src/store/checkpoints.js';
 import type { Store } from '../src/store/db.js';
-import { openServiceStore, TestClock, testStore } from './helpers.js';
+import { openServiceStore, TestClock } from './helpers.js';
 import { areaRunner } from './support/areas.js';
+import { migratedStores, tableRows, venueDatasets } from './support/derivatives-faults.js';
 import { type JsonFaultProxy, type ProxyFault, startJsonFaultProxy } from './support/json-fault-proxy.js';
 import { killVenueIngest } from './support/kill-venue-ingest.js';
 import { startTestSources, type TestSources } from './support/sources.js';
@@ -27,21 +27,10 @@ const T0 = Date.UTC(2026, 10, 20, 14, 30, 0);
 const FACT_TABLES = ['synthetix_markets', 'synthetix_observations', 'synthetix_candles', 'synthetix_funding'];
 const KEY = historyCheckpointKey('synthetix');
 
-async function datasets(store: Store) {
-  return store.db
-    .selectFrom('datasets')
-    .select(['path', 'payload', 'meta', 'as_of'])
-    .where('path', 'like', '/data/derivatives/synthetix%')
-    .orderBy('path')
-    .execute();
-}
+const datasets = (store: Store) => venueDatasets(store, 'synthetix');
 
 async function facts(store: Store): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const table of FACT_TABLES) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(store.db);
-    out[table] = rows.map((r) => JSON.stringify(r)).sort();
-  }
+  const out = await tableRows(store, FACT_TABLES);
   // Each market's last read, whatever the order the markets were read in.
   const read = (await readCheckpoint<Record<string, number>>(store.db, KEY)) ?? {};
   out.checkpoint = [JSON.stringify(Object.fromEntries(Object.entries(read).sort(([a], [b]) => (a < b ? -1 : 1))))];
@@ -73,14 +62,8 @@ describe('Synthetix part under faults', () => {
   let env: AreaEnv;
   let reference: Awaited<ReturnType<typeof datasets>>;
   let referenceFacts: Record<string, string[]>;
-  const stores: { cleanup: () => Promise<void> }[] = [];
-
-  const fresh = async () => {
-    const s = testStore();
-    stores.push(s);
-    await s.store.migrate();
-    return s.store;
-  };
+  const stores = migratedStores();
+  const fresh = stores.fresh;
   const runner = (store: Store, atMs = T0) => areaRunner(derivativesArea, env, store, new TestClock(atMs)).run;
   const pipeline = async (store: Store, publishAfter = 0) => {
     const run = runner(store);
@@ -110,7 +93,7 @@ describe('Synthetix part under faults', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const s of stores) await s.cleanup();
+    await stores.cleanup();
     await opened?.close();
     await proxy?.close();
   });
