@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 import { seededRandom } from './random.js';
 
 /**
@@ -88,7 +88,6 @@ export async function startFaultyProxy(targetUrl: string, options: FaultyProxyOp
     getLogsSpans: [],
     methods: {},
   };
-  const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
 
   /** The refusal for a too-wide `eth_getLogs`, or undefined to forward the call. */
@@ -194,16 +193,10 @@ export async function startFaultyProxy(targetUrl: string, options: FaultyProxyOp
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${err.message}`);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const listening = await listenOnLoopback(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     stats,
     setRates(next) {
       rates = next;
@@ -211,11 +204,9 @@ export async function startFaultyProxy(targetUrl: string, options: FaultyProxyOp
     setMaxLogRange(blocks) {
       maxLogRange = blocks;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const res of hanging) res.destroy();
+      return listening.close();
+    },
   };
 }

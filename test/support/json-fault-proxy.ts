@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 /**
  * A loopback HTTP proxy in front of a JSON stand-in (dYdX's indexer, Synthetix's info API) that spoils chosen
@@ -71,7 +71,6 @@ export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
   let held = 0;
   const delivered: string[] = [];
   const requests: { what: string; atMs: number }[] = [];
-  const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
     (async () => {
@@ -128,15 +127,9 @@ export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
       if (!res.headersSent) res.writeHead(599, { 'content-type': 'text/plain' }).end(`proxy: ${err.message}`);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     delivered,
     requests,
     setTarget(url) {
@@ -150,10 +143,6 @@ export async function startJsonFaultProxy(): Promise<JsonFaultProxy> {
     clear() {
       script.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
