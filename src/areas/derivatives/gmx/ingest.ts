@@ -451,7 +451,9 @@ export class GmxIngest {
         const fresh = await readMarketList(source, target, checkpoint.block, known);
         await repo.saveMarkets(fresh);
         added = fresh.length;
-        this.listed.set(sink.key, (await repo.metadataCounts(target.chain, target.dataStore)).markets);
+        // The list read holds only markets not stored yet: the stored count is now the two together (a market
+        // another process stored meanwhile makes the next run read the list once more, which is harmless).
+        this.listed.set(sink.key, stored.length + fresh.length);
       }
       const missing = await repo.tokensWithoutMetadata(target.chain, target.dataStore);
       if (missing.length)
