@@ -71,6 +71,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0018_derivatives_gmx',
         '0019_derivatives_dydx',
         '0020_derivatives_synthetix',
+        '0021_tokenomics',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

@@ -1,0 +1,116 @@
+import { bookToken } from '../../registry/address-book.js';
+import type { AreaEnv } from '../kit/module.js';
+
+/**
+ * What the tokenomics area reads: the token of each registry protocol that has one, on the chains this process has
+ * an RPC endpoint for, at the address book's address (the registry's on mainnet, the sandbox's deployment in the
+ * sandbox), and the addresses the book labels for it. One code path for production and sandbox.
+ *
+ * Labels are book entries under `tokenomics/<protocol>/<category>/<kind>/<label>` (`tokenomicsKey`): the treasury,
+ * the vesting and distributor contracts, exchange wallets, burn addresses. The token's own entry
+ * `tokenomics/<protocol>/token`, where the book has one, gives its deployment block: the holder replay starts
+ * there, else at block 0 (a replay that starts later would miss balances; a look-back is never used for holders).
+ */
+
+/** Who holds a labelled address, as the breakdown and the `*_ex_infrastructure` figures group them. */
+export const LABEL_CATEGORIES = [
+  'team',
+  'investors',
+  'advisors',
+  'treasury',
+  'community',
+  'exchange',
+  'burn',
+  'dex_pool',
+  'bridge',
+] as const;
+export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
+
+/** What a labelled address is, which says which of its views the ingest reads. */
+export const LABEL_KINDS = [
+  'treasury_vester',
+  'vesting_wallet',
+  'token_timelock',
+  'merkle_distributor',
+  'timelock',
+  'timelock_controller',
+  'safe',
+  'eoa',
+  'burn',
+  'pool',
+  'bridge',
+] as const;
+export type LabelKind = (typeof LABEL_KINDS)[number];
+
+export interface TokenLabel {
+  /** Lowercase. */
+  readonly address: string;
+  readonly category: LabelCategory;
+  readonly kind: LabelKind;
+  /** A short slug (`team-1`, `airdrop`). */
+  readonly label: string;
+  /** Where the label comes from: `address-book:sandbox`, `address-book:registry`. */
+  readonly source: string;
+}
+
+export interface TokenTarget {
+  readonly chain: string;
+  /** Registry id of the protocol whose token it is. */
+  readonly protocol: string;
+  readonly symbol: string;
+  /** Lowercase. */
+  readonly address: `0x${string}`;
+  readonly decimals: number;
+  /** The token's deployment block when the book knows it; else 0. */
+  readonly startBlock: number;
+  readonly labels: readonly TokenLabel[];
+}
+
+export const tokenomicsKey = {
+  token: (protocol: string) => `tokenomics/${protocol}/token`,
+  label: (protocol: string, category: LabelCategory, kind: LabelKind, label: string) =>
+    `tokenomics/${protocol}/${category}/${kind}/${label}`,
+} as const;
+
+/** A book key's label parts, or undefined for another key (or one whose category or kind this area does not know). */
+export function parseLabelKey(
+  protocol: string,
+  key: string,
+): { category: LabelCategory; kind: LabelKind; label: string } | undefined {
+  const parts = key.split('/');
+  if (parts.length !== 5 || parts[0] !== 'tokenomics' || parts[1] !== protocol) return undefined;
+  const [, , category, kind, label] = parts as [string, string, string, string, string];
+  if (!(LABEL_CATEGORIES as readonly string[]).includes(category)) return undefined;
+  if (!(LABEL_KINDS as readonly string[]).includes(kind)) return undefined;
+  return { category: category as LabelCategory, kind: kind as LabelKind, label };
+}
+
+export function tokenomicsTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sources'>): TokenTarget[] {
+  const evm = env.sources.get('evm');
+  const out: TokenTarget[] = [];
+  for (const protocol of env.registry.tokenomicsProtocols()) {
+    const ref = protocol.token!;
+    if (!evm?.has(ref.chain)) continue;
+    const chainBook = env.book.chains[ref.chain];
+    const own = chainBook?.entries[tokenomicsKey.token(protocol.id)];
+    const token = bookToken(env.book, ref.chain, ref.symbol);
+    const address = own?.address ?? token?.address;
+    if (!address) continue;
+    const labels: TokenLabel[] = [];
+    for (const [key, entry] of Object.entries(chainBook?.entries ?? {})) {
+      const parsed = parseLabelKey(protocol.id, key);
+      if (parsed) labels.push({ address: entry.address, ...parsed, source: `address-book:${env.book.origin}` });
+    }
+    labels.sort((a, b) => a.address.localeCompare(b.address));
+    out.push({
+      chain: ref.chain,
+      protocol: protocol.id,
+      symbol: ref.symbol,
+      address: address as `0x${string}`,
+      decimals: token?.decimals ?? ref.decimals,
+      startBlock: own?.startBlock ?? 0,
+      labels,
+    });
+  }
+  return out;
+}
