@@ -81,10 +81,14 @@ export const SNAPSHOT_EVERY = 3600;
 const SAMPLE_LARGEST = 20;
 const SAMPLE_SPREAD = 20;
 
+/**
+ * A past day's record is read at one block, the one its snapshot was taken at (the record names it): the day's last
+ * block, or a head snapshot within the day's last hour (an hour: the sandbox's blocks are an hour apart).
+ */
 export const TOKENOMICS_SNAPSHOTS = new SnapshotSchedule({
   everySeconds: SNAPSHOT_EVERY,
   days: 8,
-  toleranceSeconds: 15 * 60,
+  toleranceSeconds: 3600,
   rememberGaps: true,
 });
 
