@@ -8,6 +8,7 @@
  * Plain JSON, so that a configuration file can carry it.
  */
 import { lower, type Registry } from './index.js';
+import type { TokenLabelCategory, TokenLabelKind } from './types.js';
 
 export interface BookEntry {
   /** Lowercase address. */
@@ -47,6 +48,11 @@ export const bookKey = {
   stablecoin: (protocol: string) => `stablecoin/${protocol}`,
   /** An on-chain derivatives venue's entry point by its contract name: GMX v2's `DataStore` and `EventEmitter`. */
   derivatives: (protocol: string, contract: 'DataStore' | 'EventEmitter') => `derivatives/${protocol}/${contract}`,
+  /** A protocol's token, with its deployment block (where the tokenomics holder replay starts). */
+  tokenomicsToken: (protocol: string) => `tokenomics/${protocol}/token`,
+  /** An address labelled for a protocol's token: who holds it (category), what it is (kind), a slug. */
+  tokenomics: (protocol: string, category: TokenLabelCategory, kind: TokenLabelKind, label: string) =>
+    `tokenomics/${protocol}/${category}/${kind}/${label}`,
 } as const;
 
 export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
@@ -127,6 +133,14 @@ export function addressBookFromRegistry(registry: Registry, chains: readonly str
     if (book && venue.design === 'gmx-v2') {
       book.entries[bookKey.derivatives(p.id, 'DataStore')] = entry(venue.dataStore, venue.startBlock);
       book.entries[bookKey.derivatives(p.id, 'EventEmitter')] = entry(venue.eventEmitter, venue.startBlock);
+    }
+  }
+  for (const p of registry.tokenomicsProtocols()) {
+    const book = on(p.token!.chain);
+    if (!book || !p.tokenomics) continue;
+    book.entries[bookKey.tokenomicsToken(p.id)] = entry(p.token!.address, p.tokenomics.deployedBlock);
+    for (const l of p.tokenomics.labels) {
+      book.entries[bookKey.tokenomics(p.id, l.category, l.kind, l.label)] = entry(l.address);
     }
   }
   return { origin: 'registry', chains: out };

@@ -167,6 +167,54 @@ export interface OracleEntry {
   readonly feeds: readonly OracleFeed[];
 }
 
+/** Who holds a labelled address of a token, as the tokenomics breakdown and its `*_ex_infrastructure` figures group them. */
+export const TOKEN_LABEL_CATEGORIES = [
+  'team',
+  'investors',
+  'advisors',
+  'treasury',
+  'community',
+  'exchange',
+  'burn',
+  'dex_pool',
+  'bridge',
+] as const;
+export type TokenLabelCategory = (typeof TOKEN_LABEL_CATEGORIES)[number];
+
+/** What a labelled address is, which says which of its views the tokenomics area reads. */
+export const TOKEN_LABEL_KINDS = [
+  'treasury_vester',
+  'vesting_wallet',
+  'token_timelock',
+  'merkle_distributor',
+  'timelock',
+  'timelock_controller',
+  'safe',
+  'eoa',
+  'burn',
+  'pool',
+  'bridge',
+] as const;
+export type TokenLabelKind = (typeof TOKEN_LABEL_KINDS)[number];
+
+/** An address of a protocol's token the registry labels, with where the label comes from. */
+export interface TokenLabelEntry {
+  readonly address: Address;
+  readonly category: TokenLabelCategory;
+  readonly kind: TokenLabelKind;
+  /** A short slug (`treasury-vester-1`, `airdrop`). */
+  readonly label: string;
+  /** A public page that says so (the project's docs, its repository, a block explorer's label). */
+  readonly source: string;
+}
+
+/** What the tokenomics area needs of a protocol's token beyond its address. */
+export interface TokenomicsEntry {
+  /** The token contract's deployment block: the holder replay starts there. */
+  readonly deployedBlock: number;
+  readonly labels: readonly TokenLabelEntry[];
+}
+
 export interface ProtocolEntry {
   /** Canonical id: lowercase, multi-word names joined (`fraxfinance`, `radiantcapital`). */
   readonly id: string;
@@ -174,6 +222,8 @@ export interface ProtocolEntry {
   readonly website?: string;
   /** Governance or protocol token, for tokenomics. */
   readonly token?: TokenRef;
+  /** The token's deployment block and labelled addresses, where the registry knows them. */
+  readonly tokenomics?: TokenomicsEntry;
   readonly dex?: readonly DexDeployment[];
   readonly lending?: readonly LendingMarket[];
   readonly liquidStaking?: LiquidStakingEntry;

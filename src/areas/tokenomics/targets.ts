@@ -1,4 +1,10 @@
-import { bookToken } from '../../registry/address-book.js';
+import { bookKey, bookToken } from '../../registry/address-book.js';
+import {
+  TOKEN_LABEL_CATEGORIES,
+  TOKEN_LABEL_KINDS,
+  type TokenLabelCategory,
+  type TokenLabelKind,
+} from '../../registry/types.js';
 import type { AreaEnv } from '../kit/module.js';
 
 /**
@@ -6,41 +12,16 @@ import type { AreaEnv } from '../kit/module.js';
  * an RPC endpoint for, at the address book's address (the registry's on mainnet, the sandbox's deployment in the
  * sandbox), and the addresses the book labels for it. One code path for production and sandbox.
  *
- * Labels are book entries under `tokenomics/<protocol>/<category>/<kind>/<label>` (`tokenomicsKey`): the treasury,
+ * Labels are book entries under `tokenomics/<protocol>/<category>/<kind>/<label>` (`bookKey.tokenomics`): the treasury,
  * the vesting and distributor contracts, exchange wallets, burn addresses. The token's own entry
  * `tokenomics/<protocol>/token`, where the book has one, gives its deployment block: the holder replay starts
  * there, else at block 0 (a replay that starts later would miss balances; a look-back is never used for holders).
  */
 
-/** Who holds a labelled address, as the breakdown and the `*_ex_infrastructure` figures group them. */
-export const LABEL_CATEGORIES = [
-  'team',
-  'investors',
-  'advisors',
-  'treasury',
-  'community',
-  'exchange',
-  'burn',
-  'dex_pool',
-  'bridge',
-] as const;
-export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
-
-/** What a labelled address is, which says which of its views the ingest reads. */
-export const LABEL_KINDS = [
-  'treasury_vester',
-  'vesting_wallet',
-  'token_timelock',
-  'merkle_distributor',
-  'timelock',
-  'timelock_controller',
-  'safe',
-  'eoa',
-  'burn',
-  'pool',
-  'bridge',
-] as const;
-export type LabelKind = (typeof LABEL_KINDS)[number];
+export const LABEL_CATEGORIES = TOKEN_LABEL_CATEGORIES;
+export type LabelCategory = TokenLabelCategory;
+export const LABEL_KINDS = TOKEN_LABEL_KINDS;
+export type LabelKind = TokenLabelKind;
 
 export interface TokenLabel {
   /** Lowercase. */
@@ -66,12 +47,6 @@ export interface TokenTarget {
   readonly labels: readonly TokenLabel[];
 }
 
-export const tokenomicsKey = {
-  token: (protocol: string) => `tokenomics/${protocol}/token`,
-  label: (protocol: string, category: LabelCategory, kind: LabelKind, label: string) =>
-    `tokenomics/${protocol}/${category}/${kind}/${label}`,
-} as const;
-
 /** A book key's label parts, or undefined for another key (or one whose category or kind this area does not know). */
 export function parseLabelKey(
   protocol: string,
@@ -92,7 +67,7 @@ export function tokenomicsTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sour
     const ref = protocol.token!;
     if (!evm?.has(ref.chain)) continue;
     const chainBook = env.book.chains[ref.chain];
-    const own = chainBook?.entries[tokenomicsKey.token(protocol.id)];
+    const own = chainBook?.entries[bookKey.tokenomicsToken(protocol.id)];
     const token = bookToken(env.book, ref.chain, ref.symbol);
     const address = own?.address ?? token?.address;
     if (!address) continue;

@@ -6,6 +6,47 @@ export const uniswap: ProtocolEntry = {
   name: 'Uniswap',
   website: 'https://uniswap.org',
   token: T.UNI,
+  tokenomics: {
+    // https://etherscan.io/tx/0x4b37d2f343608457ca3322accdab2811c707acf3eb07a40dd8d9567093ea5b82 (UNI's creation)
+    deployedBlock: 10861674,
+    labels: [
+      {
+        address: '0x1a9C8182C09F50C8318d769245beA52c32BE35BC',
+        category: 'treasury',
+        kind: 'timelock',
+        label: 'governance-timelock',
+        source: 'https://docs.uniswap.org/contracts/v3/reference/deployments/ethereum-deployments',
+      },
+      ...(
+        [
+          '0x4750c43867EF5F89869132ecCF19B9b6C4286E1a',
+          '0xe3953D9d317B834592aB58AB2c7A6aD22b54075D',
+          '0x4b4e140D1f131fdaD6fb59C13AF796fD194e4135',
+          '0x3D30B1aB88D487B0F3061F40De76845Bec3F1e94',
+        ] as const
+      ).map((address, i) => ({
+        address,
+        category: 'treasury' as const,
+        kind: 'treasury_vester' as const,
+        label: `community-treasury-vester-${i + 1}`,
+        source: 'https://blog.uniswap.org/uni (community treasury vesting over four years to the governance timelock)',
+      })),
+      {
+        address: '0x090D4613473dEE047c3f2706764f49E0821D256e',
+        category: 'community',
+        kind: 'merkle_distributor',
+        label: 'airdrop',
+        source: "https://github.com/Uniswap/merkle-distributor (the UNI airdrop's distributor)",
+      },
+      {
+        address: '0x000000000000000000000000000000000000dEaD',
+        category: 'burn',
+        kind: 'burn',
+        label: 'dead',
+        source: 'a conventional burn address: no key is known for it',
+      },
+    ],
+  },
   dex: [
     {
       chain: 'ethereum',
