@@ -123,6 +123,6 @@ describe('concentration of a balance list', () => {
     const c = concentration({ balances: many, totalSupply: 10n ** 30n, decimals: 18, dustRaw: 0n });
     const ms = performance.now() - t0;
     expect(c.holders).toBe(1_000_000);
-    expect(ms).toBeLessThan(15_000);
-  }, 30_000);
+    expect(ms).toBeLessThan(45_000); // about 4 s alone on a loaded 2-core machine
+  }, 90_000);
 });
