@@ -1,3 +1,4 @@
+import type { TickerGetResponse } from '@coingecko/coingecko-typescript/resources/coins/tickers';
 import { describe, expect, it } from 'vitest';
 import { type ExchangeInfo, exchangeFigures, labelNamesVenue, type Ticker } from './exchanges.js';
 
@@ -22,7 +23,37 @@ const exchanges: ExchangeInfo[] = [
   { id: 'uniswap_v3', name: 'Uniswap V3 (Ethereum)', centralized: false },
 ];
 
+/** The official package's ticker maps onto this area's (a compile-time check: tsc fails if a field drifts). */
+const fromOfficial = (t: TickerGetResponse.Ticker): Ticker => t;
+
 describe('exchange figures from tickers', () => {
+  it("reads the official package's ticker shape as it is", () => {
+    const official = {
+      market: { name: 'Binance', identifier: 'binance', has_trading_incentive: false },
+      last: 5,
+      volume: 1,
+      converted_volume: { usd: 5, btc: 0.0001, eth: 0.002 },
+      converted_last: { usd: 5 },
+      cost_to_move_up_usd: 100,
+      cost_to_move_down_usd: 90,
+      trust_score: 'green',
+      is_anomaly: false,
+      is_stale: false,
+      base: 'UNI',
+      target: 'USDT',
+      coin_id: 'uniswap',
+      target_coin_id: 'tether',
+      coin_mcap_usd: 1,
+      last_fetch_at: '2026-11-20T00:00:00+00:00',
+      last_traded_at: '2026-11-20T00:00:00+00:00',
+      token_info_url: null,
+      trade_url: 'https://example.org',
+      bid_ask_spread_percentage: 0.1,
+      timestamp: '2026-11-20T00:00:00+00:00',
+    } satisfies TickerGetResponse.Ticker;
+    expect(exchangeFigures([fromOfficial(official)], exchanges).cexVolumeUsd).toBe(5);
+  });
+
   const f = exchangeFigures(
     [
       ticker('binance', 600, { bid_ask_spread_percentage: 0.2 }),

@@ -4,9 +4,9 @@
  *
  * - a ticker flagged `is_anomaly` or `is_stale` is left out of every figure and counted (`anomalous_tickers`,
  *   `stale_tickers`; one both flagged counts in both, and once in `excluded_tickers`);
- * - a venue is a `market.identifier` (else its `market.name`) with at least one kept ticker; its type is `cex` or
- *   `dex` from the exchange's `centralized` flag, null when the exchange is unknown (its volume is then in neither
- *   CEX nor DEX volume, and counted in `unknown_type_volume_usd`);
+ * - a venue is a `market.identifier` (else its `market.name`, else `unknown`) with at least one kept ticker; its
+ *   type is `cex` or `dex` from the exchange's `centralized` flag, null when the exchange is unknown (its volume is
+ *   then in neither CEX nor DEX volume, and counted in `unknown_type_volume_usd`);
  * - volume: Σ `converted_volume.usd` of the kept tickers (the source's rolling 24 hours); share = the venue's volume /
  *   all kept volume × 100; spread: the volume-weighted mean of its tickers' `bid_ask_spread_percentage`; depth:
  *   Σ `cost_to_move_up_usd` and Σ `cost_to_move_down_usd` (±2 %), null when one of its tickers lacks it; trust:
@@ -17,7 +17,7 @@
 
 /** The fields of a CoinGecko ticker this area reads (the client's `TickerGetResponse.Ticker` maps onto it). */
 export interface Ticker {
-  readonly market: { readonly name: string; readonly identifier?: string | null };
+  readonly market: { readonly name?: string | null; readonly identifier?: string | null };
   readonly last: number;
   readonly volume: number;
   readonly converted_volume: { readonly usd?: number | null };
@@ -81,8 +81,8 @@ export function exchangeFigures(tickers: readonly Ticker[], exchanges: readonly 
       excluded++;
       continue;
     }
-    const id = t.market.identifier || t.market.name;
-    const g = groups.get(id) ?? { name: t.market.name, tickers: [] };
+    const id = t.market.identifier || t.market.name || 'unknown';
+    const g = groups.get(id) ?? { name: t.market.name || id, tickers: [] };
     g.tickers.push(t);
     groups.set(id, g);
   }
