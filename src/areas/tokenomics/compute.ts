@@ -18,7 +18,16 @@ import {
   PROJECT_CATEGORIES,
   type VestingReading,
 } from './allocations.js';
-import { type Balance, type Concentration, concentration, holdersOf, ZERO_ADDRESS } from './concentration.js';
+import {
+  type Balance,
+  type Concentration,
+  type CoreConcentration,
+  concentration,
+  concentrationWithout,
+  holdersAndGiniChanged,
+  holdersOf,
+  ZERO_ADDRESS,
+} from './concentration.js';
 import { type ExchangeInfo, exchangeFigures, labelNamesVenue, type Ticker } from './exchanges.js';
 import {
   correlation,
@@ -151,20 +160,19 @@ export function labelsUsed(input: TokenomicsInput): TokenLabelEntry[] {
   return [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
-/** Balances 24 hours before asOf: now − received + sent over the window's transfers. */
-export function balancesBefore(balances: readonly Balance[], transfers: readonly TransferFact[]): Balance[] {
+/** The balances 24 hours before asOf of the window's addresses (now − received + sent); the others did not move. */
+export function balancesBefore(balances: readonly Balance[], transfers: readonly TransferFact[]): Map<string, bigint> {
   const delta = new Map<string, bigint>();
   for (const t of transfers) {
     delta.set(t.to, (delta.get(t.to) ?? 0n) - t.value);
     delta.set(t.from, (delta.get(t.from) ?? 0n) + t.value);
   }
-  const out: Balance[] = [];
+  const out = new Map<string, bigint>();
   for (const b of balances) {
     const d = delta.get(b.address);
-    out.push(d === undefined ? b : { address: b.address, balance: b.balance + d });
-    delta.delete(b.address);
+    if (d !== undefined) out.set(b.address, b.balance + d);
   }
-  for (const [address, d] of delta) out.push({ address, balance: d });
+  for (const [address, d] of delta) if (!out.has(address)) out.set(address, d);
   return out;
 }
 
@@ -175,8 +183,8 @@ interface Context {
   readonly labels: TokenLabelEntry[];
   readonly excluded: Set<string>;
   readonly raw: Concentration;
-  readonly ex: Concentration;
-  readonly before: Concentration;
+  readonly ex: CoreConcentration;
+  readonly before: { readonly holders: number; readonly gini: number | null };
   readonly views: ContractView[];
   readonly circ: CirculatingOnchain;
   readonly circulatingRaw: bigint;
@@ -187,17 +195,20 @@ interface Context {
 function context(input: TokenomicsInput): Context {
   const d = input.token.decimals;
   const tokens = (raw: bigint) => toFloat(raw, d);
-  const balanceOf = new Map(input.balances.map((b) => [b.address, b.balance]));
   const labels = labelsUsed(input);
   const excluded = new Set(labels.map((l) => l.address));
+  // Balances are looked up for labelled addresses only: no map of every holder.
+  const balanceOf = new Map<string, bigint>();
+  for (const b of input.balances) if (excluded.has(b.address)) balanceOf.set(b.address, b.balance);
   const base = { totalSupply: input.totalSupplyRaw, decimals: d, dustRaw: input.dustThresholdRaw };
   const sorted = holdersOf(input.balances, input.dustThresholdRaw);
-  const raw = concentration({ ...base, balances: input.balances }, sorted);
-  const ex = concentration({ ...base, balances: input.balances, exclude: excluded }, sorted);
+  const raw = concentration({ ...base, balances: input.balances }, sorted, excluded);
+  const ex = concentrationWithout(raw, { ...base, balances: input.balances, exclude: excluded });
+  // The holders 24 hours before: the window's addresses get their earlier balance, merged into the sorted holders.
   const before =
     input.transfers24h.length === 0
       ? raw
-      : concentration({ ...base, balances: balancesBefore(input.balances, input.transfers24h) });
+      : holdersAndGiniChanged(sorted, balancesBefore(input.balances, input.transfers24h), input.dustThresholdRaw);
   const views = input.vesting.map((v) => contractView(v, input.asOf));
   const bal = (a: string) => balanceOf.get(a) ?? 0n;
   const circ = circulatingOnchain(input.totalSupplyRaw, {

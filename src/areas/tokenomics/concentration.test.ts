@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type Balance, concentration, giniSorted, hhiOf, nakamotoSorted, ZERO_ADDRESS } from './concentration.js';
+import {
+  type Balance,
+  concentration,
+  concentrationWithout,
+  giniSorted,
+  hhiOf,
+  holdersAndGini,
+  holdersAndGiniChanged,
+  holdersOf,
+  nakamotoSorted,
+  ZERO_ADDRESS,
+} from './concentration.js';
 
 const addr = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 const list = (xs: readonly bigint[]): Balance[] => xs.map((balance, i) => ({ address: addr(i + 1), balance }));
@@ -99,6 +110,79 @@ describe('concentration of a balance list', () => {
     expect(c.top5Percent).toBe(63.125);
     expect(c.nakamoto).toBe(1);
     expect(c.largest?.address).toBe(addr(2));
+  });
+
+  it('the figures without a set, derived from the raw pass, equal those computed afresh', () => {
+    let seed = 11;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let round = 0; round < 20; round++) {
+      const n = 1 + (rnd() % 60);
+      const bs: Balance[] = Array.from({ length: n }, (_, i) => ({
+        address: addr(i + 1),
+        balance: BigInt(rnd() % 5) === 0n ? BigInt(rnd() % 3) : BigInt(rnd() % 1_000_000) * E18,
+      }));
+      bs.push({ address: ZERO_ADDRESS, balance: 7n * E18 });
+      const exclude = new Set(bs.filter(() => rnd() % 4 === 0).map((b) => b.address));
+      let total = 0n;
+      for (const b of bs) total += b.balance;
+      const base = { balances: bs, totalSupply: total, decimals: 18, dustRaw: 1n };
+      const raw = concentration(base, undefined, exclude);
+      const fast = concentrationWithout(raw, { ...base, exclude });
+      const direct = concentration({ ...base, exclude });
+      for (const k of [
+        'holders',
+        'heldRaw',
+        'supplyBaseRaw',
+        'largest',
+        'top5Percent',
+        'top10Percent',
+        'gini',
+        'hhi',
+        'nakamoto',
+        'squaresRaw',
+        'rankWeightedRaw',
+        'sorted',
+      ] as const)
+        expect(fast[k], `${k} in round ${round}`).toEqual(direct[k]);
+    }
+  });
+
+  it('holders and Gini alone equal the full figures', () => {
+    const full = concentration({ balances, totalSupply, decimals: 18, dustRaw: E18 });
+    expect(holdersAndGini(balances, E18)).toEqual({ holders: full.holders, gini: full.gini });
+    expect(holdersAndGini([], E18)).toEqual({ holders: 0, gini: null });
+  });
+
+  it('holders and Gini after some balances changed, merged into the sorted list, equal those sorted afresh', () => {
+    let seed = 5;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let round = 0; round < 20; round++) {
+      const bs: Balance[] = Array.from({ length: 1 + (rnd() % 50) }, (_, i) => ({
+        address: addr(i + 1),
+        balance: BigInt(rnd() % 100) * E18,
+      }));
+      const changes = new Map<string, bigint>();
+      for (let i = 0; i < rnd() % 8; i++) changes.set(addr(1 + (rnd() % 70)), BigInt(rnd() % 100) * E18);
+      changes.set(ZERO_ADDRESS, 5n * E18);
+      const after = new Map(bs.map((b) => [b.address, b.balance]));
+      for (const [a, b] of changes) after.set(a, b);
+      const afresh = holdersAndGini(
+        [...after].map(([address, balance]) => ({ address, balance })),
+        E18,
+      );
+      expect(holdersAndGiniChanged(holdersOf(bs, E18), changes, E18), `round ${round}`).toEqual(afresh);
+    }
+  });
+
+  it('refuses figures without an address the raw pass did not track', () => {
+    const base = { balances, totalSupply, decimals: 18, dustRaw: E18 };
+    expect(() => concentrationWithout(concentration(base), { ...base, exclude: new Set([addr(1)]) })).toThrow(/track/);
   });
 
   it('no holders: null figures, zero counts', () => {

@@ -43,7 +43,16 @@ export interface ConcentrationInput {
   readonly exclude?: ReadonlySet<string>;
 }
 
-export interface Concentration {
+/** A holder the raw pass was asked to track: its rank, the held supply before it, its balance. */
+export interface Tracked {
+  readonly address: string;
+  readonly rank: number;
+  readonly prefix: bigint;
+  readonly balance: bigint;
+}
+
+/** The figures with and without a set of addresses. */
+export interface CoreConcentration {
   readonly holders: number;
   /** Σ of the holders' balances (raw). */
   readonly heldRaw: bigint;
@@ -59,13 +68,22 @@ export interface Concentration {
   readonly hhi: number | null;
   /** Null without holders. */
   readonly nakamoto: number | null;
+  /** The holders, largest first (address ascending as tie-break). */
+  readonly sorted: readonly Balance[];
+  /** Σx² over the holders (raw²). */
+  readonly squaresRaw: bigint;
+  /** Σ_k k x_k over the holders sorted largest first (k from 0). */
+  readonly rankWeightedRaw: bigint;
+}
+
+export interface Concentration extends CoreConcentration {
   /** Raw tokens per whale band (keys of WHALE_BANDS as strings). */
   readonly whaleBandsRaw: Readonly<Record<string, bigint>>;
   readonly whales: number;
   /** Whales / holders × 100; null without holders. */
   readonly whaleRatioPercent: number | null;
-  /** The holders, largest first (address ascending as tie-break). */
-  readonly sorted: readonly Balance[];
+  /** The holders of `track`, in rank order. */
+  readonly tracked: readonly Tracked[];
 }
 
 const byBalanceDesc = (a: Balance, b: Balance): number =>
@@ -140,8 +158,13 @@ export function nakamotoSorted(sortedDesc: readonly bigint[]): number | null {
  * `*_ex_infrastructure` figures reuse the raw figures' order: the excluded holders are filtered out of it, not
  * sorted again).
  */
-export function concentration(input: ConcentrationInput, sorted?: readonly Balance[]): Concentration {
+export function concentration(
+  input: ConcentrationInput,
+  sorted?: readonly Balance[],
+  track?: ReadonlySet<string>,
+): Concentration {
   const exclude = input.exclude;
+  const tracked: Tracked[] = [];
   const all = sorted ?? holdersOf(input.balances, input.dustRaw);
   const holders = exclude ? all.filter((b) => !exclude.has(b.address)) : [...all];
   let base = input.totalSupply;
@@ -160,6 +183,8 @@ export function concentration(input: ConcentrationInput, sorted?: readonly Balan
   let whales = 0;
   for (let k = 0; k < n; k++) {
     const x = holders[k]!.balance;
+    if (track?.has(holders[k]!.address))
+      tracked.push({ address: holders[k]!.address, rank: k, prefix: held, balance: x });
     if (k > 0) prefixSum += held;
     held += x;
     squares += x * x;
@@ -178,10 +203,12 @@ export function concentration(input: ConcentrationInput, sorted?: readonly Balan
   if (n > 0) gini = held === 0n ? 0 : ratioToFloat((bn - 1n) * held - 2n * ((bn - 1n) * held - prefixSum), bn * held);
   let nakamoto: number | null = null;
   if (held > 0n) {
+    // 2r > S ⟺ r > ⌊S / 2⌋ for integers: no multiplication per step.
+    const half = held / 2n;
     let running = 0n;
     for (let k = 0; k < n; k++) {
       running += holders[k]!.balance;
-      if (2n * running > held) {
+      if (running > half) {
         nakamoto = k + 1;
         break;
       }
@@ -206,5 +233,132 @@ export function concentration(input: ConcentrationInput, sorted?: readonly Balan
     whales,
     whaleRatioPercent: n === 0 ? null : ratioToFloat(BigInt(whales) * 100n, bn),
     sorted: holders,
+    squaresRaw: squares,
+    rankWeightedRaw: (bn - 1n) * held - prefixSum,
+    tracked,
   };
+}
+
+/**
+ * The figures without `exclude`, from the raw figures of the same balances (computed with `track` ⊇ the excluded
+ * holders): the sums lose the excluded balances, and Σ r·y_r over the remaining holders (r their new rank) is
+ * Σ_{k∉E} k x_k − Σ_{k∉E} e(k) x_k, e(k) the excluded holders ranked before k; the second sum is, over the excluded
+ * ranks p, the remaining holders' balances after p. No second pass over BigInts for the sums: O(n) to filter, O(m)
+ * for the m excluded. Equal to `concentration({ ...input, exclude })` (a test holds it to it).
+ */
+export function concentrationWithout(
+  raw: Concentration,
+  input: ConcentrationInput & { readonly exclude: ReadonlySet<string> },
+): CoreConcentration {
+  const exclude = input.exclude;
+  const gone = raw.tracked.filter((t) => exclude.has(t.address));
+  let held = raw.heldRaw;
+  let squares = raw.squaresRaw;
+  let weighted = raw.rankWeightedRaw;
+  for (const t of gone) {
+    held -= t.balance;
+    squares -= t.balance * t.balance;
+    weighted -= BigInt(t.rank) * t.balance;
+  }
+  let after = 0n;
+  for (let j = gone.length - 1; j >= 0; j--) {
+    const t = gone[j]!;
+    weighted -= raw.heldRaw - t.prefix - t.balance - after;
+    after += t.balance;
+  }
+  const holders = exclude.size === 0 ? raw.sorted : raw.sorted.filter((b) => !exclude.has(b.address));
+  if (holders.length !== raw.holders - gone.length)
+    throw new Error('concentrationWithout: the raw figures did not track every excluded holder');
+  let base = input.totalSupply;
+  for (const b of input.balances) if (exclude.has(b.address) && b.balance > 0n) base -= b.balance;
+  const n = holders.length;
+  const bn = BigInt(n);
+  const topSum = (k: number) => {
+    let s = 0n;
+    for (let i = 0; i < Math.min(k, n); i++) s += holders[i]!.balance;
+    return s;
+  };
+  const share = (s: bigint): number | null => (n === 0 || base <= 0n ? null : ratioToFloat(s * 100n, base));
+  let nakamoto: number | null = null;
+  if (held > 0n) {
+    // 2r > S ⟺ r > ⌊S / 2⌋ for integers: no multiplication per step.
+    const half = held / 2n;
+    let running = 0n;
+    for (let k = 0; k < n; k++) {
+      running += holders[k]!.balance;
+      if (running > half) {
+        nakamoto = k + 1;
+        break;
+      }
+    }
+  }
+  let gini: number | null = null;
+  if (n > 0) gini = held === 0n ? 0 : ratioToFloat((bn - 1n) * held - 2n * weighted, bn * held);
+  return {
+    holders: n,
+    heldRaw: held,
+    supplyBaseRaw: base,
+    largest: holders[0] ?? null,
+    top5Percent: share(topSum(5)),
+    top10Percent: share(topSum(10)),
+    gini,
+    hhi: held === 0n ? null : ratioToFloat(squares * 10_000n, held * held),
+    nakamoto,
+    sorted: holders,
+    squaresRaw: squares,
+    rankWeightedRaw: weighted,
+  };
+}
+
+/** Only the holder count and the Gini of a balance list (the figures 24 hours before: no whale bands, no HHI). */
+export function holdersAndGini(
+  balances: readonly Balance[],
+  dustRaw: bigint,
+): { readonly holders: number; readonly gini: number | null } {
+  const sorted = holdersOf(balances, dustRaw);
+  let held = 0n;
+  let prefixSum = 0n;
+  for (let k = 0; k < sorted.length; k++) {
+    if (k > 0) prefixSum += held;
+    held += sorted[k]!.balance;
+  }
+  const n = sorted.length;
+  if (n === 0) return { holders: 0, gini: null };
+  const bn = BigInt(n);
+  // As concentration(): numerator (n − 1) S − 2 Σ_k k x_k, with Σ_k k x_k = (n − 1) S − Σ_{j ≥ 1} P_j.
+  return { holders: n, gini: held === 0n ? 0 : ratioToFloat(2n * prefixSum - (bn - 1n) * held, bn * held) };
+}
+
+/**
+ * The holder count and Gini after some balances changed, from the holders sorted before the change: the unchanged
+ * holders keep their order, the changed ones (a few: the addresses of a day's transfers) are sorted apart and merged
+ * in. O(n) with no second sort of the whole list. `changes` maps an address to its balance in the other list.
+ */
+export function holdersAndGiniChanged(
+  sorted: readonly Balance[],
+  changes: ReadonlyMap<string, bigint>,
+  dustRaw: bigint,
+): { readonly holders: number; readonly gini: number | null } {
+  const moved: Balance[] = [];
+  for (const [address, balance] of changes)
+    if (balance > dustRaw && address !== ZERO_ADDRESS) moved.push({ address, balance });
+  moved.sort(byBalanceDesc);
+  let held = 0n;
+  let prefixSum = 0n;
+  let n = 0;
+  const add = (x: bigint) => {
+    if (n > 0) prefixSum += held;
+    held += x;
+    n++;
+  };
+  let m = 0;
+  for (const b of sorted) {
+    if (changes.has(b.address)) continue;
+    while (m < moved.length && byBalanceDesc(moved[m]!, b) < 0) add(moved[m++]!.balance);
+    add(b.balance);
+  }
+  while (m < moved.length) add(moved[m++]!.balance);
+  if (n === 0) return { holders: 0, gini: null };
+  const bn = BigInt(n);
+  return { holders: n, gini: held === 0n ? 0 : ratioToFloat(2n * prefixSum - (bn - 1n) * held, bn * held) };
 }
