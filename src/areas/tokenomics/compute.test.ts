@@ -405,6 +405,37 @@ describe('mints and burns in the 24 hours', () => {
   });
 });
 
+describe('a revoked vesting schedule', () => {
+  it('locks nothing after its revocation: the rest was returned, not locked', () => {
+    const revoked = {
+      address: a(0x1e),
+      kind: 'schedule' as const,
+      category: 'investors',
+      label: 'Revoked grant',
+      held: 0n,
+      released: tok(1000),
+      schedule: {
+        pieces: [{ kind: 'linear' as const, start: T0, end: T0 + 100 * DAY, amount: tok(10_000) }],
+        revokedAt: T0 + 10 * DAY,
+      },
+    };
+    const live = { ...revoked, address: a(0x1f), held: tok(9000), schedule: { ...revoked.schedule, revokedAt: null } };
+    const r = tokenomicsRecord(input({ vesting: [revoked, live] }));
+    const s = r.supply_metrics!;
+    // The live one: 80 days and an hour of 100 vested.
+    const lockedLive = tok(10_000) - (tok(10_000) * BigInt(80 * DAY + 3600)) / BigInt(100 * DAY);
+    expect(s.locked_supply_raw).toBe(lockedLive.toString());
+    // The only declared investors allocation: both investors contracts prove it, whatever their labels.
+    const seed = r.allocation_metrics!.allocations.find((x) => x.label === 'Seed')!;
+    expect(seed.verified).toBe(true);
+    expect(seed.onchain!.contracts.map((c) => [c.address, c.locked_now, c.released])).toEqual([
+      [a(0x1e), 0, 1000],
+      [a(0x1f), toFloat(lockedLive, 18), 1000],
+    ]);
+    expect(r.allocation_metrics!.allocations.some((x) => x.label === 'Revoked grant')).toBe(false);
+  });
+});
+
 describe('a replay that disagrees with totalSupply()', () => {
   it('says so with the difference; totalSupply() is used', () => {
     const r = tokenomicsRecord(input({ replayTotalRaw: tok(999_990) }));
