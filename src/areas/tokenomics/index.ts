@@ -1,4 +1,5 @@
 import { defineArea } from '../kit/module.js';
+import { TOKENOMICS_COMPUTATION, tokenomicsJobs } from './jobs.js';
 import { tokenomicsPaths } from './routes.js';
 import { TOKENOMICS_MIGRATIONS } from './tables.js';
 
@@ -8,6 +9,6 @@ export const tokenomicsArea = defineArea({
   paths: tokenomicsPaths,
   dependsOn: [],
   migrations: TOKENOMICS_MIGRATIONS,
-  jobs: () => [],
-  computations: [],
+  jobs: tokenomicsJobs,
+  computations: [TOKENOMICS_COMPUTATION],
 });

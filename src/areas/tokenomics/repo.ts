@@ -453,3 +453,30 @@ export async function rollbackTransferRange(
     .where('token', '=', token)
     .execute();
 }
+
+/** What the computation of one token loads: the ledger, the retained transfers of the week, the week's snapshots. */
+export interface TokenFacts {
+  readonly ledger: { readonly block: number; readonly balances: ReadonlyMap<string, bigint> };
+  readonly transfers: readonly TransferFact[];
+  readonly snapshots: readonly TokenSnapshotFact[];
+}
+
+/** The week of a token (its newest snapshot and the 8 days before it), or undefined before its first snapshot. */
+export async function loadTokenFacts(repo: TokenomicsRepository, chain: string, token: string) {
+  const newest = (await repo.snapshotTimes(chain, token)).reduce<number | undefined>(
+    (a, s) => (a === undefined || s.timestamp > a ? s.timestamp : a),
+    undefined,
+  );
+  if (newest === undefined) return undefined;
+  const ledger = await repo.balances(chain, token);
+  if (!ledger) return undefined;
+  const from = newest - 8 * 86_400;
+  const facts: TokenFacts = {
+    ledger,
+    transfers: (await repo.transfersBetween(chain, token, from, Number.MAX_SAFE_INTEGER)).filter(
+      (t) => t.blockNumber <= ledger.block,
+    ),
+    snapshots: (await repo.snapshots(chain, token, from)).filter((s) => s.blockNumber <= ledger.block),
+  };
+  return facts;
+}

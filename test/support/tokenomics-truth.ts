@@ -1,0 +1,86 @@
+/**
+ * Ground truth of the tokenomics area, from the chain alone (viem queries only, no code of the area): every
+ * `Transfer` of a token up to a block replayed into balances, and the concentration figures as the methodology
+ * defines them (docs/methodology/tokenomics.md), computed the plain way (the Gini by its double sum over pairs).
+ */
+import { createPublicClient, http, parseAbi, parseAbiItem } from 'viem';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+export async function balancesAt(rpcUrl: string, token: string, block: number): Promise<Map<string, bigint>> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const logs = await client.getLogs({
+    address: token as `0x${string}`,
+    event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+    fromBlock: 0n,
+    toBlock: BigInt(block),
+  });
+  const out = new Map<string, bigint>();
+  for (const l of logs) {
+    const { from, to, value } = l.args as { from: string; to: string; value: bigint };
+    if (from.toLowerCase() !== ZERO) out.set(from.toLowerCase(), (out.get(from.toLowerCase()) ?? 0n) - value);
+    if (to.toLowerCase() !== ZERO) out.set(to.toLowerCase(), (out.get(to.toLowerCase()) ?? 0n) + value);
+  }
+  return out;
+}
+
+export async function totalSupplyAt(rpcUrl: string, token: string, block: number): Promise<bigint> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  return client.readContract({
+    address: token as `0x${string}`,
+    abi: parseAbi(['function totalSupply() view returns (uint256)']),
+    functionName: 'totalSupply',
+    blockNumber: BigInt(block),
+  });
+}
+
+export interface Concentration {
+  holders: number;
+  largest: number;
+  top5: number;
+  top10: number;
+  gini: number;
+  hhi: number;
+  nakamoto: number;
+}
+
+/**
+ * Holders: balance strictly above `dust` (raw), the zero address never one, `excluded` left out. Shares of the total
+ * supply for top-N (percent; without the excluded: of the total less what they hold); Gini, HHI and Nakamoto over the
+ * holders' own sum.
+ */
+export function concentrationOf(
+  balances: ReadonlyMap<string, bigint>,
+  decimals: number,
+  dust: bigint,
+  totalSupply: bigint,
+  excluded: ReadonlySet<string> = new Set(),
+): Concentration {
+  const scale = 10 ** decimals;
+  const held = [...balances]
+    .filter(([a, v]) => v > dust && a !== ZERO && !excluded.has(a))
+    .map(([, v]) => v)
+    .sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+  const excludedHeld = [...balances].filter(([a]) => excluded.has(a)).reduce((s, [, v]) => s + v, 0n);
+  const base = Number(totalSupply - excludedHeld);
+  const x = held.map((v) => Number(v));
+  const sum = x.reduce((s, v) => s + v, 0);
+  let pairs = 0;
+  for (const a of x) for (const b of x) pairs += Math.abs(a - b);
+  let acc = 0;
+  let nakamoto = 0;
+  for (const v of x) {
+    acc += v;
+    nakamoto++;
+    if (acc * 2 > sum) break;
+  }
+  return {
+    holders: x.length,
+    largest: x.length ? x[0]! / scale : 0,
+    top5: (x.slice(0, 5).reduce((s, v) => s + v, 0) / base) * 100,
+    top10: (x.slice(0, 10).reduce((s, v) => s + v, 0) / base) * 100,
+    gini: pairs / (2 * x.length * x.length * (sum / x.length)),
+    hhi: x.reduce((s, v) => s + ((v / sum) * 100) ** 2, 0),
+    nakamoto,
+  };
+}
