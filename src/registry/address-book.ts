@@ -47,7 +47,26 @@ export const bookKey = {
   stablecoin: (protocol: string) => `stablecoin/${protocol}`,
   /** An on-chain derivatives venue's entry point by its contract name: GMX v2's `DataStore` and `EventEmitter`. */
   derivatives: (protocol: string, contract: 'DataStore' | 'EventEmitter') => `derivatives/${protocol}/${contract}`,
+  /**
+   * A labelled holder of a protocol's token (the protocol whose registry `token` it is): its category, what kind of
+   * holder it is and a short label (`tokenomics/uniswap/team/treasury_vester/team-1`).
+   */
+  tokenomics: (protocol: string, category: TokenomicsCategory, kind: TokenomicsKind, label: string) =>
+    `tokenomics/${protocol}/${category}/${kind}/${label}`,
 } as const;
+
+/** Categories of a token's labelled holders (`bookKey.tokenomics`). */
+export type TokenomicsCategory = 'team' | 'investors' | 'advisors' | 'treasury' | 'community' | 'exchange' | 'burn';
+/** Kinds of a token's labelled holders: vesting and distributor contracts, treasuries, EOAs and burn addresses. */
+export type TokenomicsKind =
+  | 'treasury_vester'
+  | 'vesting_wallet'
+  | 'token_timelock'
+  | 'merkle_distributor'
+  | 'timelock'
+  | 'timelock_controller'
+  | 'eoa'
+  | 'burn';
 
 export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
 
