@@ -287,6 +287,19 @@ function queueToken(
       kind: 'fund',
     });
   }
+  // The beneficiaries' own wallets are labelled too (a vested and released allocation stays in its category while its
+  // beneficiary holds it); a treasury vester's recipient is the Timelock, already labelled.
+  const labelled = new Set(holders.map((h) => h.address));
+  for (const h of [...holders]) {
+    if (!h.beneficiary || labelled.has(h.beneficiary)) continue;
+    holders.push({
+      address: h.beneficiary,
+      category: h.category,
+      kind: 'eoa',
+      label: `${h.label}-beneficiary`,
+      amount: '0',
+    });
+  }
   holders.push({ address: BURN_ADDRESS, category: 'burn', kind: 'burn', label: 'dead', amount: '0' });
   return {
     symbol: plan.symbol,

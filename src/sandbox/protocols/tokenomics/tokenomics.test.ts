@@ -180,6 +180,9 @@ describe('the tokenomics tokens in the sandbox world', () => {
       BURN_ADDRESS.toLowerCase(),
     );
     expect(book.tokens.UNI?.address).toBe(tok('UNI').address.toLowerCase());
+    expect(book.entries[bookKey.tokenomics('uniswap', 'team', 'eoa', 'team-1-beneficiary')]?.address).toBe(
+      holder('UNI', 'team-1').beneficiary!.toLowerCase(),
+    );
   });
 
   describe(`after ${HOURS} simulated hours`, () => {
