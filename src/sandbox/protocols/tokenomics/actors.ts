@@ -23,7 +23,7 @@ const KEEPER_PERIOD = 6 * HOUR;
 const RELEASE_PERIOD = 12 * HOUR;
 /** Per holder and token held: deposits into an exchange per hour, and burns per hour in the whole cast. */
 const DEPOSITS_PER_HOUR = 0.06;
-const BURNS_PER_HOUR = 0.02;
+const BURNS_PER_HOUR = 0.04;
 
 export interface TokenomicsRuntimeState {
   rng: RngState;
@@ -255,10 +255,13 @@ export class TokenomicsActors implements ProtocolActors {
       }
     }
     if (!this.rng.chance(1 - Math.exp(-BURNS_PER_HOUR * hoursStep))) return;
-    const holder = this.holders[this.rng.int(this.holders.length)]!;
-    const t = this.tokens[this.rng.int(this.tokens.length)]!;
+    // A holder burns a little of a token it holds (any of the cast's holdings, equally likely).
+    const holdings = this.holders.flatMap((h) =>
+      this.tokens.filter((t) => h.available(t.id) > 0n).map((t) => ({ h, t })),
+    );
+    if (holdings.length === 0) return;
+    const { h: holder, t } = holdings[this.rng.int(holdings.length)]!;
     const held = holder.available(t.id);
-    if (held <= 0n) return;
     const amount = (held * BigInt(Math.round(this.rng.uniform(0.01, 0.05) * 1e6))) / 1_000_000n;
     this.transfer(holder, t, BURN_ADDRESS, amount, () => {
       this.s.stats.burns += 1;
