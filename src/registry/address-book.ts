@@ -50,10 +50,17 @@ export const bookKey = {
   derivatives: (protocol: string, contract: 'DataStore' | 'EventEmitter') => `derivatives/${protocol}/${contract}`,
   /** A protocol's token, with its deployment block (where the tokenomics holder replay starts). */
   tokenomicsToken: (protocol: string) => `tokenomics/${protocol}/token`,
-  /** An address labelled for a protocol's token: who holds it (category), what it is (kind), a slug. */
+  /**
+   * A labelled holder of a protocol's token (the protocol whose registry `token` it is): its category, what kind of
+   * holder it is and a short label (`tokenomics/uniswap/team/treasury_vester/team-1`).
+   */
   tokenomics: (protocol: string, category: TokenLabelCategory, kind: TokenLabelKind, label: string) =>
     `tokenomics/${protocol}/${category}/${kind}/${label}`,
 } as const;
+
+/** Categories and kinds of a token's labelled holders (`bookKey.tokenomics`): the registry's (types.ts). */
+export type TokenomicsCategory = TokenLabelCategory;
+export type TokenomicsKind = TokenLabelKind;
 
 export const EMPTY_BOOK: AddressBook = { origin: 'registry', chains: {} };
 

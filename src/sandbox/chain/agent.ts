@@ -22,7 +22,9 @@ export type AgentRole =
   | 'trove-owner'
   | 'keeper'
   | 'redeemer'
-  | 'batcher';
+  | 'batcher'
+  | 'exchange'
+  | 'holder';
 
 export interface AgentState {
   /** Index in the key derivation (-1: the deployer, anvil's account 0). */

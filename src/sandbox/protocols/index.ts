@@ -13,6 +13,7 @@ import { morpho } from './morpho/protocol.js';
 import { checkProtocols, type SandboxProtocol } from './protocol.js';
 import { rollups } from './rollups/protocol.js';
 import { staking } from './staking/protocol.js';
+import { tokenomics } from './tokenomics/protocol.js';
 import { uniswap } from './uniswap/protocol.js';
 
 export const PROTOCOLS: readonly SandboxProtocol[] = [
@@ -22,6 +23,8 @@ export const PROTOCOLS: readonly SandboxProtocol[] = [
   aave,
   morpho,
   liquity,
+  // Before MakerDAO: issuers issue in the list's order, and Maker's LINK-A join takes LINK's address.
+  tokenomics,
   maker,
   rollups,
   gmx,
@@ -32,3 +35,4 @@ checkProtocols(PROTOCOLS);
 export type { MakerRuntimeState } from './maker/actors.js';
 export * from './protocol.js';
 export type { RollupRuntimeState } from './rollups/actors.js';
+export type { TokenomicsRuntimeState } from './tokenomics/actors.js';

@@ -69,6 +69,18 @@ export interface GenesisFunds {
   fund(agent: Agent, token: ManifestToken, amount: bigint): boolean;
 }
 export const GENESIS_FUNDS = slot<GenesisFunds>('genesis-funds');
+const GENESIS_FUNDERS = slot<GenesisFunds[]>('genesis-funders');
+/** Adds an issuer's `GenesisFunds` beside the others' (`GENESIS_FUNDS` asks each in turn; the first that funds wins). */
+export function addGenesisFunds(build: Provided, funds: GenesisFunds): void {
+  let funders = build.find(GENESIS_FUNDERS);
+  if (!funders) {
+    const list: GenesisFunds[] = [];
+    build.provide(GENESIS_FUNDERS, list);
+    build.provide(GENESIS_FUNDS, { fund: (agent, token, amount) => list.some((f) => f.fund(agent, token, amount)) });
+    funders = list;
+  }
+  funders.push(funds);
+}
 
 /** The genesis block being built. */
 export interface GenesisBuild extends Provided {

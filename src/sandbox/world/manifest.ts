@@ -4,6 +4,7 @@
  * (tokens, market events) and `protocols/uniswap/plan.ts` (pools and their characters), the scenario's own state
  * in `state.ts`. `docs/sandbox.md` describes the same world in prose.
  */
+import type { TokenomicsCategory, TokenomicsKind } from '../../registry/address-book.js';
 
 export type TokenKind = 'stable' | 'weth' | 'volatile';
 export type PoolCharacter = 'deep-busy' | 'thin-steady' | 'bursty' | 'single-trader' | 'dormant' | 'ordinary';
@@ -89,6 +90,8 @@ export interface WorldManifest {
   liquity?: ManifestLiquity;
   /** MakerDAO (protocols/maker: the testchain's MCD deployment). Absent in worlds saved before it existed. */
   maker?: ManifestMaker;
+  /** The tokenomics tokens UNI, LINK and AAVE (protocols/tokenomics). Absent in worlds saved before it existed. */
+  tokenomics?: ManifestTokenomics;
   /**
    * Sections of protocols this type does not name, by protocol name: a protocol outside the production list (a
    * test's own) writes its section here, as the scenario state's open part takes its runtime state.
@@ -269,4 +272,51 @@ export interface SimulationState {
   prices: Record<string, number>;
   step: number;
   [k: string]: unknown;
+}
+
+/**
+ * The tokenomics tokens (protocols/tokenomics): fixed-supply tokens issued at genesis, each with its labelled holders
+ * (vesting and distributor contracts, treasuries, exchange hot wallets, the burn address).
+ */
+export interface ManifestTokenomics {
+  /** The genesis block, where every token and contract here was deployed. */
+  startBlock: number;
+  tokens: ManifestTokenomicsToken[];
+}
+
+export interface ManifestTokenomicsToken {
+  symbol: string;
+  /** The registry's protocol whose `token` this is (`uniswap`, `chainlink`, `aave`). */
+  protocol: string;
+  address: `0x${string}`;
+  /** `uni`: Uniswap's `Uni` (@uniswap/governance); `oz-fixed-supply`: OpenZeppelin's ERC20PresetFixedSupply. */
+  standard: 'uni' | 'oz-fixed-supply';
+  /** Raw total supply, all minted at genesis to `issuer`, who distributed it in the same block. */
+  totalSupply: string;
+  issuer: `0x${string}`;
+  holders: ManifestTokenomicsHolder[];
+  /** The merkle airdrop's claims (index, account, raw amount), as Uniswap published its tree. */
+  airdrop?: { distributor: `0x${string}`; merkleRoot: `0x${string}`; claims: ManifestAirdropClaim[] };
+}
+
+export interface ManifestAirdropClaim {
+  index: number;
+  account: `0x${string}`;
+  amount: string;
+}
+
+/** A labelled holder: `bookKey.tokenomics(protocol, category, kind, label)`. */
+export interface ManifestTokenomicsHolder {
+  address: `0x${string}`;
+  category: TokenomicsCategory;
+  kind: TokenomicsKind;
+  label: string;
+  /** The contract deployed there (`TreasuryVester`, `VestingWallet`…); absent for an EOA or the burn address. */
+  contract?: string;
+  /** Raw amount it received at genesis. */
+  amount: string;
+  /** Who its tokens vest to (a vester's recipient, a wallet's or timelock's beneficiary). */
+  beneficiary?: `0x${string}`;
+  /** Unix seconds: cliff then linear from `start` to `end` (cliff = start: linear), or a step (all three equal). */
+  schedule?: { start: number; cliff: number; end: number };
 }

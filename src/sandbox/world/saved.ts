@@ -24,10 +24,12 @@ export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
  * several percent off their feeds).
  * 4: one DAI (issue 26): with the stablecoins, the world's DAI is Maker's `MCD_DAI`, drawn from vaults, where a world
  * saved before has a mintable DAI beside it in its pools, lending markets and DAI-USD feed.
+ * 5: the tokenomics tokens (issue 28): UNI, LINK and AAVE are fixed-supply tokens with their vesting, treasury and
+ * airdrop contracts (protocols/tokenomics), where a world saved before has faucet tokens and no labelled holders.
  * A saved world of an older format is kept aside and a new one is created (world.ts), and ingestion follows the new
  * chain as after a reorg.
  */
-export const WORLD_FORMAT = 4;
+export const WORLD_FORMAT = 5;
 
 export interface SavedWorld {
   readonly format: number;

@@ -4,7 +4,7 @@
  * actors. Types only.
  */
 import type { AgentState } from '../chain/agent.js';
-import type { MakerRuntimeState, RollupRuntimeState } from '../protocols/index.js';
+import type { MakerRuntimeState, RollupRuntimeState, TokenomicsRuntimeState } from '../protocols/index.js';
 import type { PoolCharacter, SimulationState } from './manifest.js';
 
 export interface PoolRuntimeState {
@@ -105,6 +105,8 @@ export interface ScenarioState extends SimulationState {
   maker?: MakerRuntimeState;
   /** The rollup batchers (protocols/rollups). Absent in worlds saved before they existed. */
   rollups?: RollupRuntimeState;
+  /** The tokenomics tokens' actors (protocols/tokenomics). Absent in worlds saved before they existed. */
+  tokenomics?: TokenomicsRuntimeState;
 }
 
 /** Seized collateral a liquidator is selling on the DEX pools, a chunk per block. */

@@ -8,7 +8,7 @@
 import type { Address } from 'viem';
 import { bookKey } from '../../../registry/address-book.js';
 import type { ManifestDex, ManifestToken, WorldManifest } from '../../world/manifest.js';
-import { artifactIn, FEED_ANSWERS, GENESIS_FUNDS, type SandboxProtocol, slot } from '../protocol.js';
+import { addGenesisFunds, artifactIn, FEED_ANSWERS, type SandboxProtocol, slot } from '../protocol.js';
 import { DEX } from '../uniswap/protocol.js';
 import type { MakerActors } from './actors.js';
 import type { QueuedMaker } from './deploy.js';
@@ -90,7 +90,7 @@ export const maker: SandboxProtocol = {
       ilk,
     };
     const ethUsd = answerOf('WETH') * 10n ** 10n;
-    build.provide(GENESIS_FUNDS, {
+    addGenesisFunds(build, {
       fund: (agent, token, amount) => {
         if (token.address.toLowerCase() !== daiAddress.toLowerCase()) return false;
         const eth = queueDaiDraw(build.session, agent, target, amount, ethUsd, rate, dust);
