@@ -290,7 +290,10 @@ export async function startCoingeckoStandin(options: CoingeckoStandinOptions): P
         const cex = CEX_VENUES.find((v) => v.id === id);
         const dex = m.manifest.pools.map(dexVenueOf).find((v) => v.id === id);
         if (!cex && !dex) throw new HttpError(404, 'exchange not found');
-        const tickers = venueTickers(m, hour, id).map(({ coin_mcap_usd: _c, ...t }) => t);
+        // An exchange's tickers carry no depth and no coin market cap (CoinGecko's `ExchangeGetIDResponse.Ticker`).
+        const tickers = venueTickers(m, hour, id).map(
+          ({ coin_mcap_usd: _c, cost_to_move_up_usd: _u, cost_to_move_down_usd: _d, ...t }) => t,
+        );
         const btcVolume = tickers.reduce((s, t) => s + (t.is_anomaly || t.is_stale ? 0 : t.converted_volume.btc), 0);
         return json({
           name: cex?.name ?? dex!.name,
@@ -390,6 +393,7 @@ export async function startCoingeckoStandin(options: CoingeckoStandinOptions): P
   poll();
   const timer = setInterval(poll, options.pollMs ?? 5000);
   timer.unref();
+  const closeServer = standin.close;
   return Object.assign(standin, {
     market: () => market,
     quotedHour,
@@ -402,7 +406,7 @@ export async function startCoingeckoStandin(options: CoingeckoStandinOptions): P
     close: async () => {
       clearInterval(timer);
       await reading?.catch(() => undefined);
-      await standin.close();
+      await closeServer();
     },
   });
 }

@@ -481,7 +481,7 @@ export class CoingeckoMarket {
       // The day's point is the hour closing at its 00:00 UTC, when the stand-in has it.
       if (this.source.facts(d - HOUR) && this.source.hour(d - HOUR)) point(d * 1000, d - HOUR);
     }
-    if (hour + HOUR > today) point(nowMs, hour);
+    if (nowMs > today * 1000) point(nowMs, hour);
     return { prices, market_caps: caps, total_volumes: volumes };
   }
 }
