@@ -135,10 +135,14 @@ export class CoingeckoClient {
   private readonly sleepFn: SleepFn;
   private readonly slots = new Semaphore(1);
   private readonly intervalMs: number;
-  private readonly headers: Record<string, string>;
+  /** The request headers, the key among them: a private field, so that logging or serialising the client shows neither. */
+  readonly #headers: Record<string, string>;
+  private readonly options: Omit<CoingeckoClientOptions, 'apiKey'>;
   private nextAtMs = 0;
 
-  constructor(private readonly options: CoingeckoClientOptions = {}) {
+  constructor(options: CoingeckoClientOptions = {}) {
+    const { apiKey, ...rest } = options;
+    this.options = rest;
     this.plan = options.plan ?? 'demo';
     this.baseUrl = (options.baseUrl ?? (this.plan === 'pro' ? COINGECKO_PRO_URL : COINGECKO_DEMO_URL)).replace(
       /\/+$/,
@@ -149,8 +153,8 @@ export class CoingeckoClient {
     this.sleepFn = options.sleep ?? ((ms: number) => sleep(ms));
     this.intervalMs =
       options.minIntervalMs ?? (options.apiKey ? COINGECKO_INTERVAL_MS[this.plan] : COINGECKO_INTERVAL_MS.keyless);
-    this.headers = { accept: 'application/json' };
-    if (options.apiKey) this.headers[this.plan === 'pro' ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = options.apiKey;
+    this.#headers = { accept: 'application/json' };
+    if (apiKey) this.#headers[this.plan === 'pro' ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = apiKey;
   }
 
   /** `GET /coins/{id}`: the coin's market data (price, market cap, volume, supplies, FDV), without the rest. */
@@ -236,7 +240,7 @@ export class CoingeckoClient {
     const { res, text } = await fetchText(
       this.fetchFn,
       `${this.baseUrl}${pathAndQuery}`,
-      { headers: this.headers },
+      { headers: this.#headers },
       this.options.timeoutMs ?? 30_000,
       (headers) => parseRetryAfter(headers.get('retry-after'), this.clock.nowMs()),
       this.stats,
