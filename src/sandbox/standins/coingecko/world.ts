@@ -256,6 +256,11 @@ export class CoingeckoMarket {
       const f = this.source.facts(h);
       if (f) total = f.supply[coin.id];
     }
+    // No earlier reading (a resumed world whose node kept no state for the first hours): the oldest later one.
+    for (let h = hour + HOUR, n = 0; total === undefined && n < 24 * 90; h += HOUR, n++) {
+      const f = this.source.facts(h);
+      if (f) total = f.supply[coin.id];
+    }
     if (total === undefined) return { total: null, max: null, circulating: null };
     return {
       total,
