@@ -182,6 +182,7 @@ describe('protoscore sandbox info', () => {
     expect(Object.keys(standins).sort()).toEqual([
       'beacon',
       'bitcoin',
+      'coingecko',
       'discord',
       'dydx',
       'github',
@@ -189,6 +190,11 @@ describe('protoscore sandbox info', () => {
       'reddit',
       'synthetix',
     ]);
+    // CoinGecko's: its URL is COINGECKO_API_URL's value, and it takes the announced demo key.
+    const ping = await fetch(`${standins.coingecko!.url}/ping`, {
+      headers: { 'x-cg-demo-api-key': standins.coingecko!.api_key! },
+    });
+    expect(ping.status).toBe(200);
     // GMX's oracle keeper: its URL is GMX_ORACLE_URL's value.
     expect((await fetch(`${standins.gmx_oracle!.url}/ping`)).status).toBe(200);
     // Discord's: the bot token, and the URL that takes the place of https://discord.com/api/v10.

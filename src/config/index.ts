@@ -74,6 +74,11 @@ export interface Config {
   readonly discord: DiscordSettings;
   /** Reddit's OAuth API for the community area (app-only credentials: secrets, never logged). */
   readonly reddit: RedditSettings;
+  /**
+   * CoinGecko's API v3 for the tokenomics area's market data: `COINGECKO_API_URL` (undefined: the plan's own host),
+   * `COINGECKO_API_KEY` (a secret, never logged; undefined: keyless public access) and `COINGECKO_API_PLAN`.
+   */
+  readonly coingecko: CoingeckoSettings;
   /** dYdX v4: `DYDX_INDEXER_URL` (undefined: https://indexer.dydx.trade) and `DYDX_NODE_REST_URL` (undefined: none). */
   readonly dydx: { readonly indexerUrl: string | undefined; readonly nodeRestUrl: string | undefined };
   /**
@@ -81,6 +86,19 @@ export interface Config {
    * registry's own addresses: a testnet, a fork, or the sandbox world run by `protoscore sandbox run`.
    */
   readonly addressBookFile: string | undefined;
+}
+
+/** CoinGecko's plans with their own key header and host: `demo` (free, api.coingecko.com) or `pro` (paid). */
+export const COINGECKO_PLANS = ['demo', 'pro'] as const;
+export type CoingeckoPlan = (typeof COINGECKO_PLANS)[number];
+
+export interface CoingeckoSettings {
+  /** `COINGECKO_API_URL` (no trailing slash, up to `/api/v3`); undefined: the plan's host. */
+  readonly apiUrl: string | undefined;
+  /** `COINGECKO_API_KEY`. Secret: never logged. */
+  readonly apiKey: string | undefined;
+  /** `COINGECKO_API_PLAN` (default `demo`): which header carries the key, and the default host. */
+  readonly plan: CoingeckoPlan;
 }
 
 export interface RedditSettings {
@@ -423,6 +441,34 @@ export const CONFIG_KEYS = {
     default: undefined,
     parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
   },
+  COINGECKO_API_URL: {
+    key: 'COINGECKO_API_URL',
+    doc: "CoinGecko API v3 base URL of the tokenomics area's market data, up to `/api/v3` (default the plan's: https://api.coingecko.com/api/v3 for `demo`, https://pro-api.coingecko.com/api/v3 for `pro`). With none of the CoinGecko keys set and the sandbox in use, `start` runs the CoinGecko stand-in instead",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  COINGECKO_API_KEY: {
+    key: 'COINGECKO_API_KEY',
+    doc: 'CoinGecko API key, sent as `x-cg-demo-api-key` (plan `demo`) or `x-cg-pro-api-key` (plan `pro`). Unset: keyless public access (rate-limited by IP; `pro` needs a key). Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const key = v.trim();
+      if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError(k, 'expected a key without spaces');
+      return key;
+    },
+  },
+  COINGECKO_API_PLAN: {
+    key: 'COINGECKO_API_PLAN',
+    doc: "CoinGecko plan of `COINGECKO_API_KEY`: `demo` (the free plan's key, api.coingecko.com, paced at 30 calls a minute) or `pro` (a paid plan's key, pro-api.coingecko.com, paced at 500 a minute). CoinGecko refuses a key on the other plan's host",
+    default: 'demo',
+    parse: (v: string, k: string): CoingeckoPlan => {
+      const plan = v.trim().toLowerCase();
+      if (!(COINGECKO_PLANS as readonly string[]).includes(plan)) {
+        throw new ConfigError(k, `expected one of ${COINGECKO_PLANS.join(', ')}, got ${JSON.stringify(v)}`);
+      }
+      return plan as CoingeckoPlan;
+    },
+  },
   REDDIT_API_URL: {
     key: 'REDDIT_API_URL',
     doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
@@ -667,6 +713,11 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       guilds: p.DISCORD_GUILDS ?? new Map<string, string>(),
     }),
     dydx: Object.freeze({ indexerUrl: p.DYDX_INDEXER_URL, nodeRestUrl: p.DYDX_NODE_REST_URL }),
+    coingecko: Object.freeze({
+      apiUrl: p.COINGECKO_API_URL,
+      apiKey: p.COINGECKO_API_KEY,
+      plan: p.COINGECKO_API_PLAN ?? 'demo',
+    }),
     reddit: Object.freeze({
       apiUrl: p.REDDIT_API_URL,
       authUrl: p.REDDIT_AUTH_URL,
@@ -691,6 +742,12 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
   }
   if ((config.reddit.clientId === undefined) !== (config.reddit.clientSecret === undefined)) {
     throw new ConfigError('REDDIT_CLIENT_SECRET', 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET are set together');
+  }
+  if (config.coingecko.plan === 'pro' && config.coingecko.apiKey === undefined) {
+    throw new ConfigError(
+      'COINGECKO_API_KEY',
+      'must be set with COINGECKO_API_PLAN=pro (the Pro API has no keyless access)',
+    );
   }
   if (config.reddit.apiUrl !== undefined && config.reddit.clientId === undefined) {
     throw new ConfigError(

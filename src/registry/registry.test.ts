@@ -5,6 +5,7 @@ import { CHAINS } from './chains/index.js';
 import { CHANNELS } from './channels/index.js';
 import { lower, registry } from './index.js';
 import { PROTOCOLS } from './protocols/index.js';
+import { REFERENCE_COINS } from './tokens.js';
 import type { Address, LendingMarket, ProtocolEntry, TokenRef } from './types.js';
 
 /** The 32 social ids of the legacy `/scores/social/protocols/discord` listing (legacy-api.md §2.10). */
@@ -647,6 +648,16 @@ describe('Registry queries', () => {
     expect(registry.protocol('Aave')).toBeUndefined();
     expect(registry.chain('arbitrum')?.settlesOn).toBe('ethereum');
     expect(registry.channel('reddit')?.name).toBe('Reddit');
+  });
+
+  it("every tokenomics protocol's token names its CoinGecko coin, and the reference coins are ETH's and BTC's", () => {
+    const missing = registry
+      .tokenomicsProtocols()
+      .filter((p) => !/^[a-z0-9][a-z0-9-]*$/.test(p.token?.coingeckoId ?? ''));
+    expect(missing.map((p) => p.id)).toEqual([]);
+    const id = (p: string) => registry.protocol(p)?.token?.coingeckoId;
+    expect([id('uniswap'), id('aave'), id('chainlink')]).toEqual(['uniswap', 'aave', 'chainlink']);
+    expect(REFERENCE_COINS).toEqual({ ETH: 'ethereum', BTC: 'bitcoin' });
   });
 
   it('tokenomicsProtocols are those with a token', () => {

@@ -41,6 +41,8 @@ export interface TokenRef {
   readonly address: Address;
   readonly decimals: number;
   readonly name?: string;
+  /** The coin's id on CoinGecko (`uniswap`, `aave`, `chainlink`): its market data (`/coins/{id}`), where known. */
+  readonly coingeckoId?: string;
 }
 
 export interface GithubRefs {

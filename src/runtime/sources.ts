@@ -18,6 +18,7 @@ import { type WorldView, worldView } from '../sandbox/world/view.js';
 import { openWorld, plannedGenesisTimestamp, refuseRunningWorld, type World } from '../sandbox/world/world.js';
 import { beaconFromConfig, openBeacon } from '../sources/beacon/endpoint.js';
 import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
+import { coingeckoFromConfig, openCoingecko } from '../sources/coingecko/endpoint.js';
 import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
 import { dydxFromConfig, openDydx } from '../sources/dydx/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
@@ -165,6 +166,17 @@ const dydxSource: SourceDef<'dydx'> = {
     ctx.role === 'serve' ? undefined : openDydx(dydxFromConfig(config), openOptions(ctx, 'dydx')),
 };
 
+/**
+ * CoinGecko's API v3: configured by any of its keys (`COINGECKO_API_URL`, `COINGECKO_API_KEY`); without them a role
+ * other than `serve` reads the demo plan's host keyless, as GMX's keeper is read from GMX's own host.
+ */
+const coingeckoSource: SourceDef<'coingecko'> = {
+  kind: 'coingecko',
+  configured: (config) => config.coingecko.apiUrl !== undefined || config.coingecko.apiKey !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openCoingecko(coingeckoFromConfig(config), openOptions(ctx, 'coingecko')),
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -176,6 +188,7 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   gmxOracleSource,
   synthetixSource,
   dydxSource,
+  coingeckoSource,
 ];
 
 /** Opens every source the configuration names. */

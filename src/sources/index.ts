@@ -6,6 +6,7 @@
  */
 import type { BeaconEndpoint } from './beacon/endpoint.js';
 import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
+import type { CoingeckoEndpoint } from './coingecko/endpoint.js';
 import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { DydxEndpoint } from './dydx/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
@@ -34,6 +35,8 @@ export interface SourceHandles {
   readonly synthetix: SynthetixEndpoint;
   /** dYdX v4's indexer REST API and its chain node's Cosmos REST (or their stand-in). */
   readonly dydx: DydxEndpoint;
+  /** CoinGecko's API v3 (or its stand-in): coins' market data, tickers, exchanges, the global market. */
+  readonly coingecko: CoingeckoEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

@@ -11,6 +11,7 @@ import { registry } from '../../src/registry/index.js';
 import { openSources, startStandins } from '../../src/runtime/sources.js';
 import type { BeaconStandin } from '../../src/sandbox/standins/beacon/server.js';
 import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.js';
+import type { CoingeckoStandin } from '../../src/sandbox/standins/coingecko/server.js';
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
 import type { DydxStandin } from '../../src/sandbox/standins/dydx/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
@@ -33,6 +34,7 @@ export interface StandinServers {
   readonly gmx_oracle: GmxOracleStandin;
   readonly dydx: DydxStandin;
   readonly synthetix: SynthetixStandin;
+  readonly coingecko: CoingeckoStandin;
 }
 
 export interface TestSourcesOptions {
@@ -98,6 +100,7 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     gmx_oracle: { ...NO_FAULTS, ...o.gmx_oracle },
     dydx: { ...NO_FAULTS, ...o.dydx },
     synthetix: { ...NO_FAULTS, ...o.synthetix },
+    coingecko: { ...NO_FAULTS, ...o.coingecko },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };

@@ -19,6 +19,12 @@ import {
   startBitcoinStandin,
 } from './bitcoin/server.js';
 import {
+  type CoingeckoStandinOptions,
+  SANDBOX_COINGECKO_FAULTS,
+  SANDBOX_COINGECKO_KEY,
+  startCoingeckoStandin,
+} from './coingecko/server.js';
+import {
   type DiscordStandinOptions,
   SANDBOX_DISCORD_FAULTS,
   SANDBOX_DISCORD_TOKEN,
@@ -98,6 +104,7 @@ export interface StandinOverrides {
   readonly gmx_oracle?: Partial<GmxOracleStandinOptions>;
   readonly dydx?: Partial<DydxStandinOptions>;
   readonly synthetix?: Partial<SynthetixStandinOptions>;
+  readonly coingecko?: Partial<CoingeckoStandinOptions>;
 }
 
 export interface StandinDef {
@@ -326,6 +333,36 @@ const synthetix: StandinDef = {
 };
 
 /**
+ * CoinGecko's API v3 (demo host, the sandbox's demo key) quoting the world: its reference prices, the tokens'
+ * `totalSupply()` and the pools' swaps read on the Ethereum chain, seeded CEX venues (docs/standins.md).
+ */
+const coingecko: StandinDef = {
+  kind: 'coingecko',
+  async start({ seed, clock, world, chains, overrides }) {
+    const rpcUrl = chains?.then((c) => c.get('ethereum'));
+    rpcUrl?.catch(() => undefined);
+    const standin = await startCoingeckoStandin({
+      seed,
+      clock,
+      ...(world ? { world } : {}),
+      ...(rpcUrl ? { rpcUrl } : {}),
+      faults: SANDBOX_COINGECKO_FAULTS,
+      ...overrides?.coingecko,
+    });
+    return {
+      url: standin.url,
+      config: { COINGECKO_API_URL: standin.url, COINGECKO_API_KEY: SANDBOX_COINGECKO_KEY, COINGECKO_API_PLAN: 'demo' },
+      label: 'sandbox CoinGecko stand-in (API v3)',
+      announce: { coingecko_api_url: standin.url },
+      service: 'coingecko',
+      info: { url: standin.url, api_key: SANDBOX_COINGECKO_KEY, plan: 'demo' },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+/**
  * The order-book venues' reference prices: the world's closed hours, or (a test without a world) a seeded walk from
  * the plan's initial prices over the sandbox's days.
  */
@@ -346,4 +383,14 @@ async function perpsPrices(
       );
 }
 
-export const STANDINS: readonly StandinDef[] = [github, bitcoin, beacon, discord, reddit, dydx, gmxOracle, synthetix];
+export const STANDINS: readonly StandinDef[] = [
+  github,
+  bitcoin,
+  beacon,
+  discord,
+  reddit,
+  dydx,
+  gmxOracle,
+  synthetix,
+  coingecko,
+];

@@ -1,0 +1,3 @@
+export * from './chain.js';
+export * from './server.js';
+export * from './world.js';
