@@ -299,6 +299,7 @@ describe('one vocabulary on every published document of a sandbox run', () => {
       'liquid-staking',
       'oracles',
       'stablecoin',
+      'tokenomics',
     ]);
     for (const d of docs) expect(rowOf(PATHS, d.area, d.path), d.path).toBeDefined();
     // Bitcoin's documents as well as the EVM chain's.
