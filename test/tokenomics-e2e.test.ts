@@ -3,7 +3,7 @@ import { tokenomicsArea } from '../src/areas/tokenomics/index.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
-import { balancesAt, concentrationOf, totalSupplyAt } from './support/tokenomics-truth.js';
+import { balancesAt, concentrationOf, lockedAt, totalSupplyAt } from './support/tokenomics-truth.js';
 
 /**
  * End to end on a small seeded world: sandbox chain → holder ledger and snapshots → compute → API. The holder
@@ -97,6 +97,27 @@ describe('tokenomics end to end on the sandbox', () => {
         close(m.gini_coeff_ex_infrastructure, ex.gini, `${what} gini ex`);
         close(m.hhi_ex_infrastructure, ex.hhi, `${what} hhi ex`);
         expect(m.nakamoto_coefficient_ex_infrastructure, what).toBe(ex.nakamoto);
+      }
+    }
+  });
+
+  it('locked supply equals what the vesting contracts lock by their own views at the record’s block', async () => {
+    const entries = Object.entries(w.env.book.chains.ethereum!.entries);
+    for (const protocol of ['uniswap', 'aave', 'chainlink']) {
+      const res = await get<Rec[]>(`/data/tokenomics/${protocol}`);
+      const vesting = entries.flatMap(([key, e]) => {
+        const [, p, , kind] = key.split('/');
+        return p === protocol && ['treasury_vester', 'vesting_wallet', 'token_timelock'].includes(kind!)
+          ? [{ address: e.address, kind: kind! }]
+          : [];
+      });
+      expect(vesting.length, protocol).toBeGreaterThan(0);
+      for (const r of res.data.filter((x) => x.block_number !== null).slice(0, 2)) {
+        let locked = 0n;
+        for (const v of vesting) {
+          locked += await lockedAt(w.world.rpcUrl, r.token_address, v.address, v.kind, r.block_number!);
+        }
+        expect(r.supply_metrics!.locked_supply_raw, `${protocol} ${r.date}`).toBe(locked.toString());
       }
     }
   });

@@ -84,3 +84,51 @@ export function concentrationOf(
     nakamoto,
   };
 }
+
+const VESTING_VIEWS = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function vestingAmount() view returns (uint256)',
+  'function vestingBegin() view returns (uint256)',
+  'function vestingCliff() view returns (uint256)',
+  'function vestingEnd() view returns (uint256)',
+  'function lastUpdate() view returns (uint256)',
+  'function released(address) view returns (uint256)',
+  'function vestedAmount(address, uint64) view returns (uint256)',
+  'function releaseTime() view returns (uint256)',
+]);
+
+/**
+ * What a vesting contract still locks at a block, from its own views (eth_call at the block): a TreasuryVester its
+ * balance less what `claim()` would pay at the block's time; a VestingWallet what it was given (balance + released)
+ * less `vestedAmount(token, time)`; a TokenTimelock its balance before `releaseTime`, nothing from it.
+ */
+export async function lockedAt(
+  rpcUrl: string,
+  token: string,
+  contract: string,
+  kind: string,
+  block: number,
+): Promise<bigint> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const at = { blockNumber: BigInt(block) };
+  const time = (await client.getBlock(at)).timestamp;
+  const read = (functionName: string, args: readonly unknown[] = [], address = contract) =>
+    client.readContract({
+      address: address as `0x${string}`,
+      abi: VESTING_VIEWS,
+      functionName,
+      args,
+      ...at,
+    } as never) as Promise<bigint>;
+  const balance = await read('balanceOf', [contract], token);
+  if (kind === 'token_timelock') return time < (await read('releaseTime')) ? balance : 0n;
+  if (kind === 'vesting_wallet') {
+    return balance + (await read('released', [token])) - (await read('vestedAmount', [token, time]));
+  }
+  if (kind !== 'treasury_vester') throw new Error(`not a vesting kind: ${kind}`);
+  const [amount, begin, cliff, end, last] = await Promise.all(
+    ['vestingAmount', 'vestingBegin', 'vestingCliff', 'vestingEnd', 'lastUpdate'].map((f) => read(f)),
+  );
+  const claimable = time < cliff! ? 0n : time >= end! ? balance : (amount! * (time - last!)) / (end! - begin!);
+  return balance - claimable;
+}
