@@ -53,9 +53,25 @@ export const ILK_REGISTRY_ABI = parseAbi([
   'function list() view returns (bytes32[])',
   'function info(bytes32 ilk) view returns (string name, string symbol, uint256 class, uint256 dec, address gem, address pip, address join, address xlip)',
 ]);
+/**
+ * The peg stability modules' getters: the classic DssPsm (makerdao/dss-psm `psm.sol`: `gemJoin`, `vat`, `ilk`, `tin`,
+ * `tout`; its gems in an AuthGemJoin) and the LitePSM (makerdao/dss-lite-psm `DssLitePsm.sol`: `gem`, `pocket`,
+ * `buf`, `vat`, `ilk`, `tin`, `tout`; its gems in a separate pocket, its `gemJoin()` answering itself).
+ */
 export const PSM_ABI = parseAbi([
   'function tin() view returns (uint256)',
   'function tout() view returns (uint256)',
+  'function ilk() view returns (bytes32)',
+  'function vat() view returns (address)',
+  'function gemJoin() view returns (address)',
+  'function gem() view returns (address)',
+  'function pocket() view returns (address)',
+  'function buf() view returns (uint256)',
+]);
+/** A classic PSM's AuthGemJoin (dss-psm `join-5-auth.sol` and kin): its gem, the gem's decimals and its ilk. */
+export const GEM_JOIN_ABI = parseAbi([
+  'function gem() view returns (address)',
+  'function dec() view returns (uint256)',
   'function ilk() view returns (bytes32)',
 ]);
 export const TOKEN_ABI = parseAbi([

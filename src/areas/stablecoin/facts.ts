@@ -128,14 +128,32 @@ export interface UrnState {
   readonly art: bigint;
 }
 
+/**
+ * A peg stability module, found by its interface among the Chainlog's entries (`psms.ts`). The fields after `tout`
+ * are absent in snapshots taken before stablecoin.liquidity@1.8.0 (found then by the `MCD_PSM_` prefix and valued by
+ * the ilk's join balance).
+ */
 export interface MakerPsm {
-  /** The Chainlog key (`MCD_PSM_USDC_A`). */
+  /** The Chainlog key (`MCD_PSM_USDC_A`, `MCD_LITE_PSM_USDC_A`). */
   readonly key: string;
   readonly address: string;
   readonly ilk: string;
-  /** Fees in (wad): sell gem for DAI (tin), buy gem with DAI (tout). Null when the contract has none. */
+  /** Fees in (wad): sell gem for DAI (tin), buy gem with DAI (tout); 2²⁵⁶ − 1 is the LitePSM's HALTED. */
   readonly tin: bigint | null;
   readonly tout: bigint | null;
+  /** `classic` (DssPsm, its gems in its GemJoin) or `lite` (DssLitePsm, its gems in its pocket). */
+  readonly kind?: 'classic' | 'lite';
+  /** The gem (lowercase) and its decimals. */
+  readonly gem?: string;
+  readonly dec?: number;
+  /** Where the gems are: the GemJoin (classic) or `pocket()` (lite), lowercase. */
+  readonly holder?: string;
+  /** `gem.balanceOf(holder)` (raw, `dec` decimals): what exits through the PSM can take; null when unread. */
+  readonly held?: bigint | null;
+  /** The LitePSM's `buf` (wad): the DAI it pre-mints into itself beyond its gems (null for a classic PSM). */
+  readonly buf?: bigint | null;
+  /** Other Chainlog keys answering as this PSM over the same gems (a wrapper): counted once, here. */
+  readonly aliases?: readonly string[];
 }
 
 export interface MakerSnapshot {

@@ -32,6 +32,8 @@ const REG: Hex = '0x00000000000000000000000000000000000000a6';
 const JOIN_DAI: Hex = '0x00000000000000000000000000000000000000a7';
 const PSM: Hex = '0x00000000000000000000000000000000000000a8';
 const VOW: Hex = '0x00000000000000000000000000000000000000a9';
+const PSM_JOIN: Hex = '0x00000000000000000000000000000000000000aa';
+const USDC: Hex = '0x00000000000000000000000000000000000000ab';
 const WETH: Hex = '0x00000000000000000000000000000000000000b1';
 const ETH_JOIN: Hex = '0x00000000000000000000000000000000000000b2';
 const CLIP: Hex = '0x00000000000000000000000000000000000000b3';
@@ -288,6 +290,12 @@ describe('readMakerSnapshot (recorded answers)', () => {
     [`${PSM}.ilk`]: key('PSM-USDC-A'),
     [`${PSM}.tin`]: 0n,
     [`${PSM}.tout`]: 10n ** 15n,
+    [`${PSM}.vat`]: VAT,
+    [`${PSM}.gemJoin`]: PSM_JOIN,
+    [`${PSM_JOIN}.gem`]: USDC,
+    [`${PSM_JOIN}.dec`]: 6n,
+    [`${PSM_JOIN}.ilk`]: key('PSM-USDC-A'),
+    [`${USDC}.balanceOf`]: ([a]: readonly unknown[]) => (a === PSM_JOIN ? 25n * 10n ** 6n : 0n),
   };
 
   it('reads the Chainlog, the IlkRegistry’s ilks, their Vat/Spot/Jug/Dog parameters, the PSMs and the vaults', async () => {
@@ -305,7 +313,23 @@ describe('readMakerSnapshot (recorded answers)', () => {
       vowDai: 7n * 10n ** 45n,
       vowSin: 2n * 10n ** 45n,
       par: RAY,
-      psms: [{ key: 'MCD_PSM_USDC_A', address: PSM, ilk: 'PSM-USDC-A', tin: 0n, tout: 10n ** 15n }],
+      // Found by its interface (psms.test.ts holds each kind to the real contracts' ABI), its gems in its GemJoin.
+      psms: [
+        {
+          key: 'MCD_PSM_USDC_A',
+          address: PSM,
+          ilk: 'PSM-USDC-A',
+          tin: 0n,
+          tout: 10n ** 15n,
+          kind: 'classic',
+          gem: USDC,
+          dec: 6,
+          holder: PSM_JOIN,
+          held: 25n * 10n ** 6n,
+          buf: null,
+          aliases: [],
+        },
+      ],
       urns: [{ ilk: 'ETH-A', urn: URN, ink: 5n * E18, art: 100n * E18 }],
     });
     expect(s.ilks).toEqual([

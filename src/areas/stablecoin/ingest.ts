@@ -23,7 +23,6 @@ import {
   ILK_REGISTRY_ABI,
   JUG_ABI,
   PRICE_FEED_ABI,
-  PSM_ABI,
   SPOT_ABI,
   STABILITY_POOL_ABI,
   TOKEN_ABI,
@@ -36,13 +35,13 @@ import type {
   LiquitySnapshot,
   MakerClipperState,
   MakerIlkState,
-  MakerPsm,
   MakerSnapshot,
   StableEventFact,
   StableSnapshot,
   TroveState,
   UrnState,
 } from './facts.js';
+import { readPsms } from './psms.js';
 import { insertEvents, rollbackStable, StablecoinRepository } from './repo.js';
 import type { StablecoinTarget } from './targets.js';
 
@@ -176,7 +175,6 @@ export async function readMakerSnapshot(
     { address: c.jug, abi: JUG_ABI, functionName: 'ilks', args: [w] },
     { address: c.dog, abi: DOG_ABI, functionName: 'ilks', args: [w] },
   ]);
-  const psmKeys = Object.keys(c.chainlog).filter((k) => k.startsWith('MCD_PSM_'));
   const held = Object.entries(c.chainlog).filter(([, a]) => a !== ZERO);
   const vow = c.chainlog.MCD_VOW;
   const calls: Call[] = [
@@ -195,11 +193,6 @@ export async function readMakerSnapshot(
     { address: c.dog, abi: DOG_ABI, functionName: 'Hole' },
     { address: c.dog, abi: DOG_ABI, functionName: 'Dirt' },
     ...perIlk,
-    ...psmKeys.flatMap((k): Call[] => [
-      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'ilk' },
-      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'tin' },
-      { address: c.chainlog[k]!, abi: PSM_ABI, functionName: 'tout' },
-    ]),
     ...held.map(([, a]): Call => ({ address: c.dai, abi: TOKEN_ABI, functionName: 'balanceOf', args: [a] })),
     ...urnKeys.map(
       (u): Call => ({
@@ -268,15 +261,8 @@ export async function readMakerSnapshot(
     joinBalance: (balances[k] as bigint | undefined) ?? null,
     clipper: clippers[k]!,
   }));
-  const psms: MakerPsm[] = [];
-  for (const key of psmKeys) {
-    const ilk = next() as Hex | undefined;
-    const tin = next() as bigint | undefined;
-    const tout = next() as bigint | undefined;
-    // A Chainlog PSM entry that is not a PSM (a pocket, a lite PSM's helper) answers no ilk(): not a PSM.
-    if (ilk === undefined) continue;
-    psms.push({ key, address: c.chainlog[key]!, ilk: bytes32ToText(ilk), tin: tin ?? null, tout: tout ?? null });
-  }
+  // The PSMs by what they are, whatever their Chainlog names, with their gems where they keep them.
+  const psms = await readPsms(source, c.chainlog, c.vat, n);
   let protocolHeld = 0n;
   for (const [key] of held) protocolHeld += required<bigint>(next(), `DAI.balanceOf(${key})`);
   const urns: UrnState[] = [];

@@ -52,6 +52,14 @@ export function makerFigures(
 ): StateFigures {
   const t = s.timestamp;
   const psmIlks = new Set(s.psms.map((p) => p.ilk));
+  // Where a PSM keeps its gems (its GemJoin, or a LitePSM's pocket), read since 1.8.0: its type's amount. Before,
+  // the type's join balance (a LitePSM's registry entry names no join).
+  const psmHeld = new Map<string, number | null>();
+  for (const p of s.psms) {
+    if (p.held === undefined) continue;
+    const sum = psmHeld.get(p.ilk);
+    psmHeld.set(p.ilk, p.held === null || sum === null ? null : (sum ?? 0) + toFloat(p.held, p.dec ?? 18));
+  }
   const urnsByIlk = new Map<string, { ink: bigint; art: bigint }[]>();
   for (const u of s.urns) {
     const list = urnsByIlk.get(u.ilk) ?? [];
@@ -68,7 +76,9 @@ export function makerFigures(
     const kind = classifyIlk(x, psmIlks);
     const debtRad = x.Art * x.rate;
     const debt = toFloat(debtRad, 45);
-    const amount = x.joinBalance === null ? null : toFloat(x.joinBalance, x.dec);
+    const held = psmHeld.get(x.ilk);
+    const joined = x.joinBalance === null ? null : toFloat(x.joinBalance, x.dec);
+    const amount = held === undefined ? joined : held;
     const poke = latestEvent(
       events,
       t,
@@ -235,9 +245,12 @@ export function makerFigures(
   const cryptoUnpriced = crypto.some((x) => x.usd === null);
   const cryptoUsd = crypto.reduce((a, x) => a + (x.usd ?? 0), 0);
   const collateralRatio = cryptoUnpriced || cryptoDebt <= 0 ? null : cryptoUsd / cryptoDebt;
+  // Each PSM's gems at its type's price (since 1.8.0, where it keeps them); before, its type's collateral value.
   const psmRows = s.psms.map((p) => {
     const ilk = collaterals.find((c) => c.ilk === p.ilk);
-    return { p, usd: ilk?.collateral_usd ?? null };
+    if (p.held === undefined) return { p, usd: ilk?.collateral_usd ?? null };
+    const price = ilk?.price_usd ?? null;
+    return { p, usd: p.held === null || price === null ? null : toFloat(p.held, p.dec ?? 18) * price };
   });
   // No PSM at all is not a PSM holding nothing: null with no_members (the record says so), never 0.
   const psmHoldingsUsd =
@@ -273,7 +286,7 @@ export function makerFigures(
       stress === null ? null : { liquidatable: stress.tab, absorbableUsd: stress.absorbable * (stableUsdPrice ?? 1) },
     stressGap,
     backstopUsd,
-    backstopGap: backstopUsd === null ? 'no_price' : null,
+    backstopGap: backstopUsd === null ? (s.psms.some((p) => p.held === null) ? 'source_error' : 'no_price') : null,
     redeemableWithinExit: null,
     liquity: null,
     exclude: new Set(Object.values(s.addresses)),

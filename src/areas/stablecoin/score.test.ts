@@ -18,7 +18,7 @@ describe('scoreLiquidity', () => {
   it('weights sum to 1 and name the methodology', () => {
     expect(Object.values(WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
     const s = scoreLiquidity(healthy, AT);
-    expect(s.methodology).toBe('stablecoin.liquidity@1.7.0');
+    expect(s.methodology).toBe('stablecoin.liquidity@1.8.0');
     expect(STABLECOIN_METHODOLOGY).toBe(s.methodology);
     expect(s.timestamp).toBe('2026-11-20T12:00:00Z');
     expect(s.evidence).toBe(1);

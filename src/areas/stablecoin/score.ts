@@ -14,7 +14,7 @@ import {
   saturating,
 } from '../../core/score.js';
 
-export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.7.0');
+export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.8.0');
 
 /** The peg band of the issue and of common depeg monitors: ±0.5 % around $1. */
 export const PEG_BAND = 0.005;
