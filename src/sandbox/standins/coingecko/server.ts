@@ -1,5 +1,6 @@
 import { type Clock, HOUR } from '../../../core/time.js';
 import type { WorldManifest } from '../../world/manifest.js';
+import { pow } from '../../world/pow.js';
 import type { WorldView } from '../../world/view.js';
 import {
   type FaultRates,
@@ -158,7 +159,7 @@ async function readHours(
     for (const coin of market.coins) {
       if (!coin.token) continue;
       const raw = await chain.totalSupply(coin.token.address, block);
-      if (raw !== undefined) supply[coin.id] = Number(raw) / 10 ** coin.token.decimals;
+      if (raw !== undefined) supply[coin.id] = Number(raw) / pow(10, coin.token.decimals);
     }
     for (const swap of await chain.swaps(pools, from + 1, block)) {
       const [t0, t1] = poolTokens.get(swap.pool) ?? [];
@@ -169,7 +170,7 @@ async function readHours(
         const coin = market.coins.find((c) => c.token && c.token.address.toLowerCase() === address?.toLowerCase());
         if (!coin?.token) continue;
         dex[coin.id] ??= {};
-        dex[coin.id]![swap.pool] = (dex[coin.id]![swap.pool] ?? 0) + Number(amount) / 10 ** coin.token.decimals;
+        dex[coin.id]![swap.pool] = (dex[coin.id]![swap.pool] ?? 0) + Number(amount) / pow(10, coin.token.decimals);
       }
     }
     cache.byHour.set(h.hour, { hour: h.hour, block, supply, dex });

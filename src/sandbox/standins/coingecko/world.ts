@@ -233,7 +233,7 @@ export class CoingeckoMarket {
     const picked = order.slice(0, count).map(({ v }) => ({
       venue: v,
       weight: 0.2 + rng.next(),
-      spreadPct: (0.02 + 0.3 * rng.next()) * (11 - v.trust) ** 0.5,
+      spreadPct: (0.02 + 0.3 * rng.next()) * Math.sqrt(11 - v.trust),
       depthRatio: 0.005 + 0.025 * rng.next(),
     }));
     const total = picked.reduce((s, p) => s + p.weight, 0);
