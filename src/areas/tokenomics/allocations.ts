@@ -175,6 +175,7 @@ export function allocationsOut(
       schedule: piecesOut(a.schedule, decimals),
       revoked_at: a.schedule.revokedAt == null ? null : isoSeconds(a.schedule.revokedAt),
       unlocked_share: unlocked,
+      gap_reasons: unlocked === null ? { unlocked_share: 'no_data' } : {},
       sources: a.sources.map((s) => ({ kind: s.kind, ref: s.ref })),
       assumptions: [...a.assumptions],
       verified: onchain !== null,
@@ -192,6 +193,9 @@ export function allocationsOut(
       schedule: v.schedule === null ? [] : piecesOut(v.schedule, decimals),
       revoked_at: v.schedule?.revokedAt == null ? null : isoSeconds(v.schedule.revokedAt),
       unlocked_share: pct(onchain.allocated - onchain.lockedNow, onchain.allocated),
+      // A contract that holds nothing and whose views say nothing of what it paid out (a TokenTimelock after its
+      // release, an emptied distributor): its allocation's size, and so the share unlocked, is not known.
+      gap_reasons: onchain.allocated > 0n ? {} : { unlocked_share: 'no_data' },
       sources: [{ kind: 'contract', ref: v.reading.address }],
       assumptions: ['No declared allocation names this contract: its amount is what it holds plus what it released'],
       verified: true,

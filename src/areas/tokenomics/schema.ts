@@ -191,6 +191,7 @@ export const Allocation = Type.Object({
   schedule: Type.Array(SchedulePiece),
   revoked_at: Nullable(Iso('Vesting stopped here; the rest was returned')),
   unlocked_share: Percent('Vested part of the allocation × 100 (the contracts’ own views where verified)'),
+  gap_reasons: GapReasons,
   sources: Type.Array(Type.Object({ kind: Type.String(), ref: Type.String() })),
   assumptions: Type.Array(Type.String()),
   verified: Type.Boolean({ description: 'True when a contract holding the allocation proves it (onchain)' }),
