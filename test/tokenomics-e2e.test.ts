@@ -63,6 +63,8 @@ describe('tokenomics end to end on the sandbox', () => {
     expect(res.data[0]!.token_address).toBe(w.env.book.chains.ethereum!.tokens.UNI!.address);
     expect(res.data[0]!.block_number).toBeGreaterThan(0);
     expect(res.meta.methodology).toBe('tokenomics.figures@1.0.0');
+    // The token's own chain, not every chain the process reads.
+    expect(res.meta.source).toBe('sandbox:ethereum:31337');
     // The world is 3 days old: the days before it are gaps that say why.
     expect(res.data.filter((r) => r.gap_reason === 'not_deployed').length).toBeGreaterThanOrEqual(3);
     const one = await get<Rec[]>('/data/tokenomics/metrics/uniswap');

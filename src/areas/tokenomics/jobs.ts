@@ -1,7 +1,7 @@
 import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
-import { computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
+import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
 import { dustThresholdRaw, type MarketDay, tokenDays } from './days.js';
@@ -104,12 +104,17 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
                 ),
           );
           const asOf = days[0]?.kind === 'record' ? days[0].input.asOf : 0;
-          return { protocol: target.protocol, asOf, records };
+          return { protocol: target.protocol, chain: target.chain, asOf, records };
         }),
       documents: (outputs) =>
-        outputs.flatMap(({ protocol, asOf, records }) => {
-          // Records are read at hourly snapshots: two missed hours and a margin before stale.
-          const docs = new DocumentSet(tokenomicsPaths, { asOf, freshFor: freshForEvery(HOUR) });
+        outputs.flatMap(({ protocol, chain, asOf, records }) => {
+          // Records are read at hourly snapshots: two missed hours and a margin before stale. A token's figures come
+          // from its own chain (`meta.source` names it, not every chain the process reads).
+          const docs = new DocumentSet(tokenomicsPaths, {
+            asOf,
+            freshFor: freshForEvery(HOUR),
+            source: chainSourceLabel(env, chain),
+          });
           const m = { methodology: TOKENOMICS_METHODOLOGY };
           docs.add('tokenomics.all', { protocol }, records, m);
           for (const [sub, group] of Object.entries(SUB_PATH_GROUP)) {
