@@ -9,9 +9,7 @@ const artifact = (path: string) =>
 const AAVE = '@aave/core-v3/artifacts/contracts';
 /**
  * OpenZeppelin 3.4's proxies, the copy `@uniswap/v3-periphery` depends on (resolved from it, whatever npm hoists: the
- * project's own `@openzeppelin/contracts` is 4.9, the sandbox's tokenomics contracts). 4.9's optimised
- * TransparentUpgradeableProxy compares `msg.sig` with selector constants the compiler folded into shifts, which the
- * dispatcher walk does not read yet (issue 29 names it).
+ * project's own `@openzeppelin/contracts` is 4.9, the sandbox's tokenomics contracts, read by `oz49`).
  */
 const oz34 = (name: string) =>
   (
@@ -24,6 +22,15 @@ const oz34 = (name: string) =>
       ),
     ) as { deployedBytecode: string }
   ).deployedBytecode;
+
+/** OpenZeppelin 4.9, the project's own dependency (its version checked: the folded comparisons are 4.9's). */
+const oz49 = (name: string) => {
+  const pkg = JSON.parse(readFileSync('node_modules/@openzeppelin/contracts/package.json', 'utf8')) as {
+    version: string;
+  };
+  expect(pkg.version).toMatch(/^4\.9\./);
+  return artifact(`@openzeppelin/contracts/build/contracts/${name}.json`);
+};
 
 describe('bytecode facts', () => {
   it('knows the EIP-1967 slots by their definition', () => {
@@ -48,6 +55,32 @@ describe('bytecode facts', () => {
     expect(transparent.proxy).toEqual({ kind: 'eip1967' });
     expect(transparent.privileged.map((p) => p.signature)).toContain('changeAdmin(address)');
     expect(bytecodeFacts(oz34('BeaconProxy')).proxy).toEqual({ kind: 'eip1967-beacon' });
+  });
+
+  it('reads selectors the optimiser folded into shifts: OpenZeppelin 4.9’s TransparentUpgradeableProxy', () => {
+    // 4.9 compares msg.sig in the proxy's fallback; solc's optimiser turns `sig == C` into `add(sig, −C)` with −C
+    // pushed as `PUSH4 k PUSH1 s SHL`: no PUSH4-selector-EQ anywhere in the code.
+    const transparent = bytecodeFacts(oz49('TransparentUpgradeableProxy'));
+    expect(transparent.proxy).toEqual({ kind: 'eip1967' });
+    // Exactly its five admin functions: upgradeTo, upgradeToAndCall, implementation(), changeAdmin, admin().
+    expect(transparent.selectors).toEqual(['0x3659cfe6', '0x4f1ef286', '0x5c60da1b', '0x8f283970', '0xf851a440']);
+    expect(transparent.privileged.map((p) => p.signature)).toEqual([
+      'upgradeTo(address)',
+      'upgradeToAndCall(address,bytes)',
+      'changeAdmin(address)',
+    ]);
+    // The same compiler's plain dispatchers still read as before.
+    expect(bytecodeFacts(oz49('ProxyAdmin')).privileged.map((p) => p.signature)).toEqual([
+      'renounceOwnership()',
+      'changeProxyAdmin(address,address)',
+      'upgradeAndCall(address,address,bytes)',
+      'upgrade(address,address)',
+      'transferOwnership(address)',
+    ]);
+    // A flag mask is no selector: PUSH1 1, PUSH1 0xf8, SHL, DUP1, EQ.
+    expect(bytecodeFacts('0x600160f81b8014').selectors).toEqual([]);
+    // −0x3659cfe6 folded (0x64d3180d << 225), DUP2, ADD: upgradeTo.
+    expect(bytecodeFacts('0x6364d3180d60e11b8101').selectors).toEqual(['0x3659cfe6']);
   });
 
   it('does not take the creation code of a contract it deploys for its own (Aave’s addresses provider)', () => {

@@ -18,7 +18,11 @@ export interface BytecodeFacts {
   readonly selfdestruct: boolean;
   readonly delegatecall: boolean;
   readonly callcode: boolean;
-  /** Function selectors the dispatcher compares the call data with, 0x-prefixed. */
+  /**
+   * Function selectors the dispatcher compares the call data with (`PUSH4 selector EQ`, or folded into a shift by the
+   * optimiser: `foldedSelector`), 0x-prefixed. Other 4-byte constants compared the same way (ERC-165 interface ids,
+   * callback magic values) are among them: the walk cannot tell them apart, and none is a privileged signature.
+   */
   readonly selectors: readonly string[];
   /** Those of them that change who controls the contract or its code. */
   readonly privileged: readonly { readonly selector: string; readonly signature: string }[];
@@ -88,6 +92,12 @@ const DELEGATECALL = 0xf4;
 const CALLCODE = 0xf2;
 const EQ = 0x14;
 const PUSH4 = 0x63;
+const PUSH1 = 0x60;
+const ADD = 0x01;
+const SUB = 0x03;
+const AND = 0x16;
+const NOT = 0x19;
+const SHL = 0x1b;
 
 /** The code without the CBOR metadata solc appends (its length is the last two bytes). */
 function withoutMetadata(code: Uint8Array): Uint8Array {
@@ -141,11 +151,14 @@ export function bytecodeFacts(runtimeHex: string): BytecodeFacts {
   }
   for (let i = 0; i < instructions.length; i++) {
     const ins = instructions[i]!;
-    if (ins.op !== PUSH4 || !ins.data) continue;
-    // The dispatcher: `PUSH4 selector EQ` (or `PUSH4 selector DUPn EQ`).
-    if (instructions[i + 1]?.op === EQ || (instructions[i + 2]?.op === EQ && isDup(instructions[i + 1]?.op))) {
-      selectors.add(ins.data);
+    if (ins.op === PUSH4 && ins.data) {
+      // The dispatcher: `PUSH4 selector EQ` (or `PUSH4 selector DUPn EQ`).
+      if (instructions[i + 1]?.op === EQ || (instructions[i + 2]?.op === EQ && isDup(instructions[i + 1]?.op))) {
+        selectors.add(ins.data);
+      }
     }
+    const folded = foldedSelector(instructions, i);
+    if (folded) selectors.add(folded);
   }
   const clone = EIP1167.exec(hex);
   let proxy: BytecodeFacts['proxy'] = null;
@@ -179,3 +192,53 @@ export function bytecodeFacts(runtimeHex: string): BytecodeFacts {
 }
 
 const isDup = (op: number | undefined) => op !== undefined && op >= 0x80 && op <= 0x8f;
+
+/**
+ * A selector comparison the optimiser folded into a shift (solc ≥ 0.8 with the optimiser, e.g. OpenZeppelin 4.9's
+ * TransparentUpgradeableProxy comparing `msg.sig`): `PUSHn k PUSH1 s SHL` with 224 ≤ s < 256 builds a left-aligned
+ * 4-byte constant c = k << (s − 224), and `sig == C` becomes `iszero(add(sig, −C))` (the constant pushed is the
+ * two's complement of the selector, then `ADD`) or stays `EQ`/`SUB` with C itself. Between the constant and the
+ * comparison only DUPs, SWAPs, `AND` and the selector mask `not((1 << 224) − 1)` may come
+ * (`PUSH1 1 PUSH1 1 PUSH1 0xe0 SHL SUB NOT`). Undefined for anything else.
+ */
+function foldedSelector(instructions: readonly { op: number; data?: string }[], i: number): string | undefined {
+  const push = instructions[i]!;
+  const shift = instructions[i + 1];
+  const shl = instructions[i + 2];
+  if (!push.data || push.op < PUSH1 || push.op > PUSH4 || shift?.op !== PUSH1 || !shift.data || shl?.op !== SHL) {
+    return undefined;
+  }
+  const s = Number.parseInt(shift.data, 16);
+  if (s < 224 || s > 255) return undefined;
+  const c = BigInt(`0x${push.data}`) << BigInt(s - 224);
+  // A single set bit is a byte or flag mask (`1 << 248`, the mask's own `1 << 224`), not a selector.
+  if (c >= 1n << 32n || (c & (c - 1n)) === 0n) return undefined;
+  for (let j = i + 3; j < instructions.length; ) {
+    const op = instructions[j]!.op;
+    if (op === ADD) return ((1n << 32n) - c).toString(16).padStart(8, '0');
+    if (op === SUB || op === EQ) return c.toString(16).padStart(8, '0');
+    if (isDup(op) || isSwap(op) || op === AND) j += 1;
+    else if (isSelectorMask(instructions, j)) j += SELECTOR_MASK.length;
+    else return undefined;
+  }
+  return undefined;
+}
+
+const isSwap = (op: number) => op >= 0x90 && op <= 0x9f;
+
+/** `not((1 << 224) − 1)`, as solc builds it: PUSH1 1, PUSH1 1, PUSH1 0xe0, SHL, SUB, NOT. */
+const SELECTOR_MASK: readonly { op: number; data?: string }[] = [
+  { op: PUSH1, data: '01' },
+  { op: PUSH1, data: '01' },
+  { op: PUSH1, data: 'e0' },
+  { op: SHL },
+  { op: SUB },
+  { op: NOT },
+];
+
+function isSelectorMask(instructions: readonly { op: number; data?: string }[], j: number): boolean {
+  return SELECTOR_MASK.every((m, k) => {
+    const ins = instructions[j + k];
+    return ins?.op === m.op && ins.data === m.data;
+  });
+}
