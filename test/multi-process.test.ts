@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config/index.js';
 import { areaEnv, enabledJobs, openSources, registryBook } from '../src/runtime/index.js';
 import { defaultSqliteFile } from '../src/store/db.js';
 import { SQLite as Database } from '../src/store/sqlite-driver.js';
+import { closedFromByRepo, heldByBoth, type RepoAt, type RepoFrom, spansByRepo } from './development-spans.js';
 import { PG_URL, REDIS_URL } from './helpers.js';
 
 /**
@@ -53,42 +54,20 @@ const OBSERVED_AT_READ_TIME = new Set([
  * closing, stars, the day's last snapshot): the items in the span are compared by `key` (none lost, none invented),
  * and an issue last updated before the span's end on both sides
  * is compared whole. (A commit made between the two reads failed a whole-table comparison once in four runs.)
+ * Issues are also bounded by each run's coverage instant (`closedFrom`: closed at or after the later of the two runs'
+ * `issues_from`, see development-spans.ts).
  */
-type RepoAt = { repo: string; at: unknown };
-/**
- * Per repository, the span both runs hold every item of: from the later of the two runs' oldest `at` there to the
- * earlier of their newest. The ingest reads repository by repository, so one run may read a repository minutes after
- * the other: it can hold a newer item (an issue opened in between: 17,952 against 17,953 issues once with one
- * table-wide cutoff), and it can miss an older one (GitHub lists a repository's latest 300 events, and a first pass
- * looks back 120 days from its own start: 17,121 against 17,122 events once). A repository one side has no item of
- * is left out; the wait asks both runs for the same repositories.
- */
-function spansByRepo(a: readonly RepoAt[], b: readonly RepoAt[]): Map<string, { from: number; to: number }> {
-  const range = (rows: readonly RepoAt[]) => {
-    const m = new Map<string, { from: number; to: number }>();
-    for (const r of rows) {
-      const t = Number(r.at);
-      const x = m.get(r.repo);
-      m.set(r.repo, x ? { from: Math.min(x.from, t), to: Math.max(x.to, t) } : { from: t, to: t });
-    }
-    return m;
-  };
-  const ra = range(a);
-  const rb = range(b);
-  const out = new Map<string, { from: number; to: number }>();
-  for (const [repo, x] of ra) {
-    const y = rb.get(repo);
-    if (y) out.set(repo, { from: Math.max(x.from, y.from), to: Math.min(x.to, y.to) });
+const DEVELOPMENT_FACTS: Record<
+  string,
+  {
+    columns: string;
+    key: string;
+    at: string;
+    immutable: boolean;
+    /** A row closed before this `dev_repos` coverage instant of a run is not that run's to hold. */
+    closedFrom?: { column: string; cursor: string };
   }
-  return out;
-}
-/** Whether a row's `at` lies in its repository's common span. */
-const inSpan = (spans: Map<string, { from: number; to: number }>, repo: string, at: number) => {
-  const span = spans.get(repo);
-  return span !== undefined && at >= span.from && at <= span.to;
-};
-
-const DEVELOPMENT_FACTS: Record<string, { columns: string; key: string; at: string; immutable: boolean }> = {
+> = {
   dev_commits: {
     columns:
       'repo, sha, author_key, author_login, author_type, committer_login, author_date, committer_date, comment_count',
@@ -102,6 +81,7 @@ const DEVELOPMENT_FACTS: Record<string, { columns: string; key: string; at: stri
     key: 'repo, number',
     at: 'created_at',
     immutable: false,
+    closedFrom: { column: 'closed_at', cursor: 'issues_from' },
   },
   dev_events: {
     columns: 'repo, id, type, action, actor_login, issue_number, created_at',
@@ -383,14 +363,25 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
       // ingest backfills repository by repository, and a loaded machine slows it): wait, a while, until it holds as
       // many rows as the scaled-out run up to each table's cutoff, then compare them (CI once failed here, 2,097 of
       // 11,424 commits read).
+      // Per repository, the later of the two runs' coverage instant `cursor` (issues: `issues_from`).
+      const closedFromOf = async (c: { cursor: string } | undefined) => {
+        if (!c) return undefined;
+        const fromOf = `select repo, ${c.cursor} as instant from dev_repos`;
+        return closedFromByRepo(
+          (await db.query(fromOf)).rows as RepoFrom[],
+          sqlite.prepare(fromOf).all() as RepoFrom[],
+        );
+      };
       let behind: string[] = [];
       await waitUntil('the single-process run to read every development fact', 300_000, async () => {
         behind = [];
         for (const [table, t] of Object.entries(DEVELOPMENT_FACTS)) {
-          const atOf = `select repo, ${t.at} as at from ${table}`;
+          const closed = t.closedFrom ? `, ${t.closedFrom.column} as closed` : '';
+          const atOf = `select repo, ${t.at} as at${closed} from ${table}`;
           const scaledAt = (await db.query(atOf)).rows as RepoAt[];
           const referenceAt = sqlite.prepare(atOf).all() as RepoAt[];
           const spans = spansByRepo(scaledAt, referenceAt);
+          const closedFrom = await closedFromOf(t.closedFrom);
           // Every repository either run read, read by both (a repository only one side holds has no cutoff).
           const repos = (rows: RepoAt[]) => new Set(rows.map((r) => r.repo));
           const missing = [...repos(scaledAt)].filter((r) => !repos(referenceAt).has(r));
@@ -398,7 +389,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
           if (table === 'dev_repos' && (missing.length || extra.length)) {
             behind.push(`dev_repos: ${missing.length} repositories only scaled out, ${extra.length} only single`);
           }
-          const upTo = (rows: RepoAt[]) => rows.filter((r) => inSpan(spans, r.repo, Number(r.at))).length;
+          const upTo = (rows: RepoAt[]) => rows.filter((r) => heldByBoth(spans, closedFrom, r)).length;
           const scaled = upTo(scaledAt);
           const reference = upTo(referenceAt);
           if (scaled !== reference) behind.push(`${table}: ${reference} of ${scaled} rows`);
@@ -413,13 +404,18 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
         const scaledRows = (await db.query(order)).rows as Row[];
         const referenceRows = sqlite.prepare(order).all() as Row[];
         expect(scaledRows.length, `${table} has rows`).toBeGreaterThan(0);
-        const at = (row: Row) => Number(row[t.at]);
-        const asRepoAt = (rows: Row[]) => rows.map((r) => ({ repo: String(r.repo), at: r[t.at] }));
-        const spans = spansByRepo(asRepoAt(scaledRows), asRepoAt(referenceRows));
+        const asRepoAt = (row: Row): RepoAt => ({
+          repo: String(row.repo),
+          at: row[t.at],
+          ...(t.closedFrom ? { closed: row[t.closedFrom.column] } : {}),
+        });
+        const spans = spansByRepo(scaledRows.map(asRepoAt), referenceRows.map(asRepoAt));
+        const closedFrom = await closedFromOf(t.closedFrom);
+        const held = (row: Row) => heldByBoth(spans, closedFrom, asRepoAt(row));
         const keyColumns = t.key.split(', ');
         const text = (rows: Row[], columns?: readonly string[]) =>
           rows
-            .filter((row) => inSpan(spans, String(row.repo), at(row)))
+            .filter(held)
             .map((row) =>
               JSON.stringify((columns ?? Object.keys(row)).map((c) => (row[c] === null ? null : String(row[c])))),
             )
@@ -429,13 +425,20 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a scaled-out deployment: sandbox, two wo
         expect(scaled.length, `${table}: as many rows up to the cutoff`).toBe(reference.length);
         expect(scaled.filter((row, i) => row !== reference[i]).slice(0, 3), `${table}: the same rows`).toEqual([]);
         if (table === 'dev_issues') {
+          // What the comparison leaves out is no run's to hold: neither keeps an issue closed before its own
+          // issues_from (the ingest's filter and retention), so only the run with the earlier one can hold such.
+          const outside =
+            'select count(*) as n from dev_issues i join dev_repos r on r.repo = i.repo where i.closed_at < r.issues_from';
+          expect(Number((await db.query(outside)).rows[0].n), 'scaled-out issues closed before issues_from').toBe(0);
+          expect(
+            Number((sqlite.prepare(outside).get() as { n: unknown }).n),
+            'single-process issues closed before issues_from',
+          ).toBe(0);
           // Issues last updated before the cutoff on both sides: whole rows.
           const settled = (rows: Row[]) =>
             new Map(
               rows
-                .filter(
-                  (r) => inSpan(spans, String(r.repo), at(r)) && Number(r.updated_at) <= spans.get(String(r.repo))!.to,
-                )
+                .filter((r) => held(r) && Number(r.updated_at) <= spans.get(String(r.repo))!.to)
                 .map((r) => [`${r.repo}#${r.number}`, r]),
             );
           const a = settled(scaledRows);
