@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenomicsArea } from '../src/areas/tokenomics/index.js';
+import { TokenomicsRepository } from '../src/areas/tokenomics/repo.js';
+import { tokenomicsTargets } from '../src/areas/tokenomics/targets.js';
+import {
+  type CoingeckoStandin,
+  SANDBOX_COINGECKO_KEY,
+  startCoingeckoStandin,
+} from '../src/sandbox/standins/coingecko/server.js';
+import { CEX_VENUES } from '../src/sandbox/standins/coingecko/world.js';
+import { CoingeckoClient } from '../src/sources/coingecko/client.js';
 import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
@@ -8,7 +17,8 @@ import { balancesAt, concentrationOf, lockedAt, totalSupplyAt } from './support/
 /**
  * End to end on a small seeded world: sandbox chain → holder ledger and snapshots → compute → API. The holder
  * figures of a record are recounted at the record's own block from the chain's `Transfer` logs alone
- * (test/support/tokenomics-truth.ts), raw and without the labelled addresses the record lists.
+ * (test/support/tokenomics-truth.ts), raw and without the labelled addresses the record lists. Market figures come
+ * from the sandbox's CoinGecko stand-in and are recounted from its world (src/sandbox/standins/coingecko/world.ts).
  */
 
 interface Rec {
@@ -19,6 +29,9 @@ interface Rec {
   block_number: number | null;
   dust_threshold: number;
   gap_reason: string | null;
+  coingecko_id: string | null;
+  exchange_metrics: { cex_volume: number; gap_reasons: Record<string, string> } | null;
+  gap_reasons?: Record<string, string>;
   tokenomics_metrics: Record<string, number | null> | null;
   breakdown: { labels: { address: string }[] } | null;
   supply_metrics: Record<string, unknown> | null;
@@ -34,6 +47,9 @@ const close = (actual: number | null | undefined, expected: number, what: string
 describe('tokenomics end to end on the sandbox', () => {
   let w: TestWorld;
   let t: TestApp;
+  let standin: CoingeckoStandin;
+  /** The instant the market job fetched at: the newest UNI snapshot's (a reading stands for instants at or after it). */
+  let fetchedAtMs: number;
 
   const get = async <T>(url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
@@ -44,11 +60,42 @@ describe('tokenomics end to end on the sandbox', () => {
   beforeAll(async () => {
     w = await smallWorld({ days: 3 });
     t = await testApp();
-    await areaRunner(tokenomicsArea, w.env, t.store, t.clock, () => t.sync()).all();
+    standin = await startCoingeckoStandin({
+      seed: 7,
+      clock: t.clock,
+      world: Promise.resolve(w.world.view()),
+      rpcUrl: Promise.resolve(w.world.rpcUrl),
+      pollMs: 600_000,
+    });
+    await standin.refresh();
+    // The process's one CoinGecko client, unpaced (the stand-in's limit is far above a run's requests).
+    const client = new CoingeckoClient({ baseUrl: standin.url, apiKey: SANDBOX_COINGECKO_KEY, minIntervalMs: 0 });
+    const env = {
+      ...w.env,
+      sources: w.env.sources.with('coingecko', {
+        client,
+        baseUrl: client.baseUrl,
+        plan: 'demo',
+        source: 'sandbox:coingecko',
+      }),
+    };
+    const runner = areaRunner(tokenomicsArea, env, t.store, t.clock, () => t.sync());
+    expect(runner.jobs).toEqual(['tokenomics.ingest', 'tokenomics.market', 'tokenomics.compute']);
+    await runner.run('tokenomics.ingest');
+    // The market run at the newest snapshot's instant: the running day's record reads it.
+    const uni = tokenomicsTargets(w.env).find((x) => x.protocol === 'uniswap')!;
+    const times = await new TokenomicsRepository(t.store.db).snapshotTimes(uni.chain, uni.address);
+    const now = t.clock.nowMs();
+    fetchedAtMs = Math.max(...times.map((x) => x.timestamp)) * 1000;
+    t.clock.ms = fetchedAtMs;
+    await runner.run('tokenomics.market');
+    t.clock.ms = now;
+    await runner.run('tokenomics.compute');
     await t.sync();
   }, 240_000);
 
   afterAll(async () => {
+    await standin?.close();
     await t?.close();
     await w?.close();
   });
@@ -62,7 +109,7 @@ describe('tokenomics end to end on the sandbox', () => {
     expect([...dates].sort().reverse()).toEqual(dates);
     expect(res.data[0]!.token_address).toBe(w.env.book.chains.ethereum!.tokens.UNI!.address);
     expect(res.data[0]!.block_number).toBeGreaterThan(0);
-    expect(res.meta.methodology).toBe('tokenomics.figures@1.0.0');
+    expect(res.meta.methodology).toBe('tokenomics.figures@1.1.0');
     // The token's own chain, not every chain the process reads.
     expect(res.meta.source).toBe('sandbox:ethereum:31337');
     // The world is 3 days old: the days before it are gaps that say why.
@@ -120,6 +167,41 @@ describe('tokenomics end to end on the sandbox', () => {
           locked += await lockedAt(w.world.rpcUrl, r.token_address, v.address, v.kind, r.block_number!);
         }
         expect(r.supply_metrics!.locked_supply_raw, `${protocol} ${r.date}`).toBe(locked.toString());
+      }
+    }
+  });
+
+  it('price and CEX volume equal a recount from the CoinGecko stand-in’s own world', async () => {
+    const market = standin.market()!;
+    const hour = standin.quotedHour(fetchedAtMs)!;
+    expect(hour).toBeDefined();
+    const cex = new Set(CEX_VENUES.map((v) => v.id));
+    for (const [protocol, id] of [
+      ['uniswap', 'uniswap'],
+      ['aave', 'aave'],
+      ['chainlink', 'chainlink'],
+    ] as const) {
+      const res = await get<(Rec & { tokenomics_metrics: { price: number | null } | null })[]>(
+        `/data/tokenomics/${protocol}`,
+      );
+      const r = res.data[0]!;
+      expect(r.coingecko_id, protocol).toBe(id);
+      const coin = market.coin(id)!;
+      // The world's reference price of the quoted hour.
+      close(r.tokenomics_metrics!.price, market.price(coin.priceSymbol, hour), `${protocol} price`);
+      // CEX volume: Σ converted_volume.usd of the kept (neither anomalous nor stale) tickers on centralized venues.
+      const tickers = market.tickers(coin, hour);
+      const recount = tickers
+        .filter((x) => cex.has(x.market.identifier) && !x.is_anomaly && !x.is_stale)
+        .reduce((sum, x) => sum + x.converted_volume.usd, 0);
+      expect(recount, protocol).toBeGreaterThan(0);
+      expect(tickers.some((x) => x.is_anomaly) && tickers.some((x) => x.is_stale), protocol).toBe(true);
+      close(r.exchange_metrics!.cex_volume, recount, `${protocol} CEX volume`);
+      // Past days before the market job's first reading: null with a reason, never 0.
+      const past = res.data.find((x) => x.block_number !== null && x !== r);
+      if (past) {
+        expect(past.tokenomics_metrics!.price, protocol).toBeNull();
+        expect(past.exchange_metrics, protocol).toBeNull();
       }
     }
   });

@@ -72,6 +72,7 @@ describe.each(dialects)('store on %s', (dialect) => {
         '0019_derivatives_dydx',
         '0020_derivatives_synthetix',
         '0021_tokenomics',
+        '0022_tokenomics_market',
       ]);
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

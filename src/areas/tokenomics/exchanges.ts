@@ -18,8 +18,8 @@
 /** The fields of a CoinGecko ticker this area reads (the client's `TickerGetResponse.Ticker` maps onto it). */
 export interface Ticker {
   readonly market: { readonly name?: string | null; readonly identifier?: string | null };
-  readonly last: number;
-  readonly volume: number;
+  readonly last: number | null;
+  readonly volume: number | null;
   readonly converted_volume: { readonly usd?: number | null };
   readonly converted_last: { readonly usd?: number | null };
   readonly bid_ask_spread_percentage?: number | null;

@@ -1,11 +1,15 @@
 import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
+import { REFERENCE_COINS } from '../../registry/tokens.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
-import { dustThresholdRaw, type MarketDay, tokenDays } from './days.js';
+import { daySnapshots, dustThresholdRaw, tokenDays } from './days.js';
 import { TokenomicsIngest, transfersKey } from './ingest.js';
+import { type MarketFacts, marketDayAt, noMarket } from './market-days.js';
+import { MARKET_EVERY_SECONDS, MarketIngest } from './market-ingest.js';
+import { GLOBAL_ID, MarketRepository } from './market-repo.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
 import { SUB_PATH_GROUP, TOKENOMICS_METHODOLOGY, type TokenomicsRecordPayload } from './schema.js';
@@ -14,26 +18,65 @@ import { type TokenTarget, tokenomicsTargets } from './targets.js';
 /** The tokenomics area's computation (its checkpoint and the datasets' `computation`). */
 export const TOKENOMICS_COMPUTATION = 'tokenomics.compute';
 
-/** Without a market-data source: the market figures are null with this reason. */
-const NO_MARKET: MarketDay = {
-  market: null,
-  marketGapReason: 'no_data',
-  tickers: null,
-  tickersGapReason: 'no_data',
-  exchanges: [],
-};
+/**
+ * Without a market-data source (or a token without a CoinGecko id): the market figures are null with `no_data`
+ * (core/gaps.ts has no word of its own for an unconfigured source; nothing was observed).
+ */
+const NO_MARKET = noMarket('no_data');
+
+/** The stored readings that may stand for a token's record instants (the newest at or before each). */
+async function loadMarketFacts(
+  repo: MarketRepository,
+  coingeckoId: string,
+  instants: readonly number[],
+): Promise<MarketFacts> {
+  const at = async <T>(kind: 'coin' | 'chart' | 'global', id: string) => {
+    const out = [];
+    for (const t of instants) {
+      const r = await repo.readingAt<T>(kind, id, t);
+      if (r) out.push(r);
+    }
+    return out;
+  };
+  return {
+    coin: await at('coin', coingeckoId),
+    eth: await at('chart', REFERENCE_COINS.ETH),
+    btc: await at('chart', REFERENCE_COINS.BTC),
+    global: await at('global', GLOBAL_ID),
+    exchanges: (await repo.exchanges()).map(({ id, name, centralized }) => ({ id, name, centralized })),
+  };
+}
 
 /**
  * The tokenomics area's jobs (wiring only):
  * - `tokenomics.ingest` (every 30 s): each token's `Transfer`s into the holder ledger, and its snapshots (ingest.ts);
+ * - `tokenomics.market` (hourly, with a CoinGecko source): the market readings of the tokens with a CoinGecko id
+ *   (market-ingest.ts), one transaction per run;
  * - `tokenomics.compute`: each token's week (days.ts) → `tokenomicsRecord` → the seven paths, published when a
- *   token's newest snapshot moved (the records are read at snapshots: an hourly cadence, not every block).
+ *   token's newest snapshot or the newest market reading moved (the records are read at snapshots: an hourly cadence,
+ *   not every block; each record's market figures are the reading standing for its instant, market-days.ts).
  */
 export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
   const targets = tokenomicsTargets(env);
   if (!evm || !targets.length) return [];
   const ingest = new TokenomicsIngest(evm, targets);
+  const coingecko = env.sources.get('coingecko');
+  const withId = targets.filter((t) => t.coingeckoId);
+  const market = coingecko && withId.length ? new MarketIngest(coingecko.client, withId) : undefined;
+  const marketJobs: JobDef[] = market
+    ? [
+        {
+          name: 'tokenomics.market',
+          area: 'tokenomics',
+          description: `Reads CoinGecko's market data of ${market.coinIds.join(', ')}, ETH, BTC and the global market`,
+          everySeconds: MARKET_EVERY_SECONDS,
+          maxAttempts: 3,
+          backoffMs: 60_000,
+          run: (ctx) => market.run(ctx),
+        },
+      ]
+    : [];
   return [
     {
       name: 'tokenomics.ingest',
@@ -44,9 +87,10 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
       backoffMs: 2000,
       run: (ctx) => ingest.run(ctx),
     },
+    ...marketJobs,
     computeJob({
       name: TOKENOMICS_COMPUTATION,
-      runAfter: ['tokenomics.ingest'],
+      runAfter: ['tokenomics.ingest', ...marketJobs.map((j) => j.name)],
       area: 'tokenomics',
       description: 'Supply, holders, allocations and markets of protocol tokens, published for the 7 tokenomics paths',
       inputs: async (ctx) => {
@@ -56,32 +100,40 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
           const times = await repo.snapshotTimes(t.chain, t.address);
           if (times.length) heads.push([t.protocol, Math.max(...times.map((s) => s.blockNumber))]);
         }
-        return heads.length ? { heads } : wait('no token snapshot yet');
+        if (!heads.length) return wait('no token snapshot yet');
+        // A new market reading moves the inputs too (it is what the next records' market figures read).
+        return market ? { heads, market: await new MarketRepository(ctx.store.db).newestFetch() } : { heads };
       },
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
+        const marketRepo = new MarketRepository(ctx.store.db);
         const tokens: {
           target: TokenTarget;
           facts: NonNullable<Awaited<ReturnType<typeof loadTokenFacts>>>;
           start: number;
+          market: MarketFacts | null;
         }[] = [];
         for (const target of targets) {
           const facts = await loadTokenFacts(repo, target.chain, target.address);
           const start = await readCheckpoint<{ timestamp?: number }>(ctx.store.db, `${transfersKey(target)}:start`);
-          if (facts) tokens.push({ target, facts, start: start?.timestamp ?? 0 });
+          if (!facts) continue;
+          const instants = daySnapshots(facts.snapshots).flatMap((d) => (d.snap ? [d.snap.timestamp] : []));
+          const marketFacts =
+            market && target.coingeckoId ? await loadMarketFacts(marketRepo, target.coingeckoId, instants) : null;
+          tokens.push({ target, facts, start: start?.timestamp ?? 0, market: marketFacts });
         }
         return tokens.length ? { tokens } : wait('no token snapshot yet');
       },
       compute: ({ tokens }) =>
-        tokens.map(({ target, facts, start }) => {
+        tokens.map(({ target, facts, start, market: marketFacts }) => {
           const days = tokenDays({
             target,
-            coingeckoId: null,
+            coingeckoId: target.coingeckoId ?? null,
             ledger: facts.ledger,
             startTimestamp: start,
             transfers: facts.transfers,
             snapshots: facts.snapshots,
-            market: () => NO_MARKET,
+            market: (asOf) => (marketFacts ? marketDayAt(marketFacts, asOf) : NO_MARKET),
           });
           const records: TokenomicsRecordPayload[] = days.map((d) =>
             d.kind === 'record'
@@ -91,7 +143,7 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
                     token: {
                       address: target.address,
                       chain: target.chain,
-                      coingeckoId: null,
+                      coingeckoId: target.coingeckoId ?? null,
                       decimals: target.decimals,
                     },
                     day: d.day,

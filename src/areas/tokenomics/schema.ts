@@ -9,7 +9,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Count, Iso, IsoDate, Nullable, Usd } from '../kit/schema.js';
 
-export const TOKENOMICS_METHODOLOGY = 'tokenomics.figures@1.0.0';
+export const TOKENOMICS_METHODOLOGY = 'tokenomics.figures@1.1.0';
 
 /** The holder categories of `breakdown` (API.md "Payloads"); a label's category is one of them. */
 export const HOLDER_CATEGORIES = [

@@ -71,11 +71,37 @@ export interface TokSnapshotTable {
   contracts: string;
 }
 
+/**
+ * A market-data reading (migration `0022_tokenomics_market`): what one run of `tokenomics.market` fetched from the
+ * CoinGecko source, at its fetch time. `kind` `coin`: a tracked token's `/coins/{id}`, daily `market_chart` and
+ * tickers (`CoinReading` of market-days.ts); `chart`: a reference coin's daily chart (`ethereum`, `bitcoin`);
+ * `global`: `/global`'s total market cap (`coin_id` `global`). Kept `MARKET_RETENTION_SECONDS` (8 days).
+ */
+export interface TokMarketReadingTable {
+  kind: string;
+  coin_id: string;
+  /** Unix seconds: when the run fetched it (every row of a run has the run's time). */
+  fetched_at: number;
+  /** JSON of the reading. */
+  payload: string;
+}
+
+/** An exchange's `/exchanges/{id}` flag, refreshed at most daily (`EXCHANGE_REFRESH_SECONDS`). */
+export interface TokMarketExchangeTable {
+  exchange_id: string;
+  name: string;
+  /** 1: centralized (CEX), 0: not (DEX). */
+  centralized: number;
+  fetched_at: number;
+}
+
 export type TokenomicsTables = {
   tok_transfers: TokTransferTable;
   tok_balances: TokBalanceTable;
   tok_ledgers: TokLedgerTable;
   tok_snapshots: TokSnapshotTable;
+  tok_market_readings: TokMarketReadingTable;
+  tok_market_exchanges: TokMarketExchangeTable;
 };
 
 export const TOKENOMICS_MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -129,6 +155,26 @@ export const TOKENOMICS_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('sample', 'text', (c) => c.notNull())
         .addColumn('contracts', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('tok_snapshots_pk', ['chain', 'token', 'block_number'])
+        .execute();
+    },
+  },
+  '0022_tokenomics_market': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('tok_market_readings')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('coin_id', 'text', (c) => c.notNull())
+        .addColumn('fetched_at', 'bigint', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('tok_market_readings_pk', ['kind', 'coin_id', 'fetched_at'])
+        .execute();
+      await db.schema.createIndex('tok_market_readings_time').on('tok_market_readings').column('fetched_at').execute();
+      await db.schema
+        .createTable('tok_market_exchanges')
+        .addColumn('exchange_id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('centralized', 'integer', (c) => c.notNull())
+        .addColumn('fetched_at', 'bigint', (c) => c.notNull())
         .execute();
     },
   },

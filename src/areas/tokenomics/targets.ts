@@ -42,6 +42,8 @@ export interface TokenTarget {
   /** Lowercase. */
   readonly address: `0x${string}`;
   readonly decimals: number;
+  /** The registry's CoinGecko id of the token (`TokenRef.coingeckoId`), when it has one: its market data. */
+  readonly coingeckoId?: string;
   /** The token's deployment block when the book knows it; else 0. */
   readonly startBlock: number;
   readonly labels: readonly TokenLabel[];
@@ -83,6 +85,7 @@ export function tokenomicsTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sour
       symbol: ref.symbol,
       address: address as `0x${string}`,
       decimals: token?.decimals ?? ref.decimals,
+      ...(ref.coingeckoId ? { coingeckoId: ref.coingeckoId } : {}),
       startBlock: own?.startBlock ?? 0,
       labels,
     });
