@@ -1,10 +1,13 @@
 import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { DexReadModel } from '../dex/public.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
 import { dustThresholdRaw, type MarketDay, tokenDays } from './days.js';
+import { loadDexVolumeFacts } from './dex-facts.js';
+import { type DexVolumeFacts, dexVolumeOf } from './dex-volume.js';
 import { TokenomicsIngest, transfersKey } from './ingest.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
@@ -27,7 +30,8 @@ const NO_MARKET: MarketDay = {
  * The tokenomics area's jobs (wiring only):
  * - `tokenomics.ingest` (every 30 s): each token's `Transfer`s into the holder ledger, and its snapshots (ingest.ts);
  * - `tokenomics.compute`: each token's week (days.ts) → `tokenomicsRecord` → the seven paths, published when a
- *   token's newest snapshot moved (the records are read at snapshots: an hourly cadence, not every block).
+ *   token's newest snapshot moved (the records are read at snapshots: an hourly cadence, not every block) or the DEX
+ *   area's facts reached it (the on-chain DEX volume, dex-volume.ts, from the DEX area's read model).
  */
 export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -51,29 +55,47 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
       description: 'Supply, holders, allocations and markets of protocol tokens, published for the 7 tokenomics paths',
       inputs: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
+        const dex = new DexReadModel(ctx.store.db);
         const heads: [string, number][] = [];
+        // Whether the DEX facts reach each token's newest snapshot: the running day's on-chain DEX volume is null
+        // (no_data) until they do, and is published when they catch up.
+        const dexReached: [string, boolean][] = [];
         for (const t of targets) {
           const times = await repo.snapshotTimes(t.chain, t.address);
-          if (times.length) heads.push([t.protocol, Math.max(...times.map((s) => s.blockNumber))]);
+          if (!times.length) continue;
+          const head = Math.max(...times.map((s) => s.blockNumber));
+          heads.push([t.protocol, head]);
+          dexReached.push([t.protocol, ((await dex.head(t.chain))?.blockNumber ?? -1) >= head]);
         }
-        return heads.length ? { heads } : wait('no token snapshot yet');
+        return heads.length ? { heads, dexReached } : wait('no token snapshot yet');
       },
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
+        // The DEX area's facts, one read per chain and instant (the tokens of a chain share them).
+        const dexByChain = new Map<string, Promise<DexVolumeFacts>>();
+        const dexFacts = (chain: string, until: number) => {
+          const key = `${chain}@${until}`;
+          if (!dexByChain.has(key)) dexByChain.set(key, loadDexVolumeFacts(ctx.store.db, chain, until));
+          return dexByChain.get(key)!;
+        };
         const tokens: {
           target: TokenTarget;
           facts: NonNullable<Awaited<ReturnType<typeof loadTokenFacts>>>;
           start: number;
+          dex: DexVolumeFacts;
         }[] = [];
         for (const target of targets) {
           const facts = await loadTokenFacts(repo, target.chain, target.address);
           const start = await readCheckpoint<{ timestamp?: number }>(ctx.store.db, `${transfersKey(target)}:start`);
-          if (facts) tokens.push({ target, facts, start: start?.timestamp ?? 0 });
+          if (!facts) continue;
+          const until = Math.max(...facts.snapshots.map((x) => x.timestamp));
+          tokens.push({ target, facts, start: start?.timestamp ?? 0, dex: await dexFacts(target.chain, until) });
         }
         return tokens.length ? { tokens } : wait('no token snapshot yet');
       },
       compute: ({ tokens }) =>
-        tokens.map(({ target, facts, start }) => {
+        tokens.map(({ target, facts, start, dex }) => {
+          const dexVolume = dexVolumeOf(dex);
           const days = tokenDays({
             target,
             coingeckoId: null,
@@ -82,6 +104,7 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
             transfers: facts.transfers,
             snapshots: facts.snapshots,
             market: () => NO_MARKET,
+            dexVolume: (at) => dexVolume({ token: target.address, ...at }),
           });
           const records: TokenomicsRecordPayload[] = days.map((d) =>
             d.kind === 'record'
