@@ -39,6 +39,7 @@ import {
   protocolScoreHistory,
   scorePoolHistory,
 } from './score.js';
+import { swapUsdValue } from './swap-value.js';
 
 export interface DexDeploymentInfo {
   chain: string;
@@ -383,17 +384,7 @@ export function computeDex(input: DexInput): DexOutput {
       (a, b) => a.timestamp - b.timestamp || a.blockNumber - b.blockNumber || a.logIndex - b.logIndex,
     );
     const swaps: ValuedSwap[] = raw.map((s) => {
-      const hour = hourOf(s.timestamp);
-      // The input side first (positive amount, token0 when both are), then the other side.
-      const order: (0 | 1)[] = s.amount0 > 0n ? [0, 1] : s.amount1 > 0n ? [1, 0] : [0, 1];
-      let value: number | null = null;
-      for (const side of order) {
-        const token = side === 0 ? token0 : token1;
-        const price = priceOf(pool.chain, token.address, hour);
-        if (price === undefined) continue;
-        value = toFloat(absBig(side === 0 ? s.amount0 : s.amount1), token.decimals) * price;
-        break;
-      }
+      const value = swapUsdValue(s, token0, token1, (token, hour) => priceOf(pool.chain, token, hour));
       return {
         chain: s.chain,
         pool: s.pool,

@@ -32,7 +32,7 @@ export interface DexWindowOptions {
 
 /**
  * The DEX area's read model, what other areas read of it (`public.ts`): its facts over a window, its hourly USD
- * prices, a token's USD price at an instant, its snapshot heads. It writes nothing; the DEX repository and its
+ * prices, a token's USD price at an instant, its snapshot heads, its tokens and swaps alone. It writes nothing; the DEX repository and its
  * writers stay the area's own.
  */
 export class DexReadModel {
@@ -49,6 +49,16 @@ export class DexReadModel {
 
   pools(chain: string): Promise<PoolFact[]> {
     return this.repo.pools(chain);
+  }
+
+  /** The chain's tokens (symbol, decimals) of its pools. */
+  tokens(chain: string): Promise<TokenFact[]> {
+    return this.repo.tokens(chain);
+  }
+
+  /** The chain's swaps with timestamp in [from, until] (what a recount of volume reads without the rest). */
+  swaps(chain: string, from: number, until: number): Promise<SwapFact[]> {
+    return this.repo.swaps(chain, from, until);
   }
 
   /** The pools' states at a snapshot block (none when it is no longer stored). */

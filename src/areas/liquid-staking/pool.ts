@@ -8,7 +8,15 @@ import { type DepthPoolState, poolDepthState, poolPrice, sellDepth } from '../..
 import { choosePrice, type PolicyPrice, roundPriceUsd, roundUsd } from '../../core/price-policy.js';
 import { roundTo } from '../../core/score.js';
 import { DAY, HOUR, isoSeconds } from '../../core/time.js';
-import type { PoolFact, PoolSnapshotFact, SwapFact, SyncFact, TokenFact } from '../dex/public.js';
+import {
+  type HourlyPriceLookup,
+  type PoolFact,
+  type PoolSnapshotFact,
+  type SwapFact,
+  type SyncFact,
+  swapUsdValue,
+  type TokenFact,
+} from '../dex/public.js';
 import { type LstRef, lstInfo, publishedPrice } from './exposure.js';
 import type { DepthEntryPayload, LstPoolAnalyticsPayload, PegHistoryEntry } from './schema.js';
 
@@ -23,7 +31,7 @@ export function exchangeRateOf(raw: bigint): number {
 }
 
 /** USD price of a token for an hour, or undefined. */
-export type PriceLookup = (token: string, hour: number) => number | undefined;
+export type PriceLookup = HourlyPriceLookup;
 
 export interface LstPoolInput {
   readonly pool: PoolFact;
@@ -62,18 +70,9 @@ export function lstPoolPrice(state: DepthPoolState, side: 0 | 1): number | null 
   return side === 0 ? p : 1 / p;
 }
 
-/** USD value of each swap: the input token × its price of the hour, else the output token; null when neither. */
-export function swapUsd(s: SwapFact, token0: TokenFact, token1: TokenFact, prices: PriceLookup): number | null {
-  const hour = hourOf(s.timestamp);
-  const order: (0 | 1)[] = s.amount0 > 0n ? [0, 1] : s.amount1 > 0n ? [1, 0] : [0, 1];
-  for (const side of order) {
-    const token = side === 0 ? token0 : token1;
-    const price = prices(token.address, hour);
-    if (price === undefined) continue;
-    return toFloat(absBig(side === 0 ? s.amount0 : s.amount1), token.decimals) * price;
-  }
-  return null;
-}
+/** USD value of each swap: the DEX area's own convention (its `swapUsdValue`). */
+export const swapUsd: (s: SwapFact, token0: TokenFact, token1: TokenFact, prices: PriceLookup) => number | null =
+  swapUsdValue;
 
 /**
  * Depth of the pool in both directions at each move: `down` sells the LST until its price in the underlying falls

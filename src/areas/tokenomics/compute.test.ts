@@ -304,7 +304,7 @@ describe('one day of one token', () => {
       2, 1000, 200, 1, 1,
     ]);
     expect(e.dex_volume_onchain_usd).toBe(190);
-    const b = e.exchanges[0]!;
+    const b = e.exchanges![0]!;
     expect(b).toMatchObject({
       exchange_name: 'Binance',
       exchange_type: 'cex',
@@ -313,8 +313,8 @@ describe('one day of one token', () => {
       market_cap_held_percentage: 10,
       wallets: [BINANCE],
     });
-    expect(e.exchanges[1]!.depth_up_usd).toBeNull();
-    expect(e.exchanges[1]!.gap_reasons.depth_up_usd).toBe('no_data');
+    expect(e.exchanges![1]!.depth_up_usd).toBeNull();
+    expect(e.exchanges![1]!.gap_reasons.depth_up_usd).toBe('no_data');
   });
 
   it('breakdown: supply by category over the labels, the unlabelled rest', () => {
@@ -374,13 +374,39 @@ describe('a day without market data and other gaps (null with a reason, never 0)
       expect(reason).toBe('source_error');
     });
   }
-  it('inflation without the supply 30 days before: no_data; exchanges group null with its reason', () => {
+  it('inflation without the supply 30 days before: no_data; ticker figures null with their reason, the on-chain DEX volume stays', () => {
     expect(r.supply_metrics!.inflation_monthly).toBeNull();
     expect(r.supply_metrics!.gap_reasons.inflation_monthly).toBe('no_data');
-    expect(r.exchange_metrics).toBeNull();
-    expect(r.gap_reasons.exchange_metrics).toBe('source_error');
-    expect(groupRecord(r, 'exchange_metrics').gap_reasons).toEqual({ exchange_metrics: 'source_error' });
+    const e = r.exchange_metrics!;
+    expect(e.dex_volume_onchain_usd).toBe(190);
+    for (const k of ['num_exchanges_listed', 'cex_volume', 'dex_volume', 'tickers_kept', 'exchanges'] as const) {
+      expect(e[k], k).toBeNull();
+      expect(e.gap_reasons[k], k).toBe('source_error');
+    }
+    expect(e.gap_reasons.dex_volume_onchain_usd).toBeUndefined();
+    expect(r.gap_reasons.exchange_metrics).toBeUndefined();
     expect(Value.Errors(TokenomicsRecord, r).First()).toBeUndefined();
+  });
+  it('without tickers and without the on-chain DEX volume: the exchanges group null with the tickers’ reason', () => {
+    const none = tokenomicsRecord(
+      input({
+        tickers: null,
+        tickersGapReason: 'source_error',
+        dexVolumeOnchainUsd: null,
+        dexVolumeGapReason: 'no_members',
+      }),
+    );
+    expect(none.exchange_metrics).toBeNull();
+    expect(none.gap_reasons.exchange_metrics).toBe('source_error');
+    expect(groupRecord(none, 'exchange_metrics').gap_reasons).toEqual({ exchange_metrics: 'source_error' });
+    expect(Value.Errors(TokenomicsRecord, none).First()).toBeUndefined();
+  });
+  it('an on-chain DEX volume null says why (the reason given, else no_data)', () => {
+    const priced = tokenomicsRecord(input({ dexVolumeOnchainUsd: null, dexVolumeGapReason: 'no_price' }));
+    expect(priced.exchange_metrics!.dex_volume_onchain_usd).toBeNull();
+    expect(priced.exchange_metrics!.gap_reasons.dex_volume_onchain_usd).toBe('no_price');
+    const plain = tokenomicsRecord(input({ dexVolumeOnchainUsd: null }));
+    expect(plain.exchange_metrics!.gap_reasons.dex_volume_onchain_usd).toBe('no_data');
   });
   it('chain figures do not depend on the market', () => {
     expect(r.tokenomics_metrics!.num_token_holders).toBe(8);

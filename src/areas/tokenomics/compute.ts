@@ -132,8 +132,10 @@ export interface TokenomicsInput {
   readonly tickers: readonly Ticker[] | null;
   readonly tickersGapReason?: GapReason;
   readonly exchanges: readonly ExchangeInfo[];
-  /** DEX volume of the token recounted from the chain's swaps of the tracked pools, 24 h (USD). */
+  /** DEX volume of the token recounted from the chain's swaps of the tracked pools, 24 h (USD; dex-volume.ts). */
   readonly dexVolumeOnchainUsd: number | null;
+  /** Why `dexVolumeOnchainUsd` is null (default `no_data`). */
+  readonly dexVolumeGapReason?: GapReason;
 }
 
 const reasons = (figures: Record<string, Figure | { value: unknown; reason: GapReason | null }>) => {
@@ -498,9 +500,36 @@ function indicators(c: Context, marketCap: number | null): IndicatorsPayload {
   };
 }
 
+/**
+ * The exchanges group: the tickers' venues and volumes, and the on-chain DEX volume beside them. Without tickers (the
+ * market-data source failed or is absent) their figures are null with the tickers' reason while the on-chain DEX
+ * volume (a chain figure) stays; the group is null only when both are missing.
+ */
 function exchangeMetrics(c: Context): ExchangeMetricsPayload | null {
   const { input, tokens, price } = c;
-  if (input.tickers === null) return null;
+  const onchainReasons: Record<string, GapReason> =
+    input.dexVolumeOnchainUsd === null ? { dex_volume_onchain_usd: input.dexVolumeGapReason ?? 'no_data' } : {};
+  if (input.tickers === null) {
+    if (input.dexVolumeOnchainUsd === null) return null;
+    const reason = input.tickersGapReason ?? 'no_data';
+    const tickerFigures = {
+      num_exchanges_listed: null,
+      cex_volume: null,
+      dex_volume: null,
+      unknown_type_volume_usd: null,
+      tickers_kept: null,
+      anomalous_tickers: null,
+      stale_tickers: null,
+      excluded_tickers: null,
+      unpriced_tickers: null,
+      exchanges: null,
+    };
+    return {
+      ...tickerFigures,
+      dex_volume_onchain_usd: input.dexVolumeOnchainUsd,
+      gap_reasons: Object.fromEntries(Object.keys(tickerFigures).map((k) => [k, reason])),
+    };
+  }
   const f = exchangeFigures(input.tickers, input.exchanges);
   const exchangeLabels = c.labels.filter((l) => l.category === 'exchanges');
   const total = input.totalSupplyRaw;
@@ -551,7 +580,7 @@ function exchangeMetrics(c: Context): ExchangeMetricsPayload | null {
         gap_reasons: reasons(figures),
       };
     }),
-    gap_reasons: input.dexVolumeOnchainUsd === null ? { dex_volume_onchain_usd: 'no_data' } : {},
+    gap_reasons: onchainReasons,
   };
 }
 

@@ -17,6 +17,7 @@ import type { GapReason } from '../../core/gaps.js';
 import { DAY, dailyHistoryInstants, isoSeconds, startOfUtcDay } from '../../core/time.js';
 import type { VestingReading } from './allocations.js';
 import type { TransferFact as DayTransfer, ExchangeInfo, MarketReading, Ticker, TokenomicsInput } from './compute.js';
+import type { DexVolume } from './dex-volume.js';
 import type { ContractReading, TokenSnapshotFact, TransferFact } from './facts.js';
 import { balanceDeltas, withDeltas } from './ledger.js';
 import type { HolderCategory, TokenLabelEntry } from './schema.js';
@@ -65,6 +66,8 @@ export interface DaysArgs {
   readonly snapshots: readonly TokenSnapshotFact[];
   /** What the market-data source said for a day's instant (null: no source configured). */
   readonly market: (asOf: number) => MarketDay;
+  /** The token's on-chain DEX volume over the 24 hours to a record's instant, at or below its block (dex-volume.ts). */
+  readonly dexVolume: (at: { readonly asOf: number; readonly blockNumber: number }) => DexVolume;
 }
 
 export type TokenDay =
@@ -149,12 +152,15 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
         tickers: market.tickers,
         ...(market.tickersGapReason ? { tickersGapReason: market.tickersGapReason } : {}),
         exchanges: market.exchanges,
-        dexVolumeOnchainUsd: null,
+        ...dexVolumeInput(args.dexVolume({ asOf, blockNumber: snap.blockNumber })),
       },
     });
   }
   return out;
 }
+
+const dexVolumeInput = (v: DexVolume) =>
+  v.value === null ? { dexVolumeOnchainUsd: null, dexVolumeGapReason: v.reason } : { dexVolumeOnchainUsd: v.value };
 
 /** The target's labels as the breakdown names them (vesting and distributor contracts included). */
 export function labelEntries(target: TokenTarget): TokenLabelEntry[] {

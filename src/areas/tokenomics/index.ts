@@ -7,7 +7,7 @@ export const tokenomicsArea = defineArea({
   id: 'tokenomics',
   title: 'Tokenomics',
   paths: tokenomicsPaths,
-  dependsOn: [],
+  dependsOn: ['dex'],
   migrations: TOKENOMICS_MIGRATIONS,
   jobs: tokenomicsJobs,
   computations: [TOKENOMICS_COMPUTATION],

@@ -2,10 +2,13 @@ import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { REFERENCE_COINS } from '../../registry/tokens.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
+import { DexReadModel } from '../dex/public.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
 import { daySnapshots, dustThresholdRaw, tokenDays } from './days.js';
+import { loadDexVolumeFacts } from './dex-facts.js';
+import { type DexVolumeFacts, dexVolumeOf } from './dex-volume.js';
 import { TokenomicsIngest, transfersKey } from './ingest.js';
 import { type MarketFacts, marketDayAt, noMarket } from './market-days.js';
 import { MARKET_EVERY_SECONDS, MarketIngest } from './market-ingest.js';
@@ -54,7 +57,8 @@ async function loadMarketFacts(
  *   (market-ingest.ts), one transaction per run;
  * - `tokenomics.compute`: each token's week (days.ts) → `tokenomicsRecord` → the seven paths, published when a
  *   token's newest snapshot or the newest market reading moved (the records are read at snapshots: an hourly cadence,
- *   not every block; each record's market figures are the reading standing for its instant, market-days.ts).
+ *   not every block; each record's market figures are the reading standing for its instant, market-days.ts), or the
+ *   DEX area's facts reached it (the on-chain DEX volume, dex-volume.ts, from the DEX area's read model).
  */
 export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -95,23 +99,40 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
       description: 'Supply, holders, allocations and markets of protocol tokens, published for the 7 tokenomics paths',
       inputs: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
+        const dex = new DexReadModel(ctx.store.db);
         const heads: [string, number][] = [];
+        // Whether the DEX facts reach each token's newest snapshot: the running day's on-chain DEX volume is null
+        // (no_data) until they do, and is published when they catch up.
+        const dexReached: [string, boolean][] = [];
         for (const t of targets) {
           const times = await repo.snapshotTimes(t.chain, t.address);
-          if (times.length) heads.push([t.protocol, Math.max(...times.map((s) => s.blockNumber))]);
+          if (!times.length) continue;
+          const head = Math.max(...times.map((s) => s.blockNumber));
+          heads.push([t.protocol, head]);
+          dexReached.push([t.protocol, ((await dex.head(t.chain))?.blockNumber ?? -1) >= head]);
         }
         if (!heads.length) return wait('no token snapshot yet');
         // A new market reading moves the inputs too (it is what the next records' market figures read).
-        return market ? { heads, market: await new MarketRepository(ctx.store.db).newestFetch() } : { heads };
+        return market
+          ? { heads, dexReached, market: await new MarketRepository(ctx.store.db).newestFetch() }
+          : { heads, dexReached };
       },
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
         const marketRepo = new MarketRepository(ctx.store.db);
+        // The DEX area's facts, one read per chain and instant (the tokens of a chain share them).
+        const dexByChain = new Map<string, Promise<DexVolumeFacts>>();
+        const dexFacts = (chain: string, until: number) => {
+          const key = `${chain}@${until}`;
+          if (!dexByChain.has(key)) dexByChain.set(key, loadDexVolumeFacts(ctx.store.db, chain, until));
+          return dexByChain.get(key)!;
+        };
         const tokens: {
           target: TokenTarget;
           facts: NonNullable<Awaited<ReturnType<typeof loadTokenFacts>>>;
           start: number;
           market: MarketFacts | null;
+          dex: DexVolumeFacts;
         }[] = [];
         for (const target of targets) {
           const facts = await loadTokenFacts(repo, target.chain, target.address);
@@ -120,12 +141,20 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
           const instants = daySnapshots(facts.snapshots).flatMap((d) => (d.snap ? [d.snap.timestamp] : []));
           const marketFacts =
             market && target.coingeckoId ? await loadMarketFacts(marketRepo, target.coingeckoId, instants) : null;
-          tokens.push({ target, facts, start: start?.timestamp ?? 0, market: marketFacts });
+          const until = Math.max(...facts.snapshots.map((x) => x.timestamp));
+          tokens.push({
+            target,
+            facts,
+            start: start?.timestamp ?? 0,
+            market: marketFacts,
+            dex: await dexFacts(target.chain, until),
+          });
         }
         return tokens.length ? { tokens } : wait('no token snapshot yet');
       },
       compute: ({ tokens }) =>
-        tokens.map(({ target, facts, start, market: marketFacts }) => {
+        tokens.map(({ target, facts, start, market: marketFacts, dex }) => {
+          const dexVolume = dexVolumeOf(dex);
           const days = tokenDays({
             target,
             coingeckoId: target.coingeckoId ?? null,
@@ -134,6 +163,7 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
             transfers: facts.transfers,
             snapshots: facts.snapshots,
             market: (asOf) => (marketFacts ? marketDayAt(marketFacts, asOf) : NO_MARKET),
+            dexVolume: (at) => dexVolume({ token: target.address, ...at }),
           });
           const records: TokenomicsRecordPayload[] = days.map((d) =>
             d.kind === 'record'

@@ -232,18 +232,19 @@ export const ExchangeVenue = Type.Object({
   gap_reasons: GapReasons,
 });
 
+/** The ticker figures are null (the tickers' reason) on a day without tickers; the on-chain DEX volume stays. */
 export const ExchangeMetrics = Type.Object({
-  num_exchanges_listed: Count('Venues with at least one kept ticker'),
-  cex_volume: Usd('24 h USD volume of kept tickers on centralized exchanges'),
-  dex_volume: Usd('24 h USD volume of kept tickers on decentralized exchanges'),
+  num_exchanges_listed: Nullable(Count('Venues with at least one kept ticker')),
+  cex_volume: Nullable(Usd('24 h USD volume of kept tickers on centralized exchanges')),
+  dex_volume: Nullable(Usd('24 h USD volume of kept tickers on decentralized exchanges')),
   dex_volume_onchain_usd: Nullable(Usd("Recounted from the chain's swaps of the tracked pools, 24 h")),
-  unknown_type_volume_usd: Usd('Kept volume on exchanges the source does not flag'),
-  tickers_kept: Count(),
-  anomalous_tickers: Count('is_anomaly (excluded)'),
-  stale_tickers: Count('is_stale (excluded)'),
-  excluded_tickers: Count('Anomalous or stale'),
-  unpriced_tickers: Count('Kept tickers without a USD volume'),
-  exchanges: Type.Array(ExchangeVenue, { description: 'By volume, largest first' }),
+  unknown_type_volume_usd: Nullable(Usd('Kept volume on exchanges the source does not flag')),
+  tickers_kept: Nullable(Count()),
+  anomalous_tickers: Nullable(Count('is_anomaly (excluded)')),
+  stale_tickers: Nullable(Count('is_stale (excluded)')),
+  excluded_tickers: Nullable(Count('Anomalous or stale')),
+  unpriced_tickers: Nullable(Count('Kept tickers without a USD volume')),
+  exchanges: Nullable(Type.Array(ExchangeVenue, { description: 'By volume, largest first' })),
   gap_reasons: GapReasons,
 });
 
