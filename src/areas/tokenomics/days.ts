@@ -20,10 +20,10 @@ import type { TransferFact as DayTransfer, ExchangeInfo, MarketReading, Ticker, 
 import type { ContractReading, TokenSnapshotFact, TransferFact } from './facts.js';
 import { balanceDeltas, withDeltas } from './ledger.js';
 import type { HolderCategory, TokenLabelEntry } from './schema.js';
+import { DAY_END_TOLERANCE, supply30d } from './snapshots.js';
 import type { LabelCategory, TokenTarget } from './targets.js';
 
-/** A past day's snapshot stands for it when taken at most this long before the day's end (ingest.ts). */
-export const DAY_END_TOLERANCE = 3600;
+export { DAY_END_TOLERANCE } from './snapshots.js';
 
 /** The breakdown's holder category of each label category. */
 export const HOLDER_CATEGORY: Readonly<Record<LabelCategory, HolderCategory>> = {
@@ -61,7 +61,7 @@ export interface DaysArgs {
   readonly startTimestamp: number;
   /** Every retained transfer after the oldest record's block (and its 24 hours), in chain order. */
   readonly transfers: readonly TransferFact[];
-  /** The snapshots, any order. */
+  /** The snapshots, any order: the week's, and the day-ends 30 days before its days (`supply30d`). */
   readonly snapshots: readonly TokenSnapshotFact[];
   /** What the market-data source said for a day's instant (null: no source configured). */
   readonly market: (asOf: number) => MarketDay;
@@ -117,6 +117,7 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
       at = snap.blockNumber;
     }
     const asOf = snap.timestamp;
+    const s30 = supply30d(args.snapshots, end, snap, burnAddresses);
     const market = args.market(asOf);
     const transfers24h: DayTransfer[] = args.transfers
       .filter((t) => t.blockNumber <= snap.blockNumber && t.timestamp > asOf - DAY && t.timestamp <= asOf)
@@ -143,7 +144,8 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
         burnAddresses,
         vesting: snap.contracts.flatMap((c) => vestingReading(c) ?? []),
         allocations: [],
-        supply30d: null,
+        supply30d: 'value' in s30 ? s30.value : null,
+        ...('reason' in s30 ? { supply30dGapReason: s30.reason } : {}),
         market: market.market,
         ...(market.marketGapReason ? { marketGapReason: market.marketGapReason } : {}),
         tickers: market.tickers,
