@@ -65,10 +65,24 @@ export interface DaysArgs {
   readonly snapshots: readonly TokenSnapshotFact[];
   /** What the market-data source said for a day's instant (null: no source configured). */
   readonly market: (asOf: number) => MarketDay;
+  /** Whether the caller holds the record of a closed day with this key (record-cache.ts); absent: none. */
+  readonly cached?: (key: string) => boolean;
+}
+
+/**
+ * What a closed day's record depends on beyond the token's labels (fixed in a process) and the chain below its block
+ * (its balances and 24-hour transfers): the snapshot, the 30-day base, what the market source said.
+ */
+export function closedDayKey(snap: TokenSnapshotFact, s30: ReturnType<typeof supply30d>, market: MarketDay): string {
+  const base = 'value' in s30 ? s30.value.blockNumber : s30.reason;
+  return `${snap.blockNumber}:${snap.timestamp}:${snap.totalSupply}:${snap.replayedSupply}:${base}:${JSON.stringify(market)}`;
 }
 
 export type TokenDay =
-  | { readonly kind: 'record'; readonly input: TokenomicsInput }
+  /** `key`: a closed day's (`closedDayKey`), under which the caller may keep its record. */
+  | { readonly kind: 'record'; readonly input: TokenomicsInput; readonly key?: string }
+  /** A closed day whose record the caller said it has (`DaysArgs.cached`). */
+  | { readonly kind: 'cached'; readonly key: string }
   | {
       readonly kind: 'gap';
       readonly day: string;
@@ -110,20 +124,27 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
       });
       continue;
     }
+    const asOf = snap.timestamp;
+    const s30 = supply30d(args.snapshots, end, snap, burnAddresses);
+    const market = args.market(asOf);
+    // A closed day the caller holds the record of (the same snapshot, 30-day base and market): no balances for it.
+    const key = d === 0 ? undefined : closedDayKey(snap, s30, market);
+    if (key !== undefined && args.cached?.(key)) {
+      out.push({ kind: 'cached', key });
+      continue;
+    }
     // Newest day first: take away the transfers between the previous record's block and this one's.
     if (snap.blockNumber < at) {
       const moved = args.transfers.filter((t) => t.blockNumber > snap.blockNumber && t.blockNumber <= at);
       balances = withDeltas(balances, balanceDeltas(moved), -1);
       at = snap.blockNumber;
     }
-    const asOf = snap.timestamp;
-    const s30 = supply30d(args.snapshots, end, snap, burnAddresses);
-    const market = args.market(asOf);
     const transfers24h: DayTransfer[] = args.transfers
       .filter((t) => t.blockNumber <= snap.blockNumber && t.timestamp > asOf - DAY && t.timestamp <= asOf)
       .map((t) => ({ from: t.from, to: t.to, value: t.value, block: t.blockNumber, time: t.timestamp }));
     out.push({
       kind: 'record',
+      ...(key !== undefined ? { key } : {}),
       input: {
         token: {
           address: target.address,

@@ -6,6 +6,7 @@ import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
 import { dustThresholdRaw, type MarketDay, tokenDays } from './days.js';
 import { TokenomicsIngest, transfersKey } from './ingest.js';
+import { RecordCache } from './record-cache.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
 import { SUB_PATH_GROUP, TOKENOMICS_METHODOLOGY, type TokenomicsRecordPayload } from './schema.js';
@@ -34,6 +35,8 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const targets = tokenomicsTargets(env);
   if (!evm || !targets.length) return [];
   const ingest = new TokenomicsIngest(evm, targets);
+  // Closed days' records between hourly runs (the whole ledger is not walked again for them).
+  const closedDays = new RecordCache();
   return [
     {
       name: 'tokenomics.ingest',
@@ -82,26 +85,29 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
             transfers: facts.transfers,
             snapshots: facts.snapshots,
             market: () => NO_MARKET,
+            cached: (key) => closedDays.has(transfersKey(target), key),
           });
-          const records: TokenomicsRecordPayload[] = days.map((d) =>
-            d.kind === 'record'
-              ? tokenomicsRecord(d.input)
-              : tokenomicsGapRecord(
-                  {
-                    token: {
-                      address: target.address,
-                      chain: target.chain,
-                      coingeckoId: null,
-                      decimals: target.decimals,
-                    },
-                    day: d.day,
-                    partial: d.partial,
-                    asOf: d.asOf,
-                    blockNumber: null,
-                    dustThresholdRaw: dustThresholdRaw(target.decimals),
+          const records: TokenomicsRecordPayload[] = closedDays.records(
+            transfersKey(target),
+            days,
+            (d) => tokenomicsRecord(d.input),
+            (d) =>
+              tokenomicsGapRecord(
+                {
+                  token: {
+                    address: target.address,
+                    chain: target.chain,
+                    coingeckoId: null,
+                    decimals: target.decimals,
                   },
-                  d.reason,
-                ),
+                  day: d.day,
+                  partial: d.partial,
+                  asOf: d.asOf,
+                  blockNumber: null,
+                  dustThresholdRaw: dustThresholdRaw(target.decimals),
+                },
+                d.reason,
+              ),
           );
           const asOf = days[0]?.kind === 'record' ? days[0].input.asOf : 0;
           return { protocol: target.protocol, chain: target.chain, asOf, records };
