@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { BlockInfo, EvmLog, Hex } from '../../sources/evm/types.js';
 import type { Dialect, Store } from '../../store/db.js';
-import { TRANSFER_TOPIC, TransferSink } from './ingest.js';
+import { readSnapshot, TRANSFER_TOPIC, TransferSink } from './ingest.js';
 import { ZERO_ADDRESS } from './ledger.js';
 import { TokenomicsRepository } from './repo.js';
 import { DAY_END_RETENTION_DAYS, HOURLY_RETENTION_SECONDS, snapshotsToPrune } from './snapshots.js';
@@ -106,6 +106,9 @@ describe.each(dialects)('the tokenomics ledger on %s', (dialect) => {
       [B]: 200n,
       [C]: 100n,
     });
+    // A snapshot below the pruned transfers would turn the ledger back wrongly: refused for good (not retried).
+    const refused = readSnapshot(undefined as never, repo, TARGET, block(1)).catch((e: unknown) => e);
+    expect(await refused).toMatchObject({ name: 'ServiceError', retryable: false, message: /pruned/ });
     await store.db.transaction().execute((trx) => sink.rollback(trx, 2));
     await expect(store.db.transaction().execute((trx) => sink.rollback(trx, 1))).rejects.toThrow(/pruned/);
     await store.db.transaction().execute((trx) => sink.rollback(trx, 0));
