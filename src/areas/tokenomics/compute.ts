@@ -29,6 +29,7 @@ import {
   ZERO_ADDRESS,
 } from './concentration.js';
 import { type ExchangeInfo, exchangeFigures, labelNamesVenue, type Ticker } from './exchanges.js';
+import { balancesBefore } from './ledger.js';
 import {
   correlation,
   dominance,
@@ -125,8 +126,12 @@ export interface TokenomicsInput {
   readonly burnAddresses: readonly string[];
   readonly vesting: readonly VestingReading[];
   readonly allocations: readonly DeclaredAllocation[];
-  /** Total supply 30 days before asOf and what was burned in the 30 days; null when unknown. */
+  /**
+   * Total supply at the day-end 30 days before the record's day (snapshots.ts `supply30d`) and what was burned since
+   * (the burn addresses' increase plus the decrease of the total supply); null when unknown, with its reason.
+   */
   readonly supply30d: { readonly totalSupplyRaw: bigint; readonly burnedRaw: bigint } | null;
+  readonly supply30dGapReason?: GapReason;
   readonly market: MarketReading | null;
   readonly marketGapReason?: GapReason;
   readonly tickers: readonly Ticker[] | null;
@@ -160,22 +165,6 @@ export function labelsUsed(input: TokenomicsInput): TokenLabelEntry[] {
     if (!byAddress.has(a))
       byAddress.set(a, { address: a, category: 'other', label: 'burn address', source: 'burn_addresses' });
   return [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-}
-
-/** The balances 24 hours before asOf of the window's addresses (now − received + sent); the others did not move. */
-export function balancesBefore(balances: readonly Balance[], transfers: readonly TransferFact[]): Map<string, bigint> {
-  const delta = new Map<string, bigint>();
-  for (const t of transfers) {
-    delta.set(t.to, (delta.get(t.to) ?? 0n) - t.value);
-    delta.set(t.from, (delta.get(t.from) ?? 0n) + t.value);
-  }
-  const out = new Map<string, bigint>();
-  for (const b of balances) {
-    const d = delta.get(b.address);
-    if (d !== undefined) out.set(b.address, b.balance + d);
-  }
-  for (const [address, d] of delta) if (!out.has(address)) out.set(address, d);
-  return out;
 }
 
 interface Context {
@@ -272,6 +261,8 @@ function supplyMetrics(c: Context): SupplyMetricsPayload {
   const s30 = input.supply30d;
   const inflation = inflationMonthly(input.totalSupplyRaw, s30?.totalSupplyRaw ?? null);
   const burn = burnRateMonthly(s30?.burnedRaw ?? null, s30?.totalSupplyRaw ?? null);
+  // Known 30-day supply of 0 (the token minted since): no ratio.
+  const s30Reason: GapReason = s30 ? 'not_applicable' : (input.supply30dGapReason ?? 'no_data');
   const t = input.asOf;
   let lockedRaw = 0n;
   let unlocked7 = 0n;
@@ -314,8 +305,8 @@ function supplyMetrics(c: Context): SupplyMetricsPayload {
     circulating_supply_divergence_flagged: divFigure,
     max_supply: maxSupply,
     fully_diluted_valuation: fdv,
-    inflation_monthly: inflation === null ? unknown('no_data') : known(inflation),
-    burn_rate_monthly: burn === null ? unknown('no_data') : known(burn),
+    inflation_monthly: inflation === null ? unknown(s30Reason) : known(inflation),
+    burn_rate_monthly: burn === null ? unknown(s30Reason) : known(burn),
     next_unlock: next === null ? unknown('not_applicable') : { value: next, reason: null },
   };
   const difference = input.replayTotalRaw - input.totalSupplyRaw;

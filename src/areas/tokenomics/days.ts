@@ -21,10 +21,10 @@ import type { DexVolume } from './dex-volume.js';
 import type { ContractReading, TokenSnapshotFact, TransferFact } from './facts.js';
 import { balanceDeltas, withDeltas } from './ledger.js';
 import type { HolderCategory, TokenLabelEntry } from './schema.js';
+import { DAY_END_TOLERANCE, supply30d } from './snapshots.js';
 import type { LabelCategory, TokenTarget } from './targets.js';
 
-/** A past day's snapshot stands for it when taken at most this long before the day's end (ingest.ts). */
-export const DAY_END_TOLERANCE = 3600;
+export { DAY_END_TOLERANCE } from './snapshots.js';
 
 /** The breakdown's holder category of each label category. */
 export const HOLDER_CATEGORY: Readonly<Record<LabelCategory, HolderCategory>> = {
@@ -62,16 +62,36 @@ export interface DaysArgs {
   readonly startTimestamp: number;
   /** Every retained transfer after the oldest record's block (and its 24 hours), in chain order. */
   readonly transfers: readonly TransferFact[];
-  /** The snapshots, any order. */
+  /** The snapshots, any order: the week's, and the day-ends 30 days before its days (`supply30d`). */
   readonly snapshots: readonly TokenSnapshotFact[];
   /** What the market-data source said for a day's instant (null: no source configured). */
   readonly market: (asOf: number) => MarketDay;
   /** The token's on-chain DEX volume over the 24 hours to a record's instant, at or below its block (dex-volume.ts). */
   readonly dexVolume: (at: { readonly asOf: number; readonly blockNumber: number }) => DexVolume;
+  /** Whether the caller holds the record of a closed day with this key (record-cache.ts); absent: none. */
+  readonly cached?: (key: string) => boolean;
+}
+
+/**
+ * What a closed day's record depends on beyond the token's labels (fixed in a process) and the chain below its block
+ * (its balances and 24-hour transfers): the snapshot, the 30-day base, what the market source said, the on-chain DEX
+ * volume (it moves when the DEX area's facts reach the day).
+ */
+export function closedDayKey(
+  snap: TokenSnapshotFact,
+  s30: ReturnType<typeof supply30d>,
+  market: MarketDay,
+  dex: DexVolume,
+): string {
+  const base = 'value' in s30 ? s30.value.blockNumber : s30.reason;
+  return `${snap.blockNumber}:${snap.timestamp}:${snap.totalSupply}:${snap.replayedSupply}:${base}:${JSON.stringify(market)}:${JSON.stringify(dex)}`;
 }
 
 export type TokenDay =
-  | { readonly kind: 'record'; readonly input: TokenomicsInput }
+  /** `key`: a closed day's (`closedDayKey`), under which the caller may keep its record. */
+  | { readonly kind: 'record'; readonly input: TokenomicsInput; readonly key?: string }
+  /** A closed day whose record the caller said it has (`DaysArgs.cached`). */
+  | { readonly kind: 'cached'; readonly key: string }
   | {
       readonly kind: 'gap';
       readonly day: string;
@@ -113,19 +133,29 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
       });
       continue;
     }
+    const asOf = snap.timestamp;
+    const s30 = supply30d(args.snapshots, end, snap, burnAddresses);
+    const market = args.market(asOf);
+    const dex = args.dexVolume({ asOf, blockNumber: snap.blockNumber });
+    // A closed day the caller holds the record of (the same snapshot, 30-day base, market and DEX volume): no balances
+    // for it.
+    const key = d === 0 ? undefined : closedDayKey(snap, s30, market, dex);
+    if (key !== undefined && args.cached?.(key)) {
+      out.push({ kind: 'cached', key });
+      continue;
+    }
     // Newest day first: take away the transfers between the previous record's block and this one's.
     if (snap.blockNumber < at) {
       const moved = args.transfers.filter((t) => t.blockNumber > snap.blockNumber && t.blockNumber <= at);
       balances = withDeltas(balances, balanceDeltas(moved), -1);
       at = snap.blockNumber;
     }
-    const asOf = snap.timestamp;
-    const market = args.market(asOf);
     const transfers24h: DayTransfer[] = args.transfers
       .filter((t) => t.blockNumber <= snap.blockNumber && t.timestamp > asOf - DAY && t.timestamp <= asOf)
       .map((t) => ({ from: t.from, to: t.to, value: t.value, block: t.blockNumber, time: t.timestamp }));
     out.push({
       kind: 'record',
+      ...(key !== undefined ? { key } : {}),
       input: {
         token: {
           address: target.address,
@@ -146,13 +176,14 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
         burnAddresses,
         vesting: snap.contracts.flatMap((c) => vestingReading(c) ?? []),
         allocations: [],
-        supply30d: null,
+        supply30d: 'value' in s30 ? s30.value : null,
+        ...('reason' in s30 ? { supply30dGapReason: s30.reason } : {}),
         market: market.market,
         ...(market.marketGapReason ? { marketGapReason: market.marketGapReason } : {}),
         tickers: market.tickers,
         ...(market.tickersGapReason ? { tickersGapReason: market.tickersGapReason } : {}),
         exchanges: market.exchanges,
-        ...dexVolumeInput(args.dexVolume({ asOf, blockNumber: snap.blockNumber })),
+        ...dexVolumeInput(dex),
       },
     });
   }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { decodeEventLog, keccak256, parseAbi, toHex } from 'viem';
+import { ServiceError } from '../../core/errors.js';
 import { nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/ingest.js';
 import { ingest } from '../../jobs/evm/ingest.js';
@@ -15,6 +16,7 @@ import { SnapshotSchedule } from '../kit/snapshot-schedule.js';
 import type { ContractReading, SampleReading, TokenSnapshotFact, TransferFact } from './facts.js';
 import { balanceDeltas } from './ledger.js';
 import { applyTransferRange, netMinted, rollbackTransferRange, TokenomicsRepository } from './repo.js';
+import { DAY_END_RETENTION_DAYS, DAY_END_TOLERANCE, snapshotsToPrune } from './snapshots.js';
 import type { LabelKind, TokenTarget } from './targets.js';
 
 /**
@@ -23,11 +25,13 @@ import type { LabelKind, TokenTarget } from './targets.js';
  *   block 0) into `tok_transfers`, each range's moving the ledger's balances (`tok_balances`) in the range's
  *   transaction; a reorganisation takes its transfers back out of the balances;
  * - snapshots (`tok_snapshots`) at the ingested head every `SNAPSHOT_EVERY` of chain time and at the last block of
- *   each past UTC day of the published week: `totalSupply()`, `balanceOf` of a sample of the ledger's addresses (the
- *   largest and a sample that moves with the block) against the ledger at that block, and each labelled address's
- *   balance with the views of its kind (facts.ts);
- * - the retention: transfers older than `TRANSFER_RETENTION_SECONDS` and snapshots older than the published week
- *   and a day are deleted.
+ *   each past UTC day of the published week and the 30 days before it (monthly inflation and burn: snapshots.ts):
+ *   `totalSupply()`, `balanceOf` of a sample of the ledger's addresses (the largest and a sample that moves with the
+ *   block) against the ledger at that block, and each labelled address's balance with the views of its kind
+ *   (facts.ts). A first run takes the past days' ends of those 37 days at their blocks (an archive node: a node
+ *   without that state leaves them gaps); a day end below the transfers' retention cannot be taken later;
+ * - the retention: transfers older than `TRANSFER_RETENTION_SECONDS`; snapshots by `snapshotsToPrune` (every one
+ *   for 9 days, day-end ones for 38).
  */
 
 export const TRANSFER_TOPIC = keccak256(toHex('Transfer(address,address,uint256)'));
@@ -83,12 +87,13 @@ const SAMPLE_SPREAD = 20;
 
 /**
  * A past day's record is read at one block, the one its snapshot was taken at (the record names it): the day's last
- * block, or a head snapshot within the day's last hour (an hour: the sandbox's blocks are an hour apart).
+ * block, or a head snapshot within the day's last hour (an hour: the sandbox's blocks are an hour apart). Day ends
+ * are taken back to the week's oldest day's 30 days before (`supply30d`).
  */
 export const TOKENOMICS_SNAPSHOTS = new SnapshotSchedule({
   everySeconds: SNAPSHOT_EVERY,
-  days: 8,
-  toleranceSeconds: 3600,
+  days: DAY_END_RETENTION_DAYS - 1,
+  toleranceSeconds: DAY_END_TOLERANCE,
   rememberGaps: true,
 });
 
@@ -155,7 +160,7 @@ export class TransferSink implements IngestSink {
 
 /** The area's reads of its tokens, one sink per token, each from its start block. */
 export class TokenomicsIngest {
-  private readonly starts = new Map<string, number>();
+  private readonly starts = new Map<string, { block: number; timestamp: number }>();
 
   constructor(
     private readonly evm: EvmChains,
@@ -180,11 +185,10 @@ export class TokenomicsIngest {
     let start = this.starts.get(key);
     if (start === undefined) {
       // Holders need every transfer since the deployment: the deployment block, else block 0, never a look-back.
-      start = (await ingestStart(ctx, source, `${key}:start`, { startBlocks: [target.startBlock], lookbackSeconds: 0 }))
-        .block;
+      start = await ingestStart(ctx, source, `${key}:start`, { startBlocks: [target.startBlock], lookbackSeconds: 0 });
       this.starts.set(key, start);
     }
-    const result = await ingest(source, ctx.store, new TransferSink(target, start), {
+    const result = await ingest(source, ctx.store, new TransferSink(target, start.block), {
       signal: ctx.signal,
       now: () => nowSeconds(ctx.clock),
       log: ctx.log,
@@ -193,7 +197,7 @@ export class TokenomicsIngest {
     const ledger = await repo.ledger(target.chain, target.address);
     const snapshots: number[] = [];
     let pruned = 0;
-    if (ledger && ledger.blockNumber >= start) {
+    if (ledger && ledger.blockNumber >= start.block) {
       const head = await source.getBlock(ledger.blockNumber);
       if (head) {
         snapshots.push(
@@ -203,13 +207,17 @@ export class TokenomicsIngest {
             key,
             head,
             times: await repo.snapshotTimes(target.chain, target.address),
-            startBlock: start,
+            startBlock: start.block,
+            startTimestamp: start.timestamp,
             snapshot: async (block) => repo.saveSnapshot(await readSnapshot(source, repo, target, block)),
             what: `tokenomics ${target.symbol}`,
           })),
         );
         pruned = await repo.pruneTransfers(target.chain, target.address, head.timestamp - TRANSFER_RETENTION_SECONDS);
-        if (snapshots.length) await repo.pruneSnapshots(target.chain, target.address, head.timestamp - 9 * 86_400);
+        if (snapshots.length) {
+          const old = snapshotsToPrune(await repo.snapshotTimes(target.chain, target.address), head.timestamp);
+          await repo.deleteSnapshots(target.chain, target.address, old);
+        }
       }
     }
     return (
@@ -239,6 +247,14 @@ export async function readSnapshot(
   const ledger = await repo.ledger(chain, token);
   if (!ledger || ledger.blockNumber < block.number) {
     throw new Error(`tokenomics: the ledger of ${chain}/${target.symbol} has not reached block ${block.number}`);
+  }
+  if (block.number < ledger.prunedThrough) {
+    // The ledger cannot be turned back there: its transfers after the block are partly pruned. Not retryable.
+    throw new ServiceError(
+      `tokenomics: the transfers of ${chain}/${target.symbol} after block ${block.number} were pruned ` +
+        `(retained from block ${ledger.prunedThrough}); no snapshot there`,
+      false,
+    );
   }
   const after = await repo.transfersAfter(chain, token, block.number);
   const deltas = balanceDeltas(after);

@@ -13,6 +13,7 @@ import { TokenomicsIngest, transfersKey } from './ingest.js';
 import { type MarketFacts, marketDayAt, noMarket } from './market-days.js';
 import { MARKET_EVERY_SECONDS, MarketIngest } from './market-ingest.js';
 import { GLOBAL_ID, MarketRepository } from './market-repo.js';
+import { RecordCache } from './record-cache.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
 import { SUB_PATH_GROUP, TOKENOMICS_METHODOLOGY, type TokenomicsRecordPayload } from './schema.js';
@@ -81,6 +82,8 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
         },
       ]
     : [];
+  // Closed days' records between hourly runs (the whole ledger is not walked again for them).
+  const closedDays = new RecordCache();
   return [
     {
       name: 'tokenomics.ingest',
@@ -164,26 +167,29 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
             snapshots: facts.snapshots,
             market: (asOf) => (marketFacts ? marketDayAt(marketFacts, asOf) : NO_MARKET),
             dexVolume: (at) => dexVolume({ token: target.address, ...at }),
+            cached: (key) => closedDays.has(transfersKey(target), key),
           });
-          const records: TokenomicsRecordPayload[] = days.map((d) =>
-            d.kind === 'record'
-              ? tokenomicsRecord(d.input)
-              : tokenomicsGapRecord(
-                  {
-                    token: {
-                      address: target.address,
-                      chain: target.chain,
-                      coingeckoId: target.coingeckoId ?? null,
-                      decimals: target.decimals,
-                    },
-                    day: d.day,
-                    partial: d.partial,
-                    asOf: d.asOf,
-                    blockNumber: null,
-                    dustThresholdRaw: dustThresholdRaw(target.decimals),
+          const records: TokenomicsRecordPayload[] = closedDays.records(
+            transfersKey(target),
+            days,
+            (d) => tokenomicsRecord(d.input),
+            (d) =>
+              tokenomicsGapRecord(
+                {
+                  token: {
+                    address: target.address,
+                    chain: target.chain,
+                    coingeckoId: target.coingeckoId ?? null,
+                    decimals: target.decimals,
                   },
-                  d.reason,
-                ),
+                  day: d.day,
+                  partial: d.partial,
+                  asOf: d.asOf,
+                  blockNumber: null,
+                  dustThresholdRaw: dustThresholdRaw(target.decimals),
+                },
+                d.reason,
+              ),
           );
           const asOf = days[0]?.kind === 'record' ? days[0].input.asOf : 0;
           return { protocol: target.protocol, chain: target.chain, asOf, records };

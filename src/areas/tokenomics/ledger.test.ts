@@ -38,7 +38,15 @@ describe('holder ledger', () => {
     const replayed = withDeltas(new Map(), balanceDeltas(history.filter((x) => x.blockNumber <= block)));
     expect(Object.fromEntries(replayed)).toEqual(expected);
     const now = withDeltas(new Map(), balanceDeltas(history));
-    expect(Object.fromEntries(balancesBefore(now, history, block))).toEqual(expected);
+    const after = history.filter((x) => x.blockNumber > block);
+    expect(Object.fromEntries(withDeltas(now, balanceDeltas(after), -1))).toEqual(expected);
+    // The moved addresses' earlier balances (0n for one that held nothing), over the unmoved ones.
+    const moved = balancesBefore(
+      [...now].map(([address, balance]) => ({ address, balance })),
+      after,
+    );
+    const merged = [...new Map([...now, ...moved])].filter(([, v]) => v !== 0n);
+    expect(Object.fromEntries(merged)).toEqual(expected);
   });
 
   it('the zero address is never a holder and the replayed supply is minted less burnt', () => {
@@ -52,6 +60,19 @@ describe('holder ledger', () => {
     let pieces = new Map<string, bigint>();
     for (const x of history) pieces = withDeltas(pieces, balanceDeltas([x]));
     expect(pieces).toEqual(whole);
+  });
+
+  it('balancesBefore leaves out what did not move and keeps an address that held nothing at 0', () => {
+    const before = balancesBefore(
+      [
+        { address: A, balance: 10n },
+        { address: C, balance: 5n },
+      ],
+      [t(B, A, 4n, 1)],
+    );
+    expect(Object.fromEntries(before)).toEqual({ [A]: 6n, [B]: 4n });
+    const fresh = balancesBefore([{ address: A, balance: 4n }], [t(ZERO_ADDRESS, A, 4n, 1)]);
+    expect(Object.fromEntries(fresh)).toEqual({ [A]: 0n });
   });
 
   it('a self-transfer and offsetting transfers change nothing', () => {

@@ -1,8 +1,8 @@
 /**
  * The holder ledger (pure): balances kept from `Transfer`s. The ingest applies each range's transfers to the stored
  * balances (`balanceDeltas`); the computation turns the balances at the ledger's block back to an earlier block by
- * taking away what moved after it (`balancesBefore`), so a past day's end costs the transfers since then, not a
- * replay of the token's history.
+ * taking away what moved after it (`withDeltas`, sign −1; `balancesBefore` for the moved addresses only), so a past
+ * day's end costs the transfers since then, not a replay of the token's history.
  *
  * The zero address is never a holder: a transfer from it mints, to it burns, and the ledger keeps no balance for it,
  * so the sum of the ledger's balances is what was minted less what was burnt (`replayedSupply`), which a complete
@@ -20,8 +20,11 @@ export interface LedgerTransfer {
   readonly blockNumber: number;
 }
 
+/** What a balance change needs of a transfer. */
+export type Moved = Pick<LedgerTransfer, 'from' | 'to' | 'value'>;
+
 /** The net change of every address the transfers touch (the zero address left out); zero changes kept out too. */
-export function balanceDeltas(transfers: readonly LedgerTransfer[]): Map<string, bigint> {
+export function balanceDeltas(transfers: readonly Moved[]): Map<string, bigint> {
   const deltas = new Map<string, bigint>();
   const add = (address: string, v: bigint) => {
     if (address === ZERO_ADDRESS) return;
@@ -51,16 +54,24 @@ export function withDeltas(
 }
 
 /**
- * The balances at the end of `block`, from the balances at a later ledger block and the transfers between them:
- * every transfer in a block after `block` is taken away. Transfers at or before `block` are ignored, so the caller
- * may pass the whole retained window.
+ * What the addresses `transfers` moved held before them (balance after less the net each received; 0n for one that
+ * held nothing), from `balances`, every balance after them (an address absent held nothing). The addresses the
+ * transfers did not move (net) are left out: they held the same. One pass over `balances`, no map of every holder
+ * (the computation's holders 24 hours before, compute.ts).
  */
 export function balancesBefore(
-  current: ReadonlyMap<string, bigint>,
-  transfers: readonly LedgerTransfer[],
-  block: number,
+  balances: Iterable<{ readonly address: string; readonly balance: bigint }>,
+  transfers: readonly Moved[],
 ): Map<string, bigint> {
-  return withDeltas(current, balanceDeltas(transfers.filter((t) => t.blockNumber > block)), -1);
+  const deltas = balanceDeltas(transfers);
+  const out = new Map<string, bigint>();
+  if (deltas.size === 0) return out;
+  for (const b of balances) {
+    const d = deltas.get(b.address);
+    if (d !== undefined) out.set(b.address, b.balance - d);
+  }
+  for (const [address, d] of deltas) if (!out.has(address)) out.set(address, -d);
+  return out;
 }
 
 /** Σ of the ledger's balances: minted less burnt when the replay is complete. */

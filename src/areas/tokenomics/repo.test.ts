@@ -3,9 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { BlockInfo, EvmLog, Hex } from '../../sources/evm/types.js';
 import type { Dialect, Store } from '../../store/db.js';
-import { TRANSFER_TOPIC, TransferSink } from './ingest.js';
+import { readSnapshot, TRANSFER_TOPIC, TransferSink } from './ingest.js';
 import { ZERO_ADDRESS } from './ledger.js';
 import { TokenomicsRepository } from './repo.js';
+import { DAY_END_RETENTION_DAYS, HOURLY_RETENTION_SECONDS, snapshotsToPrune } from './snapshots.js';
 import type { TokenTarget } from './targets.js';
 
 const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -105,10 +106,40 @@ describe.each(dialects)('the tokenomics ledger on %s', (dialect) => {
       [B]: 200n,
       [C]: 100n,
     });
+    // A snapshot below the pruned transfers would turn the ledger back wrongly: refused for good (not retried).
+    const refused = readSnapshot(undefined as never, repo, TARGET, block(1)).catch((e: unknown) => e);
+    expect(await refused).toMatchObject({ name: 'ServiceError', retryable: false, message: /pruned/ });
     await store.db.transaction().execute((trx) => sink.rollback(trx, 2));
     await expect(store.db.transaction().execute((trx) => sink.rollback(trx, 1))).rejects.toThrow(/pruned/);
     await store.db.transaction().execute((trx) => sink.rollback(trx, 0));
     expect(await repo.ledger('ethereum', TOKEN)).toBeUndefined();
     expect(await repo.balances('ethereum', TOKEN)).toBeUndefined();
+  });
+
+  it('keeps the snapshots the retention does not choose, day ends beyond the hourly ones (snapshotsToPrune)', async () => {
+    const repo = new TokenomicsRepository(store.db);
+    const snap = (n: number, timestamp: number) =>
+      repo.saveSnapshot({
+        chain: 'ethereum',
+        token: TOKEN,
+        blockNumber: n,
+        timestamp,
+        totalSupply: 1000n,
+        replayedSupply: 1000n,
+        sample: [],
+        contracts: [],
+      });
+    // A snapshot every 4 hours over 45 days, each at the last second of its 4 hours (a day's last: its day end).
+    const hours = 45 * 24;
+    for (let h = 0; h < hours; h += 4) await snap(h + 1, T0 + h * 3600 + 4 * 3600 - 1);
+    const head = T0 + hours * 3600 - 1;
+    await repo.deleteSnapshots('ethereum', TOKEN, snapshotsToPrune(await repo.snapshotTimes('ethereum', TOKEN), head));
+    const kept = (await repo.snapshotTimes('ethereum', TOKEN)).sort((a, b) => a.blockNumber - b.blockNumber);
+    const hourly = kept.filter((s) => s.timestamp >= head - HOURLY_RETENTION_SECONDS);
+    const dayEnds = kept.filter((s) => s.timestamp < head - HOURLY_RETENTION_SECONDS);
+    expect(hourly.length).toBe(9 * 6 + 1);
+    expect(dayEnds.map((s) => (s.timestamp - T0 + 1) / 86_400)).toEqual(
+      Array.from({ length: DAY_END_RETENTION_DAYS - 9 }, (_, i) => 45 - DAY_END_RETENTION_DAYS + i),
+    );
   });
 });

@@ -3,6 +3,7 @@ import { inChunks } from '../../store/chunks.js';
 import type { Database } from '../../store/schema.js';
 import type { ContractReading, SampleReading, TokenSnapshotFact, TransferFact } from './facts.js';
 import { balanceDeltas, type LedgerTransfer, ZERO_ADDRESS } from './ledger.js';
+import { DAY_END_RETENTION_DAYS } from './snapshots.js';
 import type { TokenomicsTables, TokLedgerTable } from './tables.js';
 
 /**
@@ -111,31 +112,16 @@ export class TokenomicsRepository {
 
   /** Retained transfers in blocks after `afterBlock`, in chain order. */
   async transfersAfter(chain: string, token: string, afterBlock: number): Promise<TransferFact[]> {
-    const rows = await this.db
-      .selectFrom('tok_transfers')
-      .selectAll()
-      .where('chain', '=', chain)
-      .where('token', '=', token)
-      .where('block_number', '>', afterBlock)
-      .orderBy('block_number')
-      .orderBy('log_index')
-      .execute();
-    return rows.map(toTransfer);
+    return (await transfersQuery(this.db, chain, token).where('block_number', '>', afterBlock).execute()).map(
+      toTransfer,
+    );
   }
 
   /** Retained transfers with a time in (from, to], in chain order. */
   async transfersBetween(chain: string, token: string, from: number, to: number): Promise<TransferFact[]> {
-    const rows = await this.db
-      .selectFrom('tok_transfers')
-      .selectAll()
-      .where('chain', '=', chain)
-      .where('token', '=', token)
-      .where('timestamp', '>', from)
-      .where('timestamp', '<=', to)
-      .orderBy('block_number')
-      .orderBy('log_index')
-      .execute();
-    return rows.map(toTransfer);
+    return (
+      await transfersQuery(this.db, chain, token).where('timestamp', '>', from).where('timestamp', '<=', to).execute()
+    ).map(toTransfer);
   }
 
   /**
@@ -219,16 +205,31 @@ export class TokenomicsRepository {
     }));
   }
 
-  /** Deletes the snapshots older than `before` (Unix seconds): the published week needs none older. */
-  async pruneSnapshots(chain: string, token: string, before: number): Promise<void> {
-    await this.db
-      .deleteFrom('tok_snapshots')
-      .where('chain', '=', chain)
-      .where('token', '=', token)
-      .where('timestamp', '<', before)
-      .execute();
+  /** Deletes the snapshots at these blocks (the retention's choice: snapshots.ts `snapshotsToPrune`). */
+  async deleteSnapshots(chain: string, token: string, blocks: readonly number[]): Promise<void> {
+    await inChunks(
+      blocks,
+      (chunk) =>
+        this.db
+          .deleteFrom('tok_snapshots')
+          .where('chain', '=', chain)
+          .where('token', '=', token)
+          .where('block_number', 'in', chunk)
+          .execute(),
+      CHUNK,
+    );
   }
 }
+
+/** A token's retained transfers in chain order: the one query the reads of `tok_transfers` narrow down. */
+const transfersQuery = (db: Db, chain: string, token: string) =>
+  db
+    .selectFrom('tok_transfers')
+    .selectAll()
+    .where('chain', '=', chain)
+    .where('token', '=', token)
+    .orderBy('block_number')
+    .orderBy('log_index');
 
 async function readLedger(db: Db, chain: string, token: string) {
   const row = await db
@@ -425,15 +426,9 @@ export async function rollbackTransferRange(
         'retention pruned; the ledger cannot be turned back that far (delete its tok_ledgers row and checkpoint to replay)',
     );
   }
-  const undone = (
-    await db
-      .selectFrom('tok_transfers')
-      .selectAll()
-      .where('chain', '=', chain)
-      .where('token', '=', token)
-      .where('block_number', '>', afterBlock)
-      .execute()
-  ).map(toTransfer);
+  const undone = (await transfersQuery(db, chain, token).where('block_number', '>', afterBlock).execute()).map(
+    toTransfer,
+  );
   await moveBalances(db, chain, token, balanceDeltas(undone.map(toLedger)), -1);
   await scoped('tok_transfers').where('block_number', '>', afterBlock).execute();
   await db
@@ -454,14 +449,20 @@ export async function rollbackTransferRange(
     .execute();
 }
 
-/** What the computation of one token loads: the ledger, the retained transfers of the week, the week's snapshots. */
+/**
+ * What the computation of one token loads: the ledger, the retained transfers of the week, the week's snapshots and
+ * the day-end ones of the 30 days before it.
+ */
 export interface TokenFacts {
   readonly ledger: { readonly block: number; readonly balances: ReadonlyMap<string, bigint> };
   readonly transfers: readonly TransferFact[];
   readonly snapshots: readonly TokenSnapshotFact[];
 }
 
-/** The week of a token (its newest snapshot and the 8 days before it), or undefined before its first snapshot. */
+/**
+ * The week of a token (its newest snapshot and the 8 days before it; snapshots back to `DAY_END_RETENTION_DAYS`), or
+ * undefined before its first snapshot.
+ */
 export async function loadTokenFacts(repo: TokenomicsRepository, chain: string, token: string) {
   const newest = (await repo.snapshotTimes(chain, token)).reduce<number | undefined>(
     (a, s) => (a === undefined || s.timestamp > a ? s.timestamp : a),
@@ -476,7 +477,9 @@ export async function loadTokenFacts(repo: TokenomicsRepository, chain: string, 
     transfers: (await repo.transfersBetween(chain, token, from, Number.MAX_SAFE_INTEGER)).filter(
       (t) => t.blockNumber <= ledger.block,
     ),
-    snapshots: (await repo.snapshots(chain, token, from)).filter((s) => s.blockNumber <= ledger.block),
+    snapshots: (await repo.snapshots(chain, token, newest - DAY_END_RETENTION_DAYS * 86_400)).filter(
+      (s) => s.blockNumber <= ledger.block,
+    ),
   };
   return facts;
 }

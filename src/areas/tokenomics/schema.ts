@@ -73,9 +73,11 @@ export const SupplyMetrics = Type.Object({
   total_supply_raw: Raw('Exact raw totalSupply()'),
   max_supply: Nullable(Tokens("The market-data source's max supply (null: the token has none, or no data)")),
   fully_diluted_valuation: Nullable(Usd('price × max_supply, or × total_supply without a max supply')),
-  inflation_monthly: Percent('Change of the total supply over the 30 days to as_of, percent of the earlier one'),
+  inflation_monthly: Percent(
+    "Change of the total supply since the day-end snapshot 30 days before the record's day, percent of the earlier one",
+  ),
   burn_rate_monthly: Percent(
-    'Tokens destroyed or sent to burn addresses in the 30 days, percent of the earlier supply',
+    "The burn addresses' increase plus the total supply's net decrease since that snapshot, percent of its supply",
   ),
   locked_supply: Tokens('Not yet vested in the vesting contracts (their own views at block_number)'),
   locked_supply_raw: Raw('Exact raw amount'),

@@ -6,10 +6,11 @@
  *   distributors' unclaimed airdrop − the burn addresses' balance, each a listed deduction (an address is deducted
  *   once: a vesting or distributor contract only through its own line);
  * - divergence = (reported − on-chain) / on-chain, flagged when |divergence| > 5 %;
- * - inflation_monthly = (total supply now − total supply 30 days before) / total supply 30 days before × 100;
- * - burn_rate_monthly = tokens destroyed (Transfer to the zero address) or sent to a burn address in the 30 days /
- *   total supply 30 days before × 100 (a pure burn gives inflation_monthly = −burn_rate_monthly, as in the legacy
- *   example);
+ * - inflation_monthly = (total supply now − total supply 30 days before) / total supply 30 days before × 100, "30
+ *   days before" being the day-end snapshot of snapshots.ts `supply30d`;
+ * - burn_rate_monthly = burned in the 30 days / total supply 30 days before × 100, burned being the burn addresses'
+ *   increase plus the net decrease of the total supply (`supply30d`; a pure burn to the zero address gives
+ *   inflation_monthly = −burn_rate_monthly, as in the legacy example);
  * - FDV = price × max supply, or × total supply when the token has no max supply.
  */
 import { ratioToFloat } from '../../core/decimal.js';
