@@ -9,13 +9,14 @@
  *   `no_data` after it), never a guess.
  * - Balances at a record's block: the ledger's balances less every transfer after that block (ledger.ts), taken
  *   newest day first so each day costs the transfers between two snapshots.
- * - Labels: the address book's (the registry's on mainnet), grouped into the breakdown's holder categories
- *   (`HOLDER_CATEGORY`); the vesting and distributor contracts' readings come from the snapshot.
+ * - Labels: the address book's (the registry's on mainnet) and the DEX pools pairing the token (targets.ts), grouped
+ *   into the breakdown's holder categories (`HOLDER_CATEGORY`); the vesting and distributor contracts' readings come
+ *   from the snapshot. Declared allocations: the book's declaration (allocations.ts `declaredAllocations`).
  */
 
 import type { GapReason } from '../../core/gaps.js';
 import { DAY, dailyHistoryInstants, isoSeconds, startOfUtcDay } from '../../core/time.js';
-import type { VestingReading } from './allocations.js';
+import { declaredAllocations, type VestingReading } from './allocations.js';
 import type { TransferFact as DayTransfer, ExchangeInfo, MarketReading, Ticker, TokenomicsInput } from './compute.js';
 import type { DexVolume } from './dex-volume.js';
 import type { ContractReading, TokenSnapshotFact, TransferFact } from './facts.js';
@@ -98,6 +99,7 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
   const days = daySnapshots(args.snapshots);
   const labels = labelEntries(target);
   const burnAddresses = target.labels.filter((l) => l.category === 'burn').map((l) => l.address);
+  const allocations = declaredAllocations(target.declaration, target.decimals);
   let balances: ReadonlyMap<string, bigint> = args.ledger.balances;
   let at = args.ledger.block;
   const out: TokenDay[] = [];
@@ -145,7 +147,7 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
         labels,
         burnAddresses,
         vesting: snap.contracts.flatMap((c) => vestingReading(c) ?? []),
-        allocations: [],
+        allocations,
         supply30d: null,
         market: market.market,
         ...(market.marketGapReason ? { marketGapReason: market.marketGapReason } : {}),

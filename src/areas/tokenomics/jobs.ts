@@ -2,7 +2,7 @@ import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { REFERENCE_COINS } from '../../registry/tokens.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
-import { DexReadModel } from '../dex/public.js';
+import { DexReadModel, dexTargets } from '../dex/public.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
@@ -16,7 +16,7 @@ import { GLOBAL_ID, MarketRepository } from './market-repo.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
 import { SUB_PATH_GROUP, TOKENOMICS_METHODOLOGY, type TokenomicsRecordPayload } from './schema.js';
-import { type TokenTarget, tokenomicsTargets } from './targets.js';
+import { dexPoolLabels, type TokenTarget, tokenomicsTargets, withPoolLabels } from './targets.js';
 
 /** The tokenomics area's computation (its checkpoint and the datasets' `computation`). */
 export const TOKENOMICS_COMPUTATION = 'tokenomics.compute';
@@ -59,6 +59,7 @@ async function loadMarketFacts(
  *   token's newest snapshot or the newest market reading moved (the records are read at snapshots: an hourly cadence,
  *   not every block; each record's market figures are the reading standing for its instant, market-days.ts), or the
  *   DEX area's facts reached it (the on-chain DEX volume, dex-volume.ts, from the DEX area's read model).
+ *   The DEX pools that pair a token, as the DEX area discovered them, are labelled `dex_pool` then (targets.ts).
  */
 export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -81,6 +82,7 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
         },
       ]
     : [];
+  const dexDeployments = dexTargets(env).deployments;
   return [
     {
       name: 'tokenomics.ingest',
@@ -134,7 +136,10 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
           market: MarketFacts | null;
           dex: DexVolumeFacts;
         }[] = [];
-        for (const target of targets) {
+        const dex = new DexReadModel(ctx.store.db);
+        for (const book of targets) {
+          const pools = dexPoolLabels(book, await dex.pools(book.chain), dexDeployments, env.book.origin);
+          const target = withPoolLabels(book, pools);
           const facts = await loadTokenFacts(repo, target.chain, target.address);
           const start = await readCheckpoint<{ timestamp?: number }>(ctx.store.db, `${transfersKey(target)}:start`);
           if (!facts) continue;
