@@ -106,18 +106,21 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
         // Whether the DEX facts reach each token's newest snapshot: the running day's on-chain DEX volume is null
         // (no_data) until they do, and is published when they catch up.
         const dexReached: [string, boolean][] = [];
+        // A pool the DEX area discovers pairing a token changes its labels: the records are computed again.
+        const pools: [string, number][] = [];
         for (const t of targets) {
           const times = await repo.snapshotTimes(t.chain, t.address);
           if (!times.length) continue;
           const head = Math.max(...times.map((s) => s.blockNumber));
           heads.push([t.protocol, head]);
           dexReached.push([t.protocol, ((await dex.head(t.chain))?.blockNumber ?? -1) >= head]);
+          pools.push([t.protocol, dexPoolLabels(t, await dex.pools(t.chain), dexDeployments, env.book.origin).length]);
         }
         if (!heads.length) return wait('no token snapshot yet');
         // A new market reading moves the inputs too (it is what the next records' market figures read).
         return market
-          ? { heads, dexReached, market: await new MarketRepository(ctx.store.db).newestFetch() }
-          : { heads, dexReached };
+          ? { heads, dexReached, pools, market: await new MarketRepository(ctx.store.db).newestFetch() }
+          : { heads, dexReached, pools };
       },
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
