@@ -15,13 +15,16 @@ import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
 import { tokenSwapsFromChain } from './support/tokenomics-dex-truth.js';
-import { balancesAt, concentrationOf, lockedAt, totalSupplyAt } from './support/tokenomics-truth.js';
+import { balancesAt, concentrationOf, lockedAt, poolsPairing, totalSupplyAt } from './support/tokenomics-truth.js';
 
 /**
  * End to end on a small seeded world: sandbox chain → holder ledger and snapshots → compute → API. The holder
  * figures of a record are recounted at the record's own block from the chain's `Transfer` logs alone
  * (test/support/tokenomics-truth.ts), raw and without the labelled addresses the record lists. Market figures come
  * from the sandbox's CoinGecko stand-in and are recounted from its world (src/sandbox/standins/coingecko/world.ts).
+ * The labels the ex-infrastructure figures leave out are taken from independent sources: the address book's labels of
+ * the protocol and every pool the book's DEX factories created with the token (their own creation logs), which must
+ * be exactly the labels the record lists.
  */
 
 interface Rec {
@@ -35,7 +38,7 @@ interface Rec {
   coingecko_id: string | null;
   gap_reasons?: Record<string, string>;
   tokenomics_metrics: Record<string, number | null> | null;
-  breakdown: { labels: { address: string }[] } | null;
+  breakdown: { labels: { address: string; category: string; source: string }[] } | null;
   supply_metrics: Record<string, unknown> | null;
   exchange_metrics: {
     cex_volume: number | null;
@@ -148,7 +151,20 @@ describe('tokenomics end to end on the sandbox', () => {
         close(m.gini_coeff, raw.gini, `${what} gini`);
         close(m.hhi, raw.hhi, `${what} hhi`);
         expect(m.nakamoto_coefficient, what).toBe(raw.nakamoto);
-        const excluded = new Set(r.breakdown!.labels.map((l) => l.address));
+        // Labelled infrastructure from independent sources: the book's labels of the protocol, and the pools the
+        // book's DEX factories created with the token (their creation logs, not the DEX area's tables).
+        const entries = Object.entries(w.env.book.chains.ethereum!.entries);
+        const booked = entries.filter(([k]) => k.split('/').length === 5 && k.startsWith(`tokenomics/${protocol}/`));
+        const factories = entries.filter(([k]) => k.startsWith('dex/')).map(([, e]) => e.address);
+        const pools = await poolsPairing(w.world.rpcUrl, factories, token, r.block_number!);
+        expect(pools.size, `${what}: pools pairing the token`).toBeGreaterThan(0);
+        const excluded = new Set([...booked.map(([, e]) => e.address), ...pools]);
+        expect(new Set(r.breakdown!.labels.map((l) => l.address)), what).toEqual(excluded);
+        const poolLabels = r.breakdown!.labels.filter((l) => pools.has(l.address));
+        expect(
+          poolLabels.every((l) => l.category === 'contracts' && l.source.startsWith('dex:')),
+          what,
+        ).toBe(true);
         const ex = concentrationOf(balances, 18, dust, supply, excluded);
         expect(m.num_token_holders_ex_infrastructure, what).toBe(ex.holders);
         close(m.top5_concentration_ex_infrastructure, ex.top5, `${what} top5 ex`);

@@ -38,6 +38,7 @@ const target: TokenTarget = {
   decimals: 18,
   startBlock: 1,
   labels: [],
+  declaration: null,
 } as unknown as TokenTarget;
 
 /** A deterministic generator (mulberry32). */

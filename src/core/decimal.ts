@@ -32,6 +32,18 @@ export function formatUnits(raw: bigint, decimals: number): string {
   return negative ? `-${text}` : text;
 }
 
+/**
+ * The raw amount of an exact non-negative decimal string (`parseUnits('1.2345', 6)` = `1234500n`); undefined for
+ * anything else (a sign, an exponent, more fraction digits than `decimals`).
+ */
+export function parseUnits(text: string, decimals: number): bigint | undefined {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const fraction = m[2] ?? '';
+  if (fraction.length > decimals) return undefined;
+  return BigInt(m[1]!) * pow10(decimals) + (fraction ? BigInt(fraction.padEnd(decimals, '0')) : 0n);
+}
+
 /** A raw amount normalised by decimals, as the float nearest to the exact value. */
 export function toFloat(raw: bigint, decimals = 0): number {
   return Number(formatUnits(raw, decimals));

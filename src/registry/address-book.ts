@@ -8,7 +8,7 @@
  * Plain JSON, so that a configuration file can carry it.
  */
 import { lower, type Registry } from './index.js';
-import type { TokenLabelCategory, TokenLabelKind } from './types.js';
+import type { TokenDeclaration, TokenLabelCategory, TokenLabelKind } from './types.js';
 
 export interface BookEntry {
   /** Lowercase address. */
@@ -30,6 +30,11 @@ export interface ChainBook {
   readonly tokens: Readonly<Record<string, BookToken>>;
   /** Entry points by key (`bookKey`). */
   readonly entries: Readonly<Record<string, BookEntry>>;
+  /**
+   * Declared allocations of the tokens on this chain, by the protocol whose token it is: the registry's published
+   * ones on mainnet, the sandbox world's own in the sandbox.
+   */
+  readonly declarations?: Readonly<Record<string, TokenDeclaration>>;
 }
 
 export interface AddressBook {
@@ -87,7 +92,12 @@ export function bookSymbol(book: AddressBook, chain: string, address: string): s
 export function addressBookFromRegistry(registry: Registry, chains: readonly string[]): AddressBook {
   const out: Record<
     string,
-    { chainId: number; tokens: Record<string, BookToken>; entries: Record<string, BookEntry> }
+    {
+      chainId: number;
+      tokens: Record<string, BookToken>;
+      entries: Record<string, BookEntry>;
+      declarations?: Record<string, TokenDeclaration>;
+    }
   > = {};
   for (const id of chains) {
     const chain = registry.chain(id);
@@ -148,6 +158,16 @@ export function addressBookFromRegistry(registry: Registry, chains: readonly str
     book.entries[bookKey.tokenomicsToken(p.id)] = entry(p.token!.address, p.tokenomics.deployedBlock);
     for (const l of p.tokenomics.labels) {
       book.entries[bookKey.tokenomics(p.id, l.category, l.kind, l.label)] = entry(l.address);
+    }
+    // The canonical bridges' escrows of every L2 settling on the token's chain hold its bridged supply.
+    for (const l2 of registry.chains) {
+      if (l2.settlesOn !== p.token!.chain) continue;
+      for (const e of l2.l1BridgeEscrows ?? []) {
+        book.entries[bookKey.tokenomics(p.id, 'bridge', 'bridge', e.label)] = entry(e.address);
+      }
+    }
+    if (p.tokenomics.declaration) {
+      book.declarations = { ...(book.declarations ?? {}), [p.id]: p.tokenomics.declaration };
     }
   }
   return { origin: 'registry', chains: out };

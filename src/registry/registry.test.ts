@@ -1,5 +1,6 @@
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { parseUnits } from '../core/decimal.js';
 import { addressBookFromRegistry, bookEntry, bookKey, bookToken } from './address-book.js';
 import { CHAINS } from './chains/index.js';
 import { CHANNELS } from './channels/index.js';
@@ -664,5 +665,88 @@ describe('Registry queries', () => {
     const ids = registry.tokenomicsProtocols().map((p) => p.id);
     expect(ids).toEqual(expect.arrayContaining(['aave', 'uniswap', 'compound', 'gmx', 'lido', 'makerdao']));
     expect(ids).not.toContain('chronos');
+  });
+});
+
+describe('tokenomics labels, bridges and declared allocations', () => {
+  const DECLARABLE = ['team', 'investors', 'advisors', 'treasury', 'community'];
+  const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+  const instant = (iso: string) => {
+    expect(iso).toMatch(ISO);
+    const ms = Date.parse(iso);
+    expect(Number.isFinite(ms), iso).toBe(true);
+    return ms / 1000;
+  };
+
+  it('every label has a source and a unique category/kind/label key per protocol', () => {
+    for (const p of registry.tokenomicsProtocols()) {
+      const labels = p.tokenomics?.labels ?? [];
+      for (const l of labels) expect(l.source.trim().length, `${p.id} ${l.label}`).toBeGreaterThan(10);
+      expect(duplicates(labels.map((l) => `${l.category}/${l.kind}/${l.label}`)), p.id).toEqual([]);
+      expect(duplicates(labels.map((l) => lower(l.address))), p.id).toEqual([]);
+    }
+  });
+
+  it('every declaration has a URL source, declarable categories, exact amounts and parseable unlocks', () => {
+    const declared = registry.tokenomicsProtocols().filter((p) => p.tokenomics?.declaration);
+    expect(declared.map((p) => p.id).sort()).toEqual(['aave', 'chainlink', 'uniswap']);
+    for (const p of declared) {
+      const d = p.tokenomics!.declaration!;
+      expect(['project', 'secondary'], p.id).toContain(d.sourceKind);
+      expect(d.source, p.id).toMatch(/^https:\/\/\S+/);
+      expect(duplicates(d.allocations.map((a) => `${a.category}/${a.label}`)), p.id).toEqual([]);
+      for (const a of d.allocations) {
+        const what = `${p.id} ${a.label}`;
+        expect(DECLARABLE, what).toContain(a.category);
+        expect(parseUnits(a.amount, p.token!.decimals), what).toBeDefined();
+        if (a.unlock?.kind === 'cliff') instant(a.unlock.at);
+        if (a.unlock?.kind === 'linear') {
+          expect(instant(a.unlock.end), what).toBeGreaterThan(instant(a.unlock.start));
+          if (a.unlock.cliff !== undefined) expect(instant(a.unlock.cliff), what).toBeGreaterThanOrEqual(0);
+        }
+        // An allocation without a published schedule says so.
+        if (a.unlock === null) expect(a.assumptions.length, what).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it.each([
+    ['uniswap', 1_000_000_000n, { community: 17, treasury: 43, team: 21.266, investors: 18.044, advisors: 0.69 }],
+    ['aave', 16_000_000n, { community: 81.25, treasury: 18.75 }],
+    ['chainlink', 1_000_000_000n, { investors: 35, community: 35, team: 30 }],
+  ] as const)('%s declares its whole supply, split as published', (id, supply, split) => {
+    const p = registry.protocol(id)!;
+    const d = p.tokenomics!.declaration!;
+    const raw = (a: string) => parseUnits(a, p.token!.decimals)!;
+    const total = d.allocations.reduce((s, a) => s + raw(a.amount), 0n);
+    expect(total).toBe(supply * 10n ** BigInt(p.token!.decimals));
+    const byCategory: Record<string, number> = {};
+    for (const a of d.allocations) {
+      byCategory[a.category] = (byCategory[a.category] ?? 0) + Number((raw(a.amount) * 1_000_000n) / total) / 10_000;
+    }
+    expect(byCategory).toEqual(split);
+  });
+
+  it("the L2s' canonical bridge escrows are sourced, and label every L1 token of a tokenomics protocol", () => {
+    const l2s = CHAINS.filter((c) => c.l1BridgeEscrows?.length);
+    expect(l2s.map((c) => c.id).sort()).toEqual(['arbitrum', 'optimism']);
+    for (const c of l2s) {
+      expect(c.settlesOn, c.id).toBe('ethereum');
+      for (const e of c.l1BridgeEscrows!) expect(e.source, c.id).toMatch(/^https:\/\/\S+/);
+    }
+    const book = addressBookFromRegistry(registry, ['ethereum']);
+    for (const id of ['uniswap', 'aave', 'chainlink']) {
+      expect(
+        bookEntry(book, 'ethereum', bookKey.tokenomics(id, 'bridge', 'bridge', 'arbitrum-l1-erc20-gateway')),
+        id,
+      ).toEqual({ address: '0xa3a7b6f88361f48403514059f1f16c8e78d60eec' });
+      expect(
+        bookEntry(book, 'ethereum', bookKey.tokenomics(id, 'bridge', 'bridge', 'optimism-l1-standard-bridge')),
+        id,
+      ).toEqual({ address: '0x99c9fc46f92e8a1c0dec1b1747d010903e884be1' });
+      expect(book.chains.ethereum?.declarations?.[id], id).toBe(registry.protocol(id)!.tokenomics!.declaration);
+    }
+    expect(bookEntry(book, 'ethereum', bookKey.tokenomicsToken('aave'))?.startBlock).toBe(10926829);
+    expect(bookEntry(book, 'ethereum', bookKey.tokenomicsToken('chainlink'))?.startBlock).toBe(4281611);
   });
 });

@@ -33,6 +33,8 @@ export interface ChainEntry {
   readonly github?: GithubRefs;
   /** Social ids per community channel, when the chain is tracked there. */
   readonly social?: SocialIds;
+  /** For an L2: its canonical bridge's token escrows on the L1 (labelled `bridge` for every token on the L1). */
+  readonly l1BridgeEscrows?: readonly L1BridgeEscrow[];
 }
 
 export interface TokenRef {
@@ -196,6 +198,8 @@ export const TOKEN_LABEL_KINDS = [
   'burn',
   'pool',
   'bridge',
+  /** A reserve or collector contract that releases what it holds by governance, with no vesting views (Aave's). */
+  'reserve',
 ] as const;
 export type TokenLabelKind = (typeof TOKEN_LABEL_KINDS)[number];
 
@@ -210,11 +214,55 @@ export interface TokenLabelEntry {
   readonly source: string;
 }
 
+/**
+ * When a declared allocation unlocks, as declared: all at once (`cliff`), or linearly from `start` to `end` (nothing
+ * before `cliff` when given). Instants are ISO 8601 UTC (`2020-09-17T00:00:00Z`). Null: the declaration states no
+ * schedule (its unlocked share is then unknown unless a contract proves it).
+ */
+export type DeclaredUnlock =
+  | { readonly kind: 'cliff'; readonly at: string }
+  | { readonly kind: 'linear'; readonly start: string; readonly end: string; readonly cliff?: string }
+  | null;
+
+/** One allocation of a token as its project declares it. */
+export interface DeclaredAllocationSpec {
+  /** The label category whose vesting contracts prove it (`team`, `investors`, `advisors`, `treasury`, `community`). */
+  readonly category: TokenLabelCategory;
+  /** A short slug; it names the contract that proves it when several allocations share a category. */
+  readonly label: string;
+  /** Whole tokens, as a decimal string (exact: `212660000`). */
+  readonly amount: string;
+  readonly unlock: DeclaredUnlock;
+  /** What the declaration does not say and the registry assumes (a schedule's start, its shape). */
+  readonly assumptions: readonly string[];
+}
+
+/** A token's allocation as its project published it, with where. */
+export interface TokenDeclaration {
+  /** `project`: the project's own publication; `secondary`: a third party's account of it; `sandbox`: the sandbox. */
+  readonly sourceKind: 'project' | 'secondary' | 'sandbox';
+  /** The publication (a URL, with its date when it has one). */
+  readonly source: string;
+  readonly allocations: readonly DeclaredAllocationSpec[];
+}
+
 /** What the tokenomics area needs of a protocol's token beyond its address. */
 export interface TokenomicsEntry {
   /** The token contract's deployment block: the holder replay starts there. */
   readonly deployedBlock: number;
   readonly labels: readonly TokenLabelEntry[];
+  /** The token's published allocation (`allocation_map`, `project_percentage`, `allocations[]`), where published. */
+  readonly declaration?: TokenDeclaration;
+}
+
+/** A canonical bridge's escrow on the L1 a chain settles on: it holds the L1 tokens bridged to the chain. */
+export interface L1BridgeEscrow {
+  /** On the chain's `settlesOn`. */
+  readonly address: Address;
+  /** A short slug (`arbitrum-l1-erc20-gateway`). */
+  readonly label: string;
+  /** A public page that says so (the chain's own docs or deployment files). */
+  readonly source: string;
 }
 
 export interface ProtocolEntry {

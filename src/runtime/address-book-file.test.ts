@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configWith, loadConfig } from '../config/index.js';
-import type { AddressBook } from '../registry/address-book.js';
+import { type AddressBook, addressBookFromRegistry } from '../registry/address-book.js';
+import { registry } from '../registry/index.js';
 import { readAddressBookFile, writeAddressBookFile } from './address-book-file.js';
 import { registryBook } from './sources.js';
 
@@ -17,6 +18,21 @@ const book: AddressBook = {
       chainId: 31337,
       tokens: { WETH: { address: `0x${'2'.repeat(40)}`, decimals: 18 } },
       entries: { 'dex/uniswap/V3': { address: `0x${'a'.repeat(40)}` } },
+      declarations: {
+        uniswap: {
+          sourceKind: 'sandbox',
+          source: 'sandbox world: the UNI genesis distribution',
+          allocations: [
+            {
+              category: 'team',
+              label: 'team-1',
+              amount: '127596000',
+              unlock: { kind: 'linear', start: '2023-11-14T22:00:00Z', end: '2023-12-14T22:00:00Z' },
+              assumptions: [],
+            },
+          ],
+        },
+      },
     },
   },
 };
@@ -41,8 +57,28 @@ describe('ADDRESS_BOOK_FILE', () => {
       }),
     );
     expect(() => readAddressBookFile(bad)).toThrow(/ADDRESS_BOOK_FILE.*not an address book/);
+    const ethereum = book.chains.ethereum!;
+    const declaration = ethereum.declarations!.uniswap!;
+    const badAllocation = { ...declaration.allocations[0]!, amount: '1e9' };
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        ...book,
+        chains: {
+          ethereum: { ...ethereum, declarations: { uniswap: { ...declaration, allocations: [badAllocation] } } },
+        },
+      }),
+    );
+    expect(() => readAddressBookFile(bad)).toThrow(/not an address book \(\/chains\/ethereum\/declarations/);
     writeFileSync(bad, '{');
     expect(() => readAddressBookFile(bad)).toThrow(/ADDRESS_BOOK_FILE.*not valid JSON/);
     expect(() => readAddressBookFile(path.join(dir, 'missing.json'))).toThrow(/ADDRESS_BOOK_FILE.*ENOENT/);
+  });
+
+  it("reads back the registry's own book, declarations included", () => {
+    const file = path.join(dir, 'registry.json');
+    const own = addressBookFromRegistry(registry, ['ethereum']);
+    writeAddressBookFile(file, own);
+    expect(readAddressBookFile(file)).toEqual(JSON.parse(JSON.stringify(own)));
   });
 });

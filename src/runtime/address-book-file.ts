@@ -1,16 +1,47 @@
 /**
  * `ADDRESS_BOOK_FILE`: an address book read from a JSON file instead of the registry's own addresses (a testnet, a
  * fork, or the sandbox world that `protoscore sandbox run` keeps: it writes the world's book there). The file holds
- * exactly what `AddressBook` holds (entry points, tokens and chain id per chain), so a process reading it reads the
- * chains as it would read mainnet with the registry's addresses.
+ * exactly what `AddressBook` holds (entry points, tokens and chain id per chain, and the declared allocations of its
+ * tokens), so a process reading it reads the chains as it would read mainnet with the registry's addresses.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from '../config/index.js';
 import type { AddressBook } from '../registry/address-book.js';
+import { TOKEN_LABEL_CATEGORIES } from '../registry/types.js';
 
 const Address = Type.String({ pattern: '^0x[0-9a-f]{40}$' });
+const Instant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' });
+const Category = Type.Union(TOKEN_LABEL_CATEGORIES.map((c) => Type.Literal(c)));
+
+/** A token's declared allocation (registry/types.ts `TokenDeclaration`). */
+const Declaration = Type.Object(
+  {
+    sourceKind: Type.Union([Type.Literal('project'), Type.Literal('secondary'), Type.Literal('sandbox')]),
+    source: Type.String({ minLength: 1 }),
+    allocations: Type.Array(
+      Type.Object(
+        {
+          category: Category,
+          label: Type.String({ minLength: 1 }),
+          amount: Type.String({ pattern: '^\\d+(\\.\\d+)?$' }),
+          unlock: Type.Union([
+            Type.Null(),
+            Type.Object({ kind: Type.Literal('cliff'), at: Instant }, { additionalProperties: false }),
+            Type.Object(
+              { kind: Type.Literal('linear'), start: Instant, end: Instant, cliff: Type.Optional(Instant) },
+              { additionalProperties: false },
+            ),
+          ]),
+          assumptions: Type.Array(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const BookFile = Type.Object(
   {
@@ -28,6 +59,7 @@ const BookFile = Type.Object(
             Type.String(),
             Type.Object({ address: Address, startBlock: Type.Optional(Type.Integer({ minimum: 0 })) }),
           ),
+          declarations: Type.Optional(Type.Record(Type.String(), Declaration)),
         },
         { additionalProperties: false },
       ),

@@ -132,3 +132,40 @@ export async function lockedAt(
   const claimable = time < cliff! ? 0n : time >= end! ? balance : (amount! * (time - last!)) / (end! - begin!);
   return balance - claimable;
 }
+
+/**
+ * The pools that pair `token`, from the factories' own creation logs (Uniswap V2's `PairCreated`, V3's
+ * `PoolCreated`) up to `block`: what a `dex_pool` label must cover, found without the DEX area.
+ */
+export async function poolsPairing(
+  rpcUrl: string,
+  factories: readonly string[],
+  token: string,
+  block: number,
+): Promise<Set<string>> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const wanted = token.toLowerCase();
+  const out = new Set<string>();
+  const range = { address: factories as `0x${string}`[], fromBlock: 0n, toBlock: BigInt(block) };
+  const pairs = await client.getLogs({
+    ...range,
+    event: parseAbiItem(
+      'event PairCreated(address indexed token0, address indexed token1, address pair, uint256 index)',
+    ),
+  });
+  for (const l of pairs) {
+    const { token0, token1, pair } = l.args as { token0: string; token1: string; pair: string };
+    if (token0.toLowerCase() === wanted || token1.toLowerCase() === wanted) out.add(pair.toLowerCase());
+  }
+  const pools = await client.getLogs({
+    ...range,
+    event: parseAbiItem(
+      'event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)',
+    ),
+  });
+  for (const l of pools) {
+    const { token0, token1, pool } = l.args as { token0: string; token1: string; pool: string };
+    if (token0.toLowerCase() === wanted || token1.toLowerCase() === wanted) out.add(pool.toLowerCase());
+  }
+  return out;
+}

@@ -3,8 +3,9 @@
  * contract's own view at the block (held, locked now, released), the schedule it follows, and the allocations they
  * prove. An allocation no contract holds is unverified and its unlocked share follows its declared schedule.
  */
-import { ratioToFloat, toFloat } from '../../core/decimal.js';
+import { parseUnits, ratioToFloat, toFloat } from '../../core/decimal.js';
 import { isoSeconds } from '../../core/time.js';
+import type { DeclaredUnlock, TokenDeclaration } from '../../registry/types.js';
 import type { AllocationEntry, SchedulePieceEntry } from './schema.js';
 import {
   locked,
@@ -59,6 +60,45 @@ export interface DeclaredAllocation {
   readonly schedule: Schedule;
   readonly sources: readonly { readonly kind: string; readonly ref: string }[];
   readonly assumptions: readonly string[];
+}
+
+const instant = (iso: string, what: string): number => {
+  const ms = Date.parse(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(ms)) throw new Error(`${what}: not an ISO instant: ${iso}`);
+  return Math.floor(ms / 1000);
+};
+
+function declaredSchedule(unlock: DeclaredUnlock, amount: bigint, what: string): Schedule {
+  if (unlock === null) return { pieces: [] };
+  if (unlock.kind === 'cliff') return { pieces: [{ kind: 'cliff', at: instant(unlock.at, what), amount }] };
+  const start = instant(unlock.start, what);
+  const end = instant(unlock.end, what);
+  if (end <= start) throw new Error(`${what}: a linear unlock ends after it starts`);
+  const cliff = unlock.cliff === undefined ? {} : { cliff: instant(unlock.cliff, what) };
+  return { pieces: [{ kind: 'linear', start, end, amount, ...cliff }] };
+}
+
+/**
+ * A token's declaration (the address book's: the registry's published allocation, the sandbox world's own) as the
+ * allocation maths take it: amounts in raw units, each unlock as a one-piece schedule (none when the declaration
+ * states none), its source with its kind. Throws on an amount or instant that does not parse (the registry test
+ * reads every declaration through it).
+ */
+export function declaredAllocations(declaration: TokenDeclaration | null, decimals: number): DeclaredAllocation[] {
+  if (!declaration) return [];
+  return declaration.allocations.map((a) => {
+    const what = `declared allocation ${a.category}/${a.label}`;
+    const amountRaw = parseUnits(a.amount, decimals);
+    if (amountRaw === undefined) throw new Error(`${what}: not a token amount: ${a.amount}`);
+    return {
+      category: a.category,
+      label: a.label,
+      amountRaw,
+      schedule: declaredSchedule(a.unlock, amountRaw, what),
+      sources: [{ kind: declaration.sourceKind, ref: declaration.source }],
+      assumptions: [...a.assumptions],
+    };
+  });
 }
 
 export interface ContractView {
@@ -163,10 +203,13 @@ export function allocationsOut(
     );
     for (const v of vs) claimed.add(v.reading.address);
     const onchain = vs.length > 0 ? onchainOf(vs) : null;
+    // Unverified: what its declared schedule has vested; unknown when it declares none.
     const unlocked =
       onchain !== null
         ? pct(onchain.allocated - onchain.lockedNow, onchain.allocated)
-        : pct(vested(a.schedule, t), scheduleTotal(a.schedule) > 0n ? scheduleTotal(a.schedule) : a.amountRaw);
+        : a.schedule.pieces.length === 0
+          ? null
+          : pct(vested(a.schedule, t), scheduleTotal(a.schedule) > 0n ? scheduleTotal(a.schedule) : a.amountRaw);
     out.push({
       category: a.category,
       label: a.label,

@@ -9,13 +9,14 @@
  *   `no_data` after it), never a guess.
  * - Balances at a record's block: the ledger's balances less every transfer after that block (ledger.ts), taken
  *   newest day first so each day costs the transfers between two snapshots.
- * - Labels: the address book's (the registry's on mainnet), grouped into the breakdown's holder categories
- *   (`HOLDER_CATEGORY`); the vesting and distributor contracts' readings come from the snapshot.
+ * - Labels: the address book's (the registry's on mainnet) and the DEX pools pairing the token (targets.ts), grouped
+ *   into the breakdown's holder categories (`HOLDER_CATEGORY`); the vesting and distributor contracts' readings come
+ *   from the snapshot. Declared allocations: the book's declaration (allocations.ts `declaredAllocations`).
  */
 
 import type { GapReason } from '../../core/gaps.js';
 import { DAY, dailyHistoryInstants, isoSeconds, startOfUtcDay } from '../../core/time.js';
-import type { VestingReading } from './allocations.js';
+import { declaredAllocations, type VestingReading } from './allocations.js';
 import type { TransferFact as DayTransfer, ExchangeInfo, MarketReading, Ticker, TokenomicsInput } from './compute.js';
 import type { DexVolume } from './dex-volume.js';
 import type { ContractReading, TokenSnapshotFact, TransferFact } from './facts.js';
@@ -73,18 +74,20 @@ export interface DaysArgs {
 }
 
 /**
- * What a closed day's record depends on beyond the token's labels (fixed in a process) and the chain below its block
- * (its balances and 24-hour transfers): the snapshot, the 30-day base, what the market source said, the on-chain DEX
- * volume (it moves when the DEX area's facts reach the day).
+ * What a closed day's record depends on beyond the chain below its block (its balances and 24-hour transfers): the
+ * snapshot, the 30-day base, what the market source said, the on-chain DEX volume (it moves when the DEX area's facts
+ * reach the day), and the labels and declared allocations (a DEX pool discovered later becomes a label).
  */
 export function closedDayKey(
   snap: TokenSnapshotFact,
   s30: ReturnType<typeof supply30d>,
   market: MarketDay,
   dex: DexVolume,
+  labelsKey: string,
 ): string {
   const base = 'value' in s30 ? s30.value.blockNumber : s30.reason;
-  return `${snap.blockNumber}:${snap.timestamp}:${snap.totalSupply}:${snap.replayedSupply}:${base}:${JSON.stringify(market)}:${JSON.stringify(dex)}`;
+  const said = JSON.stringify([market, dex]);
+  return `${snap.blockNumber}:${snap.timestamp}:${snap.totalSupply}:${snap.replayedSupply}:${base}:${said}:${labelsKey}`;
 }
 
 export type TokenDay =
@@ -118,6 +121,10 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
   const days = daySnapshots(args.snapshots);
   const labels = labelEntries(target);
   const burnAddresses = target.labels.filter((l) => l.category === 'burn').map((l) => l.address);
+  const allocations = declaredAllocations(target.declaration, target.decimals);
+  const labelsKey = JSON.stringify([labels, target.declaration ?? null], (_, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
+  );
   let balances: ReadonlyMap<string, bigint> = args.ledger.balances;
   let at = args.ledger.block;
   const out: TokenDay[] = [];
@@ -139,7 +146,7 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
     const dex = args.dexVolume({ asOf, blockNumber: snap.blockNumber });
     // A closed day the caller holds the record of (the same snapshot, 30-day base, market and DEX volume): no balances
     // for it.
-    const key = d === 0 ? undefined : closedDayKey(snap, s30, market, dex);
+    const key = d === 0 ? undefined : closedDayKey(snap, s30, market, dex, labelsKey);
     if (key !== undefined && args.cached?.(key)) {
       out.push({ kind: 'cached', key });
       continue;
@@ -175,7 +182,7 @@ export function tokenDays(args: DaysArgs): TokenDay[] {
         labels,
         burnAddresses,
         vesting: snap.contracts.flatMap((c) => vestingReading(c) ?? []),
-        allocations: [],
+        allocations,
         supply30d: 'value' in s30 ? s30.value : null,
         ...('reason' in s30 ? { supply30dGapReason: s30.reason } : {}),
         market: market.market,

@@ -2,7 +2,7 @@ import { HOUR } from '../../core/time.js';
 import type { JobDef } from '../../jobs/types.js';
 import { REFERENCE_COINS } from '../../registry/tokens.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
-import { DexReadModel } from '../dex/public.js';
+import { DexReadModel, dexTargets } from '../dex/public.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
@@ -17,7 +17,7 @@ import { RecordCache } from './record-cache.js';
 import { loadTokenFacts, TokenomicsRepository } from './repo.js';
 import { tokenomicsPaths } from './routes.js';
 import { SUB_PATH_GROUP, TOKENOMICS_METHODOLOGY, type TokenomicsRecordPayload } from './schema.js';
-import { type TokenTarget, tokenomicsTargets } from './targets.js';
+import { dexPoolLabels, type TokenTarget, tokenomicsTargets, withPoolLabels } from './targets.js';
 
 /** The tokenomics area's computation (its checkpoint and the datasets' `computation`). */
 export const TOKENOMICS_COMPUTATION = 'tokenomics.compute';
@@ -60,6 +60,7 @@ async function loadMarketFacts(
  *   token's newest snapshot or the newest market reading moved (the records are read at snapshots: an hourly cadence,
  *   not every block; each record's market figures are the reading standing for its instant, market-days.ts), or the
  *   DEX area's facts reached it (the on-chain DEX volume, dex-volume.ts, from the DEX area's read model).
+ *   The DEX pools that pair a token, as the DEX area discovered them, are labelled `dex_pool` then (targets.ts).
  */
 export function tokenomicsJobs(env: AreaEnv): JobDef[] {
   const evm = env.sources.get('evm');
@@ -84,6 +85,7 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
     : [];
   // Closed days' records between hourly runs (the whole ledger is not walked again for them).
   const closedDays = new RecordCache();
+  const dexDeployments = dexTargets(env).deployments;
   return [
     {
       name: 'tokenomics.ingest',
@@ -107,18 +109,21 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
         // Whether the DEX facts reach each token's newest snapshot: the running day's on-chain DEX volume is null
         // (no_data) until they do, and is published when they catch up.
         const dexReached: [string, boolean][] = [];
+        // A pool the DEX area discovers pairing a token changes its labels: the records are computed again.
+        const pools: [string, number][] = [];
         for (const t of targets) {
           const times = await repo.snapshotTimes(t.chain, t.address);
           if (!times.length) continue;
           const head = Math.max(...times.map((s) => s.blockNumber));
           heads.push([t.protocol, head]);
           dexReached.push([t.protocol, ((await dex.head(t.chain))?.blockNumber ?? -1) >= head]);
+          pools.push([t.protocol, dexPoolLabels(t, await dex.pools(t.chain), dexDeployments, env.book.origin).length]);
         }
         if (!heads.length) return wait('no token snapshot yet');
         // A new market reading moves the inputs too (it is what the next records' market figures read).
         return market
-          ? { heads, dexReached, market: await new MarketRepository(ctx.store.db).newestFetch() }
-          : { heads, dexReached };
+          ? { heads, dexReached, pools, market: await new MarketRepository(ctx.store.db).newestFetch() }
+          : { heads, dexReached, pools };
       },
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
@@ -137,7 +142,10 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
           market: MarketFacts | null;
           dex: DexVolumeFacts;
         }[] = [];
-        for (const target of targets) {
+        const dex = new DexReadModel(ctx.store.db);
+        for (const book of targets) {
+          const pools = dexPoolLabels(book, await dex.pools(book.chain), dexDeployments, env.book.origin);
+          const target = withPoolLabels(book, pools);
           const facts = await loadTokenFacts(repo, target.chain, target.address);
           const start = await readCheckpoint<{ timestamp?: number }>(ctx.store.db, `${transfersKey(target)}:start`);
           if (!facts) continue;

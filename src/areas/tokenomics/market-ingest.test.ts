@@ -18,6 +18,7 @@ const TARGET: TokenTarget = {
   coingeckoId: 'uniswap',
   startBlock: 0,
   labels: [],
+  declaration: null,
 };
 
 const ticker = (venue: string, usd: number | null) => ({

@@ -17,6 +17,7 @@ const target = {
   decimals: 18,
   startBlock: 1,
   labels: [],
+  declaration: null,
 } as unknown as TokenTarget;
 const snap = (blockNumber: number, timestamp: number, totalSupply: bigint): TokenSnapshotFact => ({
   chain: 'ethereum',

@@ -19,6 +19,7 @@ const TARGET: TokenTarget = {
   decimals: 18,
   startBlock: 1,
   labels: [],
+  declaration: null,
 };
 const A = '0x00000000000000000000000000000000000000a1';
 const B = '0x00000000000000000000000000000000000000b2';

@@ -133,6 +133,7 @@ describe('tokenDays fills supply30d from the day ends 30 days back', () => {
     address: TOKEN,
     decimals: 18,
     startBlock: 1,
+    declaration: null,
     labels: [{ address: BURN, category: 'burn', kind: 'burn', label: 'burn address', source: 'test' }],
   } as TokenTarget;
   const headTime = T0 + 40 * DAY + 5 * HOUR;

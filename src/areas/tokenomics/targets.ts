@@ -2,9 +2,11 @@ import { bookKey, bookToken } from '../../registry/address-book.js';
 import {
   TOKEN_LABEL_CATEGORIES,
   TOKEN_LABEL_KINDS,
+  type TokenDeclaration,
   type TokenLabelCategory,
   type TokenLabelKind,
 } from '../../registry/types.js';
+import type { DexTarget, PoolFact } from '../dex/public.js';
 import type { AreaEnv } from '../kit/module.js';
 
 /**
@@ -13,7 +15,10 @@ import type { AreaEnv } from '../kit/module.js';
  * sandbox), and the addresses the book labels for it. One code path for production and sandbox.
  *
  * Labels are book entries under `tokenomics/<protocol>/<category>/<kind>/<label>` (`bookKey.tokenomics`): the treasury,
- * the vesting and distributor contracts, exchange wallets, burn addresses. The token's own entry
+ * the vesting and distributor contracts, exchange wallets, burn addresses, and on mainnet the canonical L2 bridges'
+ * L1 escrows (the registry's chains, `l1BridgeEscrows`). DEX pools are not in the book: every pool the DEX area
+ * discovered from the book's factories that pairs the token is labelled `dex_pool` when the records are computed
+ * (`withPoolLabels`), on mainnet and in the sandbox alike. The token's own entry
  * `tokenomics/<protocol>/token`, where the book has one, gives its deployment block: the holder replay starts
  * there, else at block 0 (a replay that starts later would miss balances; a look-back is never used for holders).
  */
@@ -30,7 +35,10 @@ export interface TokenLabel {
   readonly kind: LabelKind;
   /** A short slug (`team-1`, `airdrop`). */
   readonly label: string;
-  /** Where the label comes from: `address-book:sandbox`, `address-book:registry`. */
+  /**
+   * Where the label comes from: `address-book:sandbox`, `address-book:registry`, or for a DEX pool the DEX area's
+   * discovery (`dex:uniswap/V2 factory 0x… (address-book:registry)`).
+   */
   readonly source: string;
 }
 
@@ -47,6 +55,8 @@ export interface TokenTarget {
   /** The token's deployment block when the book knows it; else 0. */
   readonly startBlock: number;
   readonly labels: readonly TokenLabel[];
+  /** The token's declared allocation (the book's: the registry's published one, the sandbox world's own), or null. */
+  readonly declaration: TokenDeclaration | null;
 }
 
 /** A book key's label parts, or undefined for another key (or one whose category or kind this area does not know). */
@@ -88,7 +98,45 @@ export function tokenomicsTargets(env: Pick<AreaEnv, 'registry' | 'book' | 'sour
       ...(ref.coingeckoId ? { coingeckoId: ref.coingeckoId } : {}),
       startBlock: own?.startBlock ?? 0,
       labels,
+      declaration: chainBook?.declarations?.[protocol.id] ?? null,
     });
   }
   return out;
+}
+
+/**
+ * The DEX pools that pair the token, as `dex_pool` labels: the pools of the token's chain created by one of the DEX
+ * area's deployments (its factories, from the same address book) whose token0 or token1 is the token. A pool the
+ * book already labels keeps the book's label.
+ */
+export function dexPoolLabels(
+  target: Pick<TokenTarget, 'chain' | 'address' | 'labels'>,
+  pools: readonly PoolFact[],
+  deployments: readonly Pick<DexTarget, 'chain' | 'protocol' | 'version' | 'factory'>[],
+  origin: string,
+): TokenLabel[] {
+  const token = target.address.toLowerCase();
+  const labelled = new Set(target.labels.map((l) => l.address));
+  const out = new Map<string, TokenLabel>();
+  for (const pool of pools) {
+    if (pool.chain !== target.chain || (pool.token0 !== token && pool.token1 !== token)) continue;
+    if (labelled.has(pool.address)) continue;
+    const d = deployments.find((x) => x.chain === pool.chain && x.factory.toLowerCase() === pool.factory);
+    if (!d) continue;
+    out.set(pool.address, {
+      address: pool.address,
+      category: 'dex_pool',
+      kind: 'pool',
+      label: `${d.protocol}-${d.version.toLowerCase()}-${pool.address.slice(0, 10)}`,
+      source: `dex:${d.protocol}/${d.version} factory ${d.factory} (address-book:${origin})`,
+    });
+  }
+  return [...out.values()];
+}
+
+/** The target with the given pool labels added to the book's (sorted by address, as `tokenomicsTargets` sorts). */
+export function withPoolLabels(target: TokenTarget, pools: readonly TokenLabel[]): TokenTarget {
+  if (!pools.length) return target;
+  const labels = [...target.labels, ...pools].sort((a, b) => a.address.localeCompare(b.address));
+  return { ...target, labels };
 }

@@ -12,4 +12,13 @@ export const optimism: ChainEntry = {
   blockTimeSeconds: 2,
   github: { orgs: [], repos: ['ethereum-optimism/optimism', 'ethereum-optimism/op-geth'] },
   social: { discord: 'optimism', reddit: 'optimism' },
+  l1BridgeEscrows: [
+    {
+      // The L1StandardBridge (its proxy) escrows the L1 ERC-20 tokens bridged to OP Mainnet.
+      address: '0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1',
+      label: 'optimism-l1-standard-bridge',
+      source:
+        'https://github.com/ethereum-optimism/optimism/blob/develop/packages/contracts/deployments/mainnet/README.md (Proxy__OVM_L1StandardBridge); also base-org/op-viem src/chains/optimism.ts (l1StandardBridge)',
+    },
+  ],
 };

@@ -6,6 +6,50 @@ export const aave: ProtocolEntry = {
   name: 'Aave',
   website: 'https://aave.com',
   token: T.AAVE,
+  tokenomics: {
+    // The AAVE proxy's creation (2020-10-02): https://etherscan.io/address/0x7Fc66500c84A76Ad7e9c93437bFc5Ac33E2DDaE9
+    // (block 10926829, also the start block Compound's and others' indexers use for AAVE).
+    deployedBlock: 10926829,
+    labels: [
+      {
+        address: '0x25F2226B597E8F9514B3F68F00f494cF4f286491',
+        category: 'treasury',
+        kind: 'reserve',
+        label: 'ecosystem-reserve',
+        source: 'https://github.com/bgd-labs/aave-address-book/blob/main/src/ts/AaveMisc.ts (ECOSYSTEM_RESERVE)',
+      },
+      {
+        address: '0x464C71f6c2F760DdA6093dCB91C24c39e5d6e18c',
+        category: 'treasury',
+        kind: 'reserve',
+        label: 'collector',
+        source:
+          "https://etherscan.io/address/0x464C71f6c2F760DdA6093dCB91C24c39e5d6e18c ('Aave: Treasury Collector V2'); Aave's deployment scripts name it V2_COLLECTOR",
+      },
+    ],
+    // Aavenomics: of the 16,000,000 AAVE, 13,000,000 redeemable by LEND holders (100 LEND for 1 AAVE) and 3,000,000
+    // in the Aave Ecosystem Reserve.
+    declaration: {
+      sourceKind: 'project',
+      source: 'https://github.com/aave/aavenomics/blob/master/README.md (Token Migration)',
+      allocations: [
+        {
+          category: 'community',
+          label: 'lend-migration',
+          amount: '13000000',
+          unlock: { kind: 'cliff', at: '2020-10-02T00:00:00Z' },
+          assumptions: ['Redeemable by LEND holders from the migration’s opening (the token’s deployment day)'],
+        },
+        {
+          category: 'treasury',
+          label: 'ecosystem-reserve',
+          amount: '3000000',
+          unlock: null,
+          assumptions: ['Released by governance, on no published schedule'],
+        },
+      ],
+    },
+  },
   lending: [
     {
       chain: 'ethereum',

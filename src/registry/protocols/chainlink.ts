@@ -6,6 +6,45 @@ export const chainlink: ProtocolEntry = {
   name: 'Chainlink',
   website: 'https://chain.link',
   token: T.LINK,
+  tokenomics: {
+    // LINK's creation, 2017-09-16: https://etherscan.io/tx/0x5488510df045770efbff57f25d0c6d2c1404d58c1199b21eb8dc5072b22d91d7
+    deployedBlock: 4281611,
+    // No published source of Chainlink's lists its non-circulating wallets: none are labelled here (the bridges' L1
+    // escrows and the DEX pools are, by the tokenomics area).
+    labels: [],
+    // 35 % sold in the 2017 token sale, 35 % for node operators and the ecosystem, 30 % to the company. Chainlink Labs
+    // published no allocation page of its own that this registry found: the source is a third party's account.
+    declaration: {
+      sourceKind: 'secondary',
+      source:
+        'https://wiki.dextrac.com:3443/index.php?title=The_Link_token (Chainlink Community Wiki, "ICO and token allocation")',
+      allocations: [
+        {
+          category: 'investors',
+          label: 'token-sale',
+          amount: '350000000',
+          unlock: { kind: 'cliff', at: '2017-09-19T00:00:00Z' },
+          assumptions: [
+            'Sold in the September 2017 token sale and transferable from it (the sale’s day stands for it)',
+          ],
+        },
+        {
+          category: 'community',
+          label: 'node-operators',
+          amount: '350000000',
+          unlock: null,
+          assumptions: ['Held in reserve for node operators and the ecosystem, on no published schedule'],
+        },
+        {
+          category: 'team',
+          label: 'company',
+          amount: '300000000',
+          unlock: null,
+          assumptions: ['Held by the company for development, on no published schedule'],
+        },
+      ],
+    },
+  },
   oracle: {
     // Aggregator proxies (EACAggregatorProxy) of the Ethereum mainnet price feeds.
     feeds: [

@@ -46,6 +46,63 @@ export const uniswap: ProtocolEntry = {
         source: 'a conventional burn address: no key is known for it',
       },
     ],
+    // The split of the 1,000,000,000 UNI minted at genesis as the announcement published it (its four-year split):
+    // community 60 % (15 % retroactive airdrop, 2 % liquidity mining, 43 % governance treasury), team 21.266 %,
+    // investors 18.044 %, advisors 0.69 %.
+    declaration: {
+      sourceKind: 'project',
+      source: 'https://blog.uniswap.org/uni (Introducing UNI, 2020-09-16)',
+      allocations: [
+        {
+          category: 'community',
+          label: 'airdrop',
+          amount: '150000000',
+          unlock: { kind: 'cliff', at: '2020-09-16T00:00:00Z' },
+          assumptions: ['Claimable at once from the announcement (its day, 00:00 UTC, stands for it)'],
+        },
+        {
+          category: 'community',
+          label: 'liquidity-mining',
+          amount: '20000000',
+          unlock: { kind: 'linear', start: '2020-09-18T00:00:00Z', end: '2020-11-17T00:00:00Z' },
+          assumptions: ["The post's first liquidity-mining programme (2020-09-18 to 2020-11-17), read as linear"],
+        },
+        {
+          category: 'treasury',
+          label: 'community-treasury',
+          amount: '430000000',
+          unlock: { kind: 'linear', start: '2020-09-16T00:00:00Z', end: '2024-09-16T00:00:00Z' },
+          assumptions: ['Four years from the announcement, read as linear (the treasury vesters prove it on chain)'],
+        },
+        {
+          category: 'team',
+          label: 'team',
+          amount: '212660000',
+          unlock: { kind: 'linear', start: '2020-09-16T00:00:00Z', end: '2024-09-16T00:00:00Z' },
+          assumptions: [
+            'Four-year vesting from the announcement, read as linear; the vesting contracts are not labelled',
+          ],
+        },
+        {
+          category: 'investors',
+          label: 'investors',
+          amount: '180440000',
+          unlock: { kind: 'linear', start: '2020-09-16T00:00:00Z', end: '2024-09-16T00:00:00Z' },
+          assumptions: [
+            'Four-year vesting from the announcement, read as linear; the vesting contracts are not labelled',
+          ],
+        },
+        {
+          category: 'advisors',
+          label: 'advisors',
+          amount: '6900000',
+          unlock: { kind: 'linear', start: '2020-09-16T00:00:00Z', end: '2024-09-16T00:00:00Z' },
+          assumptions: [
+            'Four-year vesting from the announcement, read as linear; the vesting contracts are not labelled',
+          ],
+        },
+      ],
+    },
   },
   dex: [
     {

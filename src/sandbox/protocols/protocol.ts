@@ -20,6 +20,7 @@
 import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import type { BookEntry, BookToken } from '../../registry/address-book.js';
+import type { TokenDeclaration } from '../../registry/types.js';
 import type { Agent, AgentState } from '../chain/agent.js';
 import type { RpcClient } from '../chain/rpc.js';
 import type { ChainSession } from '../chain/session.js';
@@ -220,10 +221,14 @@ export interface SandboxProtocol {
   cast?(build: CastBuild): void | Promise<void>;
   /** Its actors, or none when the manifest or the state has no section of it (a world saved before it existed). */
   actors?(host: WorldHost): ProtocolActors | undefined | Promise<ProtocolActors | undefined>;
-  /** Its entry points and tokens in the address book of its chain. */
+  /** Its entry points and tokens in the address book of its chain, and the declared allocations of its tokens. */
   addressBook?(
     manifest: WorldManifest,
-    book: { entries: Record<string, BookEntry>; tokens: Record<string, BookToken> },
+    book: {
+      entries: Record<string, BookEntry>;
+      tokens: Record<string, BookToken>;
+      declarations: Record<string, TokenDeclaration>;
+    },
   ): void;
   /**
    * The contracts it deployed, by address, with their names and (where the artifact ships its source and settings)

@@ -4,14 +4,53 @@
  * and a TimelockController treasury) are issued in the genesis block with their whole supply (`issue`, before any
  * protocol's `deploy`: MakerDAO's LINK-A join and the pools need them), never minted afterwards. The pools' seeds and
  * the agents' top-ups are withdrawals from labelled exchange hot wallets. Every labelled holder is in the address
- * book under `tokenomics/<protocol>/<category>/<kind>/<label>` (what the tokenomics area reads; never the manifest).
+ * book under `tokenomics/<protocol>/<category>/<kind>/<label>` (what the tokenomics area reads; never the manifest),
+ * and each token's declared allocation is the world's own split (`sandboxDeclaration`), as a project publishes its.
  */
+import { formatUnits } from '../../../core/decimal.js';
+import { isoSeconds } from '../../../core/time.js';
 import { bookKey } from '../../../registry/address-book.js';
+import type { DeclaredAllocationSpec, DeclaredUnlock, TokenDeclaration } from '../../../registry/types.js';
+import type { ManifestTokenomicsHolder, ManifestTokenomicsToken } from '../../world/manifest.js';
 import { addGenesisFunds, type SandboxProtocol, slot } from '../protocol.js';
 import type { QueuedTokenomics } from './deploy.js';
 import { TOKENOMICS_PLAN } from './plan.js';
 
 const TOKENOMICS = slot<QueuedTokenomics>('tokenomics');
+
+/** The categories a project declares (exchange floats and burn addresses are not allocations). */
+const DECLARED: ReadonlySet<string> = new Set(['team', 'investors', 'advisors', 'treasury', 'community']);
+
+function unlockOf(h: ManifestTokenomicsHolder, genesis: number): DeclaredUnlock {
+  const s = h.schedule;
+  // A treasury or a distributor holds its allocation from genesis (a treasury vester's recipient aside).
+  if (!s) return { kind: 'cliff', at: isoSeconds(genesis) };
+  if (s.start === s.end) return { kind: 'cliff', at: isoSeconds(s.start) };
+  return {
+    kind: 'linear',
+    start: isoSeconds(s.start),
+    end: isoSeconds(s.end),
+    ...(s.cliff > s.start ? { cliff: isoSeconds(s.cliff) } : {}),
+  };
+}
+
+/**
+ * The sandbox world's declaration of a token: what its genesis gave each labelled holder of a declared category,
+ * with the schedule it was deployed with (the declaration and the contracts agree, so every allocation a contract
+ * holds is verified; the treasuries and the airdrop are not vesting contracts).
+ */
+export function sandboxDeclaration(t: ManifestTokenomicsToken, genesis: number, decimals = 18): TokenDeclaration {
+  const allocations: DeclaredAllocationSpec[] = t.holders
+    .filter((h) => DECLARED.has(h.category))
+    .map((h) => ({
+      category: h.category,
+      label: h.label,
+      amount: formatUnits(BigInt(h.amount), decimals),
+      unlock: unlockOf(h, genesis),
+      assumptions: [],
+    }));
+  return { sourceKind: 'sandbox', source: `sandbox world: the ${t.symbol} genesis distribution`, allocations };
+}
 
 export const tokenomics: SandboxProtocol = {
   name: 'tokenomics',
@@ -61,11 +100,17 @@ export const tokenomics: SandboxProtocol = {
   addressBook: (manifest, book) => {
     const m = manifest.tokenomics;
     if (!m) return;
-    for (const t of m.tokens)
+    for (const t of m.tokens) {
       for (const h of t.holders)
         book.entries[bookKey.tokenomics(t.protocol, h.category, h.kind, h.label)] = {
           address: h.address.toLowerCase(),
           ...(h.kind === 'eoa' || h.kind === 'burn' ? {} : { startBlock: m.startBlock }),
         };
+      book.declarations[t.protocol] = sandboxDeclaration(
+        t,
+        manifest.genesisTimestamp,
+        book.tokens[t.symbol]?.decimals ?? 18,
+      );
+    }
   },
 };
