@@ -243,7 +243,10 @@ describe('one vocabulary on every published document of a sandbox run', () => {
     w = await lendingWorld({ stablecoins: true });
     t = await testApp();
     opened = await startTestSources({
-      kinds: ['github', 'bitcoin', 'discord', 'reddit', 'dydx'],
+      kinds: ['github', 'bitcoin', 'discord', 'reddit', 'dydx', 'coingecko'],
+      // CoinGecko quotes the world: its prices and the chain's supplies and swaps (the tokenomics market figures).
+      world: w.world.view(),
+      chains: new Map([['ethereum', w.rpcUrl]]),
       clock: t.clock,
       seed: 11,
       days: 2,

@@ -57,6 +57,13 @@ export class SourceMap {
     return (Object.keys(this.handles) as SourceKind[]).filter((k) => this.handles[k] !== undefined);
   }
 
+  /** This map without the handles of these kinds. */
+  without(kinds: readonly SourceKind[]): SourceMap {
+    const handles: Partial<SourceHandles> = { ...this.handles };
+    for (const k of kinds) delete handles[k];
+    return new SourceMap(handles);
+  }
+
   /** This map with one more (or another) handle. */
   with<K extends SourceKind>(kind: K, handle: SourceHandles[K]): SourceMap {
     return new SourceMap({ ...this.handles, [kind]: handle });

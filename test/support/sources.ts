@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { type Config, configWith, loadConfig } from '../../src/config/index.js';
 import { registry } from '../../src/registry/index.js';
-import { openSources, startStandins } from '../../src/runtime/sources.js';
+import { openSources, SOURCES, startStandins } from '../../src/runtime/sources.js';
 import type { BeaconStandin } from '../../src/sandbox/standins/beacon/server.js';
 import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.js';
 import type { CoingeckoStandin } from '../../src/sandbox/standins/coingecko/server.js';
@@ -19,6 +19,7 @@ import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/ser
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
 import type { SynthetixStandin } from '../../src/sandbox/standins/synthetix/server.js';
+import type { WorldView } from '../../src/sandbox/world/view.js';
 import type { EtagStore } from '../../src/sources/github/etag.js';
 import type { SourceKind, SourceMap } from '../../src/sources/index.js';
 import type { TestClock } from '../helpers.js';
@@ -38,8 +39,15 @@ export interface StandinServers {
 }
 
 export interface TestSourcesOptions {
-  /** The stand-ins to start (the other sources stay closed). */
+  /**
+   * The stand-ins to start. The other sources stay closed: a source `start` opens on its public host without
+   * configuration (CoinGecko keyless, GMX's keeper, dYdX's indexer) is left out unless its stand-in is started here
+   * or `keys` configure it (a test has no network).
+   */
   readonly kinds: readonly (keyof StandinServers)[];
+  /** The world the stand-ins that quote one read (CoinGecko), and its chains' RPC URLs by registry id. */
+  readonly world?: WorldView;
+  readonly chains?: ReadonlyMap<string, string>;
   readonly clock: TestClock;
   /** `SANDBOX_SEED` (default 7). */
   readonly seed?: number;
@@ -105,7 +113,14 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };
   const logger = pino({ level: 'warn' });
-  const started = await startStandins(config, { clock: options.clock, logger, kinds: options.kinds, overrides });
+  const started = await startStandins(config, {
+    clock: options.clock,
+    logger,
+    kinds: options.kinds,
+    overrides,
+    ...(options.world ? { world: Promise.resolve(options.world) } : {}),
+    ...(options.chains ? { chains: Promise.resolve(options.chains) } : {}),
+  });
   try {
     const missing = options.kinds.filter((k) => !started.servers.has(k));
     if (missing.length) throw new Error(`no stand-in started for ${missing.join(', ')}`);
@@ -121,6 +136,11 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
         ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       },
     });
+    // Only what this test started or configured: not a public host the runtime would open by default.
+    const closed = SOURCES.filter(
+      (d) => !d.configured(opened) && !(options.kinds as readonly string[]).includes(d.kind),
+    ).map((d) => d.kind);
+    sources = sources.without(closed);
     const github = sources.get('github');
     if (github && subjects) sources = sources.with('github', { ...github, subjects });
     return {

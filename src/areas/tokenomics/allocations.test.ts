@@ -89,9 +89,9 @@ describe('declared allocations', () => {
     expect(team!.verified).toBe(false);
     expect(team!.share).toBe(40);
     expect(team!.unlocked_share).toBeCloseTo((100 * YEAR) / (4 * YEAR + 86_400), 9);
-    expect(team!.gap_reasons).toEqual({});
+    expect(team!.gap_reasons).toEqual({ onchain: 'no_members' });
     expect(reserve!.unlocked_share).toBeNull();
-    expect(reserve!.gap_reasons).toEqual({ unlocked_share: 'no_data' });
+    expect(reserve!.gap_reasons).toEqual({ unlocked_share: 'no_data', onchain: 'no_members' });
     expect(reserve!.sources).toEqual([{ kind: 'project', ref: 'https://example.org/tokenomics' }]);
   });
 });

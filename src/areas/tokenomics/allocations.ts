@@ -218,7 +218,11 @@ export function allocationsOut(
       schedule: piecesOut(a.schedule, decimals),
       revoked_at: a.schedule.revokedAt == null ? null : isoSeconds(a.schedule.revokedAt),
       unlocked_share: unlocked,
-      gap_reasons: unlocked === null ? { unlocked_share: 'no_data' } : {},
+      // Unverified: no labelled contract holds it, so its on-chain proof is an aggregate over none.
+      gap_reasons: {
+        ...(unlocked === null ? { unlocked_share: 'no_data' as const } : {}),
+        ...(onchain === null ? { onchain: 'no_members' as const } : {}),
+      },
       sources: a.sources.map((s) => ({ kind: s.kind, ref: s.ref })),
       assumptions: [...a.assumptions],
       verified: onchain !== null,

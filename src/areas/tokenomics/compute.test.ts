@@ -293,6 +293,7 @@ describe('one day of one token', () => {
     ]);
     expect(community).toMatchObject({ verified: true, unlocked_share: 100, share: 10 });
     expect(investors).toMatchObject({ verified: false, onchain: null, unlocked_share: 0, share: 15 });
+    expect(investors!.gap_reasons).toEqual({ onchain: 'no_members' });
     expect(investors!.schedule).toEqual([
       { kind: 'cliff', at: expect.any(String), start: null, cliff: null, end: null, amount: 150_000 },
     ]);
