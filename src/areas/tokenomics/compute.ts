@@ -539,8 +539,13 @@ function exchangeMetrics(c: Context): ExchangeMetricsPayload | null {
       const wallets = exchangeLabels.filter((l) => labelNamesVenue(l.label, v)).map((l) => l.address);
       let heldRaw = 0n;
       for (const w of wallets) heldRaw += c.balanceOf.get(w) ?? 0n;
-      const held = tokens(heldRaw);
-      const heldPct: Figure = total > 0n ? known(ratioToFloat(heldRaw * 100n, total)) : unknown('not_applicable');
+      // A venue no label names: what it holds is unknown, not 0.
+      const heldFigure: Figure = wallets.length ? known(tokens(heldRaw)) : unknown('no_members');
+      const heldPct: Figure = !wallets.length
+        ? unknown('no_members')
+        : total > 0n
+          ? known(ratioToFloat(heldRaw * 100n, total))
+          : unknown('not_applicable');
       const figures = {
         exchange_type: { value: v.type, reason: v.type === null ? ('no_data' as const) : null },
         volume_share: v.sharePercent === null ? unknown('no_data') : known(v.sharePercent),
@@ -548,7 +553,8 @@ function exchangeMetrics(c: Context): ExchangeMetricsPayload | null {
         depth_up_usd: v.depthUpUsd === null ? unknown('no_data') : known(v.depthUpUsd),
         depth_down_usd: v.depthDownUsd === null ? unknown('no_data') : known(v.depthDownUsd),
         trust_score: { value: v.trustScore, reason: v.trustScore === null ? ('no_data' as const) : null },
-        market_cap_held_usd: times(price, held),
+        held: heldFigure,
+        market_cap_held_usd: heldFigure.value === null ? heldFigure : times(price, heldFigure.value),
         market_cap_held_percentage: heldPct,
         dominance: heldPct,
       };
@@ -563,7 +569,7 @@ function exchangeMetrics(c: Context): ExchangeMetricsPayload | null {
         depth_down_usd: v.depthDownUsd,
         trust_score: v.trustScore,
         ticker_count: v.tickers,
-        held,
+        held: heldFigure.value,
         market_cap_held_usd: figures.market_cap_held_usd.value,
         market_cap_held_percentage: heldPct.value,
         dominance: heldPct.value,

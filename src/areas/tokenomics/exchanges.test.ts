@@ -104,5 +104,9 @@ describe('exchange figures from tickers', () => {
     expect(labelNamesVenue('Binance', { id: 'binance', name: 'Binance' })).toBe(true);
     expect(labelNamesVenue('binance', { id: 'x', name: 'Binance' })).toBe(true);
     expect(labelNamesVenue('Binance 14', { id: 'binance', name: 'Binance' })).toBe(false);
+    // A wallet's slug after the identifier and a dash.
+    expect(labelNamesVenue('binance-hot-1', { id: 'binance', name: 'Binance' })).toBe(true);
+    expect(labelNamesVenue('binance_us-hot-1', { id: 'binance', name: 'Binance' })).toBe(false);
+    expect(labelNamesVenue('binancex', { id: 'binance', name: 'Binance' })).toBe(false);
   });
 });

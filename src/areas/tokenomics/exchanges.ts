@@ -11,8 +11,8 @@
  *   all kept volume × 100; spread: the volume-weighted mean of its tickers' `bid_ask_spread_percentage`; depth:
  *   Σ `cost_to_move_up_usd` and Σ `cost_to_move_down_usd` (±2 %), null when one of its tickers lacks it; trust:
  *   the worst `trust_score` of its tickers (red < yellow < green);
- * - tokens held in a venue's labelled wallets: the balances of the labels of category `exchanges` whose label equals
- *   the venue's identifier or name (case-insensitive).
+ * - tokens held in a venue's labelled wallets: the balances of the labels of category `exchanges` that name the venue
+ *   (`labelNamesVenue`); null (`no_members`) for a venue no label names, never 0.
  */
 
 /** The fields of a CoinGecko ticker this area reads (the client's `TickerGetResponse.Ticker` maps onto it). */
@@ -156,8 +156,12 @@ export function exchangeFigures(tickers: readonly Ticker[], exchanges: readonly 
   };
 }
 
-/** Whether an exchange label names this venue (its identifier or name, case-insensitive). */
+/**
+ * Whether an exchange label names this venue, case-insensitive: its identifier or name, or the identifier followed by
+ * `-` and a wallet's own slug (`binance-hot-1` is one of `binance`'s wallets).
+ */
 export function labelNamesVenue(label: string, venue: { id: string; name: string }): boolean {
   const l = label.trim().toLowerCase();
-  return l === venue.id.toLowerCase() || l === venue.name.toLowerCase();
+  const id = venue.id.toLowerCase();
+  return l === id || l === venue.name.toLowerCase() || l.startsWith(`${id}-`);
 }

@@ -226,7 +226,7 @@ export const ExchangeVenue = Type.Object({
   depth_down_usd: Nullable(Usd('Σ cost_to_move_down_usd (−2 %)')),
   trust_score: Nullable(Type.String({ description: 'Worst of its tickers (red < yellow < green)' })),
   ticker_count: Count('Kept tickers'),
-  held: Tokens('Tokens in its labelled wallets'),
+  held: Nullable(Tokens('Tokens in its labelled wallets; null (no_members) when no label names the venue')),
   market_cap_held_usd: Nullable(Usd('held × price')),
   market_cap_held_percentage: Percent('held / total supply × 100'),
   dominance: Percent('= market_cap_held_percentage (as in the legacy example)'),
