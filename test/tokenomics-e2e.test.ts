@@ -15,7 +15,14 @@ import { type TestApp, testApp } from './helpers.js';
 import { areaRunner } from './support/areas.js';
 import { smallWorld, type TestWorld } from './support/dex-world.js';
 import { tokenSwapsFromChain } from './support/tokenomics-dex-truth.js';
-import { balancesAt, concentrationOf, lockedAt, poolsPairing, totalSupplyAt } from './support/tokenomics-truth.js';
+import {
+  balanceOfAt,
+  balancesAt,
+  concentrationOf,
+  lockedAt,
+  poolsPairing,
+  totalSupplyAt,
+} from './support/tokenomics-truth.js';
 
 /**
  * End to end on a small seeded world: sandbox chain → holder ledger and snapshots → compute → API. The holder
@@ -24,7 +31,8 @@ import { balancesAt, concentrationOf, lockedAt, poolsPairing, totalSupplyAt } fr
  * from the sandbox's CoinGecko stand-in and are recounted from its world (src/sandbox/standins/coingecko/world.ts).
  * The labels the ex-infrastructure figures leave out are taken from independent sources: the address book's labels of
  * the protocol and every pool the book's DEX factories created with the token (their own creation logs), which must
- * be exactly the labels the record lists.
+ * be exactly the labels the record lists. Each venue's `held` is recounted from the book's exchange wallets that name
+ * it (the sandbox's `sandbox_binance-hot-1`, …) and their `balanceOf` at the record's block.
  */
 
 interface Rec {
@@ -44,7 +52,17 @@ interface Rec {
     cex_volume: number | null;
     dex_volume_onchain_usd: number | null;
     gap_reasons: Record<string, string>;
+    exchanges: Venue[] | null;
   } | null;
+}
+
+interface Venue {
+  exchange_id: string;
+  exchange_name: string;
+  held: number | null;
+  market_cap_held_usd: number | null;
+  wallets: string[];
+  gap_reasons: Record<string, string>;
 }
 
 const close = (actual: number | null | undefined, expected: number, what: string) => {
@@ -230,6 +248,64 @@ describe('tokenomics end to end on the sandbox', () => {
         expect(past.exchange_metrics?.cex_volume ?? null, protocol).toBeNull();
       }
     }
+  });
+
+  /**
+   * A venue's `held`: the book's exchange labels of the token's protocol that name the venue by the methodology's rule
+   * (its identifier or name, or identifier-dash-slug, case-insensitive; written out here, not the area's function),
+   * each wallet's `balanceOf` at the record's block from the node. A venue no label names holds an unknown amount.
+   */
+  it('each venue’s held equals its labelled wallets’ balanceOf at the record’s block; a venue none names is no_members', async () => {
+    const entries = Object.entries(w.env.book.chains.ethereum!.entries);
+    const names = (label: string, v: Venue) => {
+      const l = label.trim().toLowerCase();
+      const id = v.exchange_id.toLowerCase();
+      return l === id || l === v.exchange_name.toLowerCase() || l.startsWith(`${id}-`);
+    };
+    let held = 0;
+    let unnamed = 0;
+    for (const protocol of ['uniswap', 'aave', 'chainlink']) {
+      const wallets = entries.flatMap(([key, e]) => {
+        const [root, p, category, , label] = key.split('/');
+        return root === 'tokenomics' && p === protocol && category === 'exchange'
+          ? [{ label: label!, address: e.address }]
+          : [];
+      });
+      expect(wallets.length, protocol).toBe(3);
+      const res = await get<(Rec & { tokenomics_metrics: { price: number | null } | null })[]>(
+        `/data/tokenomics/${protocol}`,
+      );
+      const withVenues = res.data.filter((r) => r.exchange_metrics?.exchanges?.length);
+      expect(withVenues.length, protocol).toBeGreaterThan(0);
+      for (const r of withVenues) {
+        const price = r.tokenomics_metrics!.price;
+        for (const v of r.exchange_metrics!.exchanges!) {
+          const what = `${protocol} ${r.date} ${v.exchange_id}`;
+          const mine = wallets.filter((x) => names(x.label, v));
+          if (!mine.length) {
+            expect(v.held, what).toBeNull();
+            expect(v.gap_reasons.held, what).toBe('no_members');
+            expect(v.market_cap_held_usd, what).toBeNull();
+            expect(v.wallets, what).toEqual([]);
+            unnamed++;
+            continue;
+          }
+          let raw = 0n;
+          for (const x of mine) raw += await balanceOfAt(w.world.rpcUrl, r.token_address, x.address, r.block_number!);
+          expect(raw, `${what}: its wallets hold some`).toBeGreaterThan(0n);
+          const E18 = 10n ** 18n;
+          const expected = Number(raw / E18) + Number(raw % E18) / 1e18;
+          close(v.held, expected, `${what} held`);
+          expect(new Set(v.wallets), what).toEqual(new Set(mine.map((x) => x.address)));
+          if (price === null) expect(v.market_cap_held_usd, what).toBeNull();
+          else close(v.market_cap_held_usd, expected * price, `${what} market cap held`);
+          held++;
+        }
+      }
+    }
+    // Not vacuous: venues the sandbox's wallets name, and venues they do not.
+    expect(held).toBeGreaterThan(0);
+    expect(unnamed).toBeGreaterThan(0);
   });
 
   /**

@@ -85,6 +85,18 @@ export function concentrationOf(
   };
 }
 
+/** An account's `balanceOf` at a block (eth_call at the block). */
+export async function balanceOfAt(rpcUrl: string, token: string, account: string, block: number): Promise<bigint> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  return client.readContract({
+    address: token as `0x${string}`,
+    abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+    functionName: 'balanceOf',
+    args: [account as `0x${string}`],
+    blockNumber: BigInt(block),
+  });
+}
+
 const VESTING_VIEWS = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function vestingAmount() view returns (uint256)',

@@ -27,7 +27,9 @@ export const CHAIN_FILE = /^chain-\d+-[0-9a-f]+\.json\.gz$/;
  * 5: the tokenomics tokens (issue 28): UNI, LINK and AAVE are fixed-supply tokens with their vesting, treasury and
  * airdrop contracts (protocols/tokenomics), where a world saved before has faucet tokens and no labelled holders.
  * A saved world of an older format is kept aside and a new one is created (world.ts), and ingestion follows the new
- * chain as after a reorg.
+ * chain as after a reorg. A change of labels alone is no new format: the address book is rebuilt from the manifest at
+ * every start, and the protocol renames what a saved manifest calls by a former label (the tokenomics exchange
+ * wallets, `binance-hot-1` now `sandbox_binance-hot-1`).
  */
 export const WORLD_FORMAT = 5;
 

@@ -40,7 +40,7 @@ const token = {
     }),
     holder('timelock', 'treasury', 'timelock', 400n * E18),
     holder('airdrop', 'community', 'merkle_distributor', 100n * E18),
-    holder('binance-hot-1', 'exchange', 'eoa', 100n * E18),
+    holder('sandbox_binance-hot-1', 'exchange', 'eoa', 100n * E18),
   ],
 } as unknown as ManifestTokenomicsToken;
 

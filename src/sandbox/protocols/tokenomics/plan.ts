@@ -42,12 +42,23 @@ export interface TokenomicsTokenPlan {
   readonly allocations: readonly AllocationPlan[];
 }
 
-/** The exchanges whose hot wallets hold the market float (their share of each token's float). */
-export const EXCHANGES: readonly { readonly label: string; readonly share: number }[] = [
-  { label: 'binance-hot-1', share: 0.5 },
-  { label: 'coinbase-hot-1', share: 0.3 },
-  { label: 'kraken-hot-1', share: 0.2 },
+/**
+ * The exchanges whose hot wallets hold the market float (their share of each token's float). Each label names one of
+ * the CoinGecko stand-in's venues as the tokenomics area matches a wallet to a venue: the venue's identifier
+ * (`sandbox_binance`, standins/coingecko/world.ts `CEX_VENUES`), a dash and the wallet's own slug. `formerly`: the
+ * label a world saved before carries in its manifest (`binance-hot-1`, naming no venue); its address book is rebuilt
+ * with the current one (`exchangeLabel`), the wallets being the same.
+ */
+export const EXCHANGES: readonly { readonly label: string; readonly formerly: string; readonly share: number }[] = [
+  { label: 'sandbox_binance-hot-1', formerly: 'binance-hot-1', share: 0.5 },
+  { label: 'sandbox_coinbase-hot-1', formerly: 'coinbase-hot-1', share: 0.3 },
+  { label: 'sandbox_kraken-hot-1', formerly: 'kraken-hot-1', share: 0.2 },
 ];
+
+/** An exchange wallet's label as the address book names it: a saved world's former label is the current one. */
+export function exchangeLabel(label: string): string {
+  return EXCHANGES.find((e) => e.formerly === label)?.label ?? label;
+}
 
 const exchanges = (total: number): AllocationPlan[] =>
   EXCHANGES.map((e) => ({ category: 'exchange', kind: 'eoa', label: e.label, amount: total * e.share }));

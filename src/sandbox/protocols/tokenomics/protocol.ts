@@ -14,7 +14,7 @@ import type { DeclaredAllocationSpec, DeclaredUnlock, TokenDeclaration } from '.
 import type { ManifestTokenomicsHolder, ManifestTokenomicsToken } from '../../world/manifest.js';
 import { addGenesisFunds, type SandboxProtocol, slot } from '../protocol.js';
 import type { QueuedTokenomics } from './deploy.js';
-import { TOKENOMICS_PLAN } from './plan.js';
+import { exchangeLabel, TOKENOMICS_PLAN } from './plan.js';
 
 const TOKENOMICS = slot<QueuedTokenomics>('tokenomics');
 
@@ -101,11 +101,14 @@ export const tokenomics: SandboxProtocol = {
     const m = manifest.tokenomics;
     if (!m) return;
     for (const t of m.tokens) {
-      for (const h of t.holders)
-        book.entries[bookKey.tokenomics(t.protocol, h.category, h.kind, h.label)] = {
+      for (const h of t.holders) {
+        // A world saved before carries its exchange wallets' former labels (plan.ts EXCHANGES).
+        const label = h.category === 'exchange' ? exchangeLabel(h.label) : h.label;
+        book.entries[bookKey.tokenomics(t.protocol, h.category, h.kind, label)] = {
           address: h.address.toLowerCase(),
           ...(h.kind === 'eoa' || h.kind === 'burn' ? {} : { startBlock: m.startBlock }),
         };
+      }
       book.declarations[t.protocol] = sandboxDeclaration(
         t,
         manifest.genesisTimestamp,
