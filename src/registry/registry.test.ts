@@ -431,6 +431,11 @@ describe('chains', () => {
     expect(c.blockTimeSeconds).toBeGreaterThan(0);
   });
 
+  it("layer 2s take finality from the node's finalized tag (the L1's finality), non-EVM chains from a depth", () => {
+    for (const c of CHAINS.filter((c) => c.layer === 'l2')) expect(c.finality, c.id).toBe('tag');
+    for (const c of CHAINS.filter((c) => c.family !== 'evm')) expect(c.finality, c.id).toBe('depth');
+  });
+
   it('known EIP-155 ids', () => {
     expect(CHAINS.map((c) => [c.id, c.evmChainId])).toEqual([
       ['arbitrum', 42161],

@@ -25,7 +25,14 @@ export interface ChainEntry {
   readonly layer?: 'l1' | 'l2';
   /** For an L2, the L1 it settles on. */
   readonly settlesOn?: string;
-  /** Blocks below the head after which a block is treated as final (reorg safety for ingestion). */
+  /**
+   * How ingestion learns which blocks are final (reorg safety: headers below are cached, walk-back points kept
+   * above). `depth`: every block `finalityDepth` below the head. `tag`: the node's own `finalized` block
+   * (`eth_getBlockByNumber("finalized")`), read once per ingest run; `finalityDepth` is then the fallback when the
+   * node does not know the tag. Only EVM chains use `tag`.
+   */
+  readonly finality: 'depth' | 'tag';
+  /** Blocks below the head after which a block is treated as final: the model (`depth`) or its fallback (`tag`). */
   readonly finalityDepth: number;
   /** Typical block interval in seconds (used to size block ranges). */
   readonly blockTimeSeconds: number;

@@ -19,6 +19,10 @@ describe('sources from the configuration', () => {
     const evm = sources.get('evm')!;
     expect(evm.ids.sort()).toEqual(['arbitrum', 'ethereum']);
     expect(evm.source('ethereum')).toBe(evm.source('ethereum'));
+    // Each chain's finality model from the registry: Arbitrum's final block is its node's `finalized` tag (the L1's
+    // finality), with the registry's depth as the fallback.
+    expect(evm.source('arbitrum').chain).toMatchObject({ finality: 'tag', finalityDepth: 4800 });
+    expect(evm.source('ethereum').chain).toMatchObject({ finality: 'tag', finalityDepth: 64 });
     const env: AreaEnv = { config, registry, book: registryBook(config), sources };
     const dex = dexTargets(env);
     expect(

@@ -78,7 +78,7 @@ const evmSource: SourceDef<'evm'> = {
           `no EVM chain ${JSON.stringify(id)} in the registry; known: ${known.join(', ')}`,
         );
       }
-      return { id, rpcUrl, finalityDepth: chain.finalityDepth };
+      return { id, rpcUrl, finalityDepth: chain.finalityDepth, finality: chain.finality };
     });
     return new EvmChains(endpoints, { log: ctx.logger.child({ source: 'evm' }) });
   },

@@ -36,6 +36,7 @@ export function sandboxEnv(
     id: chain.id,
     rpcUrl: world.rpcUrl,
     finalityDepth: chain.finalityDepth,
+    finality: chain.finality,
     ...options.endpoint,
   };
   let sources = new SourceMap({ evm: new EvmChains([endpoint], { log: pino({ level: 'warn' }) }) });

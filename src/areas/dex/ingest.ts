@@ -339,7 +339,8 @@ export class DexIngest {
     if (block) {
       const rows = await readPoolSnapshots(source, chain, block, await repo.pools(chain));
       await repo.saveSnapshots(rows);
-      await repo.pruneSnapshots(chain, block.number - evm.endpoint(chain).finalityDepth);
+      // Snapshots above the run's final block stay (a reorg may remove the newer ones); older ones are never read.
+      await repo.pruneSnapshots(chain, Math.min(result.final.number, block.number));
       snapshot = `, snapshot of ${rows.length} pools at ${block.number}`;
     }
     return (

@@ -55,6 +55,8 @@ function node(head: { n: number }) {
   const source = {
     chain: { id: 'ethereum' },
     blockNumber: async () => head.n,
+    // The depth model with depth 5 (the source's own resolution is tested in sources/evm/finality.test.ts).
+    finalBlock: async (latest: number) => ({ number: latest - 5, by: 'depth' }),
     multicall: async ({ blockNumber }: { blockNumber: bigint }) => {
       const b = Number(blockNumber);
       asked.push(b);

@@ -59,7 +59,7 @@ export class LiquidStakingIngest {
 /**
  * The exchange rates the computation needs, as facts. From the DEX and lending facts the
  * computation would read now (`exchangeRateBlocks`), it reads each token's rate at every block not stored yet, and
- * again at blocks still within the chain's finality depth (a reorg may have replaced them).
+ * again at blocks above the chain's final block (`EvmSource.finalBlock`: a reorg may have replaced them).
  */
 export async function ingestExchangeRates(
   ctx: JobContext,
@@ -71,7 +71,7 @@ export async function ingestExchangeRates(
   for (const [key, blocks] of exchangeRateBlocks(facts)) {
     const [chain, token] = key.split('/') as [string, string];
     const source = evm.source(chain);
-    const finalBelow = (await source.blockNumber()) - evm.endpoint(chain).finalityDepth;
+    const finalBelow = (await source.finalBlock(await source.blockNumber())).number;
     const stored = await repo.rates(chain, token, [...blocks]);
     const wanted = [...blocks].filter((b) => !stored.has(b) || b > finalBelow);
     const read = await readExchangeRates(source, token, wanted);

@@ -20,7 +20,7 @@ import type { EvmLog, EvmLogger, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Dialect, Store } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
-import { type EvmCheckpoint, type IngestSink, ingest } from './ingest.js';
+import { type EvmCheckpoint, type IngestSink, ingest, MAX_RECENT, thinPoints } from './ingest.js';
 import type { EvmEngineTables } from './tables.js';
 
 /**
@@ -571,5 +571,98 @@ describe.each(dialects)('ingest across reorgs on %s', (dialect) => {
     expect(result.reorgedFrom!).toBeLessThanOrEqual(fork + 1);
     expect(lines.some((l) => l.level === 'error' && /deeper than the finality depth/.test(l.msg))).toBe(true);
     await expectOnCurrentChain(store, lost);
+  });
+});
+
+describe.each(dialects)("ingest with the node's finalized tag on %s", (dialect) => {
+  usePgLock(dialect);
+  const newStore = useStores(dialect);
+  let anvil: AnvilLite;
+  let world: World;
+
+  beforeAll(async () => {
+    anvil = await startAnvil({ timestamp: 1_790_000_000 });
+    world = await buildWorld(anvil);
+    await mine(world, 20, 61);
+    // anvil's `finalized` block is the head − 64 (checked 2026-11-29, anvil 1.x): empty blocks put it above the start.
+    await anvil.rpc('anvil_mine', ['0x50']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  const finalized = async () =>
+    Number.parseInt((await anvil.rpc<{ number: string }>('eth_getBlockByNumber', ['finalized', false])).number, 16);
+
+  it('caches only headers at or below the finalized block, and rolls back a reorg above it that a fixed depth would call final', async () => {
+    const store = await newStore();
+    const lines: { level: string; msg: string }[] = [];
+    const at = (level: string) => (_: Record<string, unknown>, msg: string) => lines.push({ level, msg });
+    const logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    // The fallback depth (2) would treat a 6-block reorg as deeper than finality: the tag must decide instead.
+    const source = sourceFor(anvil.url, { finality: 'tag', finalityDepth: 2, maxBlockRange: 3 }, { log: logger });
+    const asked: { numbers: number[]; fresh: boolean }[] = [];
+    const getBlocks = source.getBlocks.bind(source);
+    source.getBlocks = (numbers, options = {}) => {
+      asked.push({ numbers: [...numbers], fresh: options.fresh === true });
+      return getBlocks(numbers, options);
+    };
+
+    const tagAtStart = await finalized();
+    const first = await ingest(source, store, testSink(world), { now: NOW });
+    expect(first.final).toEqual({ number: tagAtStart, by: 'tag' });
+    expect(tagAtStart).toBeGreaterThan(world.startBlock);
+    const cached = asked.filter((a) => !a.fresh).flatMap((a) => a.numbers);
+    const fresh = asked.filter((a) => a.fresh).flatMap((a) => a.numbers);
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached.every((n) => n <= tagAtStart)).toBe(true);
+    expect(fresh.some((n) => n > tagAtStart)).toBe(true);
+    expect(fresh.every((n) => n > tagAtStart)).toBe(true);
+    // Walk-back points cover the unfinalized span, and none is at or below the finalized block.
+    const cp = (await checkpointOf(store))!;
+    expect(cp.recent.every(([n]) => n > tagAtStart)).toBe(true);
+    expect(Math.min(...cp.recent.map(([n]) => n))).toBeLessThanOrEqual(tagAtStart + 3);
+
+    // A reorg of 6 blocks, far above the finalized block (64 deep).
+    const fork = await head(anvil);
+    const snapshot = await anvil.rpc<string>('evm_snapshot');
+    const childrenBefore = world.children.length;
+    const lost = await mine(world, 6, 62);
+    expect((await ingest(source, store, testSink(world), { now: NOW })).to).toBe(fork + 6);
+    expect(await anvil.rpc('evm_revert', [snapshot])).toBe(true);
+    world.children.splice(childrenBefore);
+    await mine(world, 8, 63);
+    const result = await ingest(source, store, testSink(world), { now: NOW });
+    expect(result.final).toEqual({ number: await finalized(), by: 'tag' });
+    expect(result.reorgedFrom!).toBeLessThanOrEqual(fork + 1);
+    expect(result.reorgedFrom!).toBeGreaterThan(fork - 4);
+    expect(lines.some((l) => l.level === 'warn' && l.msg === 'reorg: rolled back')).toBe(true);
+    // Found by a walk-back point, not by the stored-hash walk of a reorg "deeper than the finality depth".
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+    const now = await head(anvil);
+    expect(await dump(store)).toEqual(await truth(world, now));
+    const lostSet = new Set(lost.map((h) => h.toLowerCase()));
+    expect((await dump(store)).facts.filter((f) => lostSet.has(f.tx_hash))).toEqual([]);
+    expect((await checkpointOf(store))?.hash).toBe(await blockHash(anvil, now));
+    await expectBlocksOnChain(store, anvil);
+  }, 60_000);
+});
+
+describe('walk-back points beyond the bound', () => {
+  it('keeps the newest densely and the older ones sparsely, down to the oldest', () => {
+    const points = Array.from({ length: 5000 }, (_, i) => 10_000 - i);
+    const kept = thinPoints(points);
+    expect(kept).toHaveLength(MAX_RECENT);
+    expect(kept.slice(0, 128)).toEqual(points.slice(0, 128));
+    expect(kept[kept.length - 1]).toBe(points[points.length - 1]);
+    for (let i = 1; i < kept.length; i++) expect(kept[i]!).toBeLessThan(kept[i - 1]!);
+    // Sparse gaps are even: a reorg anywhere in the span rolls back at most one gap too far.
+    const gaps = kept
+      .slice(128)
+      .map((n, i, xs) => (i ? xs[i - 1]! - n : 0))
+      .slice(1);
+    expect(Math.max(...gaps) - Math.min(...gaps)).toBeLessThanOrEqual(1);
+    expect(thinPoints(points.slice(0, 200))).toEqual(points.slice(0, 200));
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../core/errors.js';
+import type { FinalBlock } from '../../sources/evm/finality.js';
 import { mergeLogs } from '../../sources/evm/logs.js';
 import type { EvmSource } from '../../sources/evm/source.js';
 import type { BlockInfo, EvmLog, EvmLogger, Hex, LogTopics } from '../../sources/evm/types.js';
@@ -13,8 +14,13 @@ import type { EvmEngineTables } from './tables.js';
  * The generic ingest loop of every on-chain area. A sink says which logs it wants (in stages: a factory's
  * events, then its children's) and how to write and delete its facts; the engine walks the chain range by range
  * and commits each range's facts, the `evm_blocks` rows and the checkpoint in one transaction, so a crash leaves
- * a range entirely written or not at all. Reorgs within the finality depth are detected by block hash and
- * rolled back.
+ * a range entirely written or not at all. Reorgs above the final block are detected by block hash and rolled back.
+ *
+ * The final block is read once per run (`EvmSource.finalBlock`): the node's `finalized` block on chains whose
+ * finality comes from elsewhere (the L1 for layer 2s, thousands of blocks behind the head), or a depth below the
+ * head. Headers at or below it are taken from the cache; walk-back points are kept above it (and at least the
+ * finality depth below the checkpoint), dense near the checkpoint and sparse further down when there are more
+ * than fit, so a reorg anywhere in the unfinalized span still finds a surviving point at or below its fork.
  */
 
 export interface LogQuery {
@@ -83,6 +89,8 @@ export interface IngestResult {
   readonly ranges: number;
   /** First block whose facts a reorg rollback deleted (they were ingested again from the new chain). */
   readonly reorgedFrom?: number;
+  /** The final block this run used (read once at its start). */
+  readonly final: FinalBlock;
   /** The run stopped early because `signal` aborted. */
   readonly aborted: boolean;
 }
@@ -93,7 +101,7 @@ export interface EvmCheckpoint {
   readonly block: number;
   readonly hash: Hex;
   /**
-   * `[number, hash]` of blocks this sink committed within the finality depth below `block`, newest first: where
+   * `[number, hash]` of blocks this sink committed above the final block, newest first (sparse further down): where
    * a reorg walk-back looks for the newest block still on the chain. Kept per sink (rather than read from the
    * shared `evm_blocks`) because another sink of the same chain may already have overwritten those rows with
    * the new chain's hashes, which would hide this sink's stale facts.
@@ -101,11 +109,12 @@ export interface EvmCheckpoint {
   readonly recent: readonly (readonly [number, Hex])[];
 }
 
-/** Walk-back points kept in a checkpoint: the finality depth of busy chains fits; bounded for JSON size. */
-const MAX_RECENT = 256;
+/** Walk-back points kept in a checkpoint, bounded for JSON size: the newest `DENSE_RECENT` all, older ones sparse. */
+export const MAX_RECENT = 256;
+const DENSE_RECENT = 128;
 /** Consecutive ranges whose logs and headers disagree (a reorg while fetching) before the run gives up. */
 const MAX_INCONSISTENT = 5;
-/** `evm_blocks` rows compared per round trip when a reorg reaches below the finality depth. */
+/** `evm_blocks` rows compared per round trip when a reorg reaches below the walk-back points. */
 const WALK_PAGE = 100;
 /** Past this many mismatching stored blocks the chain is treated as a different chain: ingest from the start. */
 const WALK_LIMIT = 10_000;
@@ -174,7 +183,7 @@ async function fetchRange(
   store: Store,
   sink: IngestSink,
   range: BlockRange,
-  latest: number,
+  final: FinalBlock,
 ): Promise<FetchedRange> {
   const window = source.window(sink.key);
   const logs: EvmLog[][] = [];
@@ -196,10 +205,9 @@ async function fetchRange(
     logCount += list.length;
     for (const log of list) numbers.add(log.blockNumber);
   }
-  // Headers deeper than the finality depth cannot change: cached ones will do. Shallower ones are fetched fresh.
-  const finalBelow = latest - source.chain.finalityDepth;
-  const deep = [...numbers].filter((n) => n <= finalBelow);
-  const shallow = [...numbers].filter((n) => n > finalBelow);
+  // Headers at or below the final block cannot change: cached ones will do. Newer ones are fetched fresh.
+  const deep = [...numbers].filter((n) => n <= final.number);
+  const shallow = [...numbers].filter((n) => n > final.number);
   const [deepBlocks, shallowBlocks] = await Promise.all([
     source.getBlocks(deep),
     source.getBlocks(shallow, { fresh: true }),
@@ -230,24 +238,42 @@ function inconsistency(fetched: FetchedRange, range: BlockRange, checkpoint: Evm
   return undefined;
 }
 
+/**
+ * At most `MAX_RECENT` of `points` (newest first): the newest `DENSE_RECENT` all, then evenly spread picks of the
+ * rest down to the oldest. A reorg between two kept points rolls back to the lower one: more is ingested again,
+ * nothing is missed.
+ */
+export function thinPoints<T>(points: readonly T[]): T[] {
+  if (points.length <= MAX_RECENT) return [...points];
+  const rest = points.slice(DENSE_RECENT);
+  const k = MAX_RECENT - DENSE_RECENT;
+  const picked = new Set<number>();
+  for (let i = 0; i < k; i++) picked.add(Math.round((i * (rest.length - 1)) / (k - 1)));
+  return [...points.slice(0, DENSE_RECENT), ...[...picked].sort((a, b) => a - b).map((i) => rest[i]!)];
+}
+
+/** Where walk-back points stop: the final block, and never less than the finality depth below `to`. */
+function pointsFloor(final: FinalBlock, to: number, finalityDepth: number): number {
+  return Math.min(final.number, to - finalityDepth);
+}
+
 function nextCheckpoint(
   previous: EvmCheckpoint | undefined,
   blocks: ReadonlyMap<number, BlockInfo>,
   to: number,
-  finalityDepth: number,
+  lowest: number,
 ): EvmCheckpoint {
-  const lowest = to - finalityDepth;
   const points = new Map<number, Hex>();
   for (const [n, h] of previous?.recent ?? []) if (n > lowest) points.set(n, h);
   for (const b of blocks.values()) if (b.number > lowest && b.number <= to) points.set(b.number, b.hash);
-  const recent = [...points.entries()].sort((a, b) => b[0] - a[0]).slice(0, MAX_RECENT);
+  const recent = thinPoints([...points.entries()].sort((a, b) => b[0] - a[0]));
   return { block: to, hash: blocks.get(to)!.hash, recent };
 }
 
 /**
  * Finds the newest block at or below `below` whose stored hash (any sink's `evm_blocks` row) still matches the
- * chain. Reached only when no walk-back point of the sink matched, i.e. the reorg looks deeper than the
- * finality depth: the stored rows are the best evidence left.
+ * chain. Reached only when no walk-back point of the sink matched, i.e. the reorg looks deeper than the final
+ * block: the stored rows are the best evidence left.
  */
 async function walkStoredBlocks(
   source: EvmSource,
@@ -292,6 +318,7 @@ async function rollBack(
   store: Store,
   sink: IngestSink,
   checkpoint: EvmCheckpoint,
+  final: FinalBlock,
   options: IngestOptions,
   log: EvmLogger | undefined,
 ): Promise<{ checkpoint: EvmCheckpoint | undefined; afterBlock: number }> {
@@ -308,9 +335,11 @@ async function rollBack(
   if (match) {
     [afterBlock, hash] = match;
   } else {
-    // No walk-back point survived: by the finality assumption everything deeper than the finality depth stands.
+    // No walk-back point survived: by the finality assumption everything at or below the final block stands (by
+    // the depth model: the finality depth below the checkpoint, as the points were kept).
     const lowestPoint = candidates.length > 0 ? candidates[candidates.length - 1]![0] : checkpoint.block;
-    afterBlock = Math.max(floor, Math.min(checkpoint.block - chain.finalityDepth, lowestPoint - 1));
+    const stands = final.by === 'tag' ? final.number : checkpoint.block - chain.finalityDepth;
+    afterBlock = Math.max(floor, Math.min(stands, lowestPoint - 1));
     if (afterBlock > floor) {
       // Check the assumption against the stored headers at or below that block, and walk down if it is wrong.
       const walk = await walkStoredBlocks(source, store, afterBlock, floor);
@@ -323,6 +352,8 @@ async function rollBack(
             key: sink.key,
             checkpoint: checkpoint.block,
             afterBlock,
+            final: final.number,
+            finalBy: final.by,
             finalityDepth: chain.finalityDepth,
           },
           'reorg deeper than the finality depth: rolling back to the newest stored block still on the chain',
@@ -376,6 +407,8 @@ export async function ingest(
   const window = source.window(sink.key);
   let checkpoint = parseCheckpoint(await readCheckpoint<unknown>(store.db, sink.key), sink.key);
   let latest = await source.blockNumber();
+  // Read once per run: blocks final at the start stay final, whatever the head does during the run.
+  const final = await source.finalBlock(latest);
   let target = options.toBlock === undefined ? latest : Math.min(options.toBlock, latest);
   let next = checkpoint ? checkpoint.block + 1 : sink.startBlock;
   let from = next;
@@ -397,7 +430,7 @@ export async function ingest(
     if (checkpoint && verify) {
       const current = await source.getBlock(checkpoint.block, { fresh: true });
       if (current?.hash !== checkpoint.hash) {
-        const rolled = await rollBack(source, store, sink, checkpoint, options, log);
+        const rolled = await rollBack(source, store, sink, checkpoint, final, options, log);
         checkpoint = rolled.checkpoint;
         next = rolled.afterBlock + 1;
         from = Math.min(from, next);
@@ -408,7 +441,7 @@ export async function ingest(
     if (next > target) break;
 
     const range = { from: next, to: Math.min(target, next + window.size - 1) };
-    const fetched = await fetchRange(source, store, sink, range, latest);
+    const fetched = await fetchRange(source, store, sink, range, final);
     const problem = inconsistency(fetched, range, checkpoint);
     if (problem) {
       if (++inconsistent > MAX_INCONSISTENT) throw new ServiceError(`${chain.id} ${sink.key}: ${problem}`, true);
@@ -425,7 +458,12 @@ export async function ingest(
     }
     inconsistent = 0;
 
-    const written = nextCheckpoint(checkpoint, fetched.blocks, range.to, chain.finalityDepth);
+    const written = nextCheckpoint(
+      checkpoint,
+      fetched.blocks,
+      range.to,
+      pointsFloor(final, range.to, chain.finalityDepth),
+    );
     const withLogs = new Set(fetched.logs.flatMap((list) => list.map((l) => l.blockNumber)));
     const blockRows = [...fetched.blocks.values()]
       .filter((b) => b.number === range.to || withLogs.has(b.number))
@@ -457,5 +495,5 @@ export async function ingest(
       'ingested',
     );
   }
-  return { from, to, facts, logs, ranges, aborted, ...(reorgedFrom === undefined ? {} : { reorgedFrom }) };
+  return { from, to, facts, logs, ranges, aborted, final, ...(reorgedFrom === undefined ? {} : { reorgedFrom }) };
 }

@@ -7,9 +7,12 @@ export const arbitrum: ChainEntry = {
   evmChainId: 42161,
   layer: 'l2',
   settlesOn: 'ethereum',
-  // Reorg safety against the sequencer's soft confirmations, not L1 finality (which is ~15 min, thousands of
-  // 0.25 s blocks): the same depth as Ethereum keeps ingestion close to the head.
-  finalityDepth: 64,
+  // Final is what the L1 made final, not a depth of Arbitrum's own blocks: the node's `finalized` block, which
+  // Nitro takes from the batches and assertions posted to Ethereum once the L1 block holding them is finalised
+  // (~15–20 min behind the head: 4,000+ blocks of 0.25 s). Fallback where a node does not know the tag: 4,800
+  // blocks (20 min), about that lag.
+  finality: 'tag',
+  finalityDepth: 4800,
   blockTimeSeconds: 0.25,
   github: { orgs: [], repos: ['OffchainLabs/nitro', 'OffchainLabs/nitro-contracts'] },
   social: { discord: 'arbitrum', reddit: 'arbitrum' },

@@ -6,6 +6,7 @@ export const bitcoin: ChainEntry = {
   family: 'bitcoin',
   layer: 'l1',
   // The customary six confirmations.
+  finality: 'depth',
   finalityDepth: 6,
   blockTimeSeconds: 600,
   github: { orgs: [], repos: ['bitcoin/bitcoin'] },

@@ -6,7 +6,11 @@ export const ethereum: ChainEntry = {
   family: 'evm',
   evmChainId: 1,
   layer: 'l1',
-  // Two epochs (2 × 32 slots): a block this deep is finalised by the beacon chain.
+  // The node's `finalized` block: the execution block of the beacon chain's finalized checkpoint, usually 64–95
+  // slots behind the head and far more while the chain does not finalise (May 2023), where a fixed depth would
+  // call unfinalised blocks final. Fallback where a node does not know the tag: two epochs (2 × 32 slots), the
+  // depth at which a block is normally finalised.
+  finality: 'tag',
   finalityDepth: 64,
   blockTimeSeconds: 12,
   github: {

@@ -6,6 +6,7 @@ export const near: ChainEntry = {
   name: 'NEAR',
   family: 'near',
   // Doomslug finality: a block is final once two more blocks are built on it; one more for margin.
+  finality: 'depth',
   finalityDepth: 3,
   blockTimeSeconds: 1.2,
   github: { orgs: [], repos: ['near/nearcore'] },

@@ -7,8 +7,11 @@ export const optimism: ChainEntry = {
   evmChainId: 10,
   layer: 'l2',
   settlesOn: 'ethereum',
-  // Reorg safety against unsafe (sequencer-only) blocks, not L1 finality: see arbitrum.ts.
-  finalityDepth: 64,
+  // Final is what the L1 made final, not a depth of OP Mainnet's own blocks: the node's `finalized` block, which
+  // op-node derives from finalised L1 blocks (the batches posted there), ~20–30 min behind the head. Fallback
+  // where a node does not know the tag: 900 blocks (30 min of 2 s blocks), about that lag.
+  finality: 'tag',
+  finalityDepth: 900,
   blockTimeSeconds: 2,
   github: { orgs: [], repos: ['ethereum-optimism/optimism', 'ethereum-optimism/op-geth'] },
   social: { discord: 'optimism', reddit: 'optimism' },

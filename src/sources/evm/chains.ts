@@ -5,8 +5,10 @@ export interface EvmEndpoint {
   /** Registry chain id, e.g. `ethereum`. */
   readonly id: string;
   readonly rpcUrl: string;
-  /** Blocks below the head after which a block is treated as final. */
+  /** Blocks below the head after which a block is treated as final (with `finality: 'tag'`, the fallback). */
   readonly finalityDepth: number;
+  /** `tag`: the node's `finalized` block is final (registry `finality`); default `depth`. */
+  readonly finality?: 'depth' | 'tag';
   /** Largest `eth_getLogs` block range to start with (the engine adapts it). */
   readonly maxBlockRange?: number;
   /** Per-request timeout in milliseconds (engine default 20 s). */
@@ -36,6 +38,7 @@ export class EvmChains {
             id: e.id,
             rpcUrl: e.rpcUrl,
             finalityDepth: e.finalityDepth,
+            ...(e.finality ? { finality: e.finality } : {}),
             ...(e.maxBlockRange ? { maxBlockRange: e.maxBlockRange } : {}),
             ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
             ...(e.maxConcurrency ? { maxConcurrency: e.maxConcurrency } : {}),

@@ -1,5 +1,6 @@
 export { BlockReader, LruCache } from './blocks.js';
 export { blockAtOrBefore, EvmChains, type EvmEndpoint } from './chains.js';
+export { type FinalBlock, FinalityResolver } from './finality.js';
 export type { FeeHistory, FullBlock, FullReceipt, NotAvailable, TxpoolStatus } from './full-blocks.js';
 export { FullBlockReader, isMethodMissing, isNotAvailable } from './full-blocks.js';
 export { AdaptiveWindow, MAX_ADDRESSES_PER_CALL, mergeLogs } from './logs.js';

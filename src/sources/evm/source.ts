@@ -2,6 +2,7 @@ import { createPublicClient, custom, type MulticallReturnType, type PublicClient
 import { ServiceError } from '../../core/errors.js';
 import type { SleepFn } from '../../core/retry.js';
 import { BlockReader } from './blocks.js';
+import { type FinalBlock, FinalityResolver } from './finality.js';
 import { FullBlockReader } from './full-blocks.js';
 import { AdaptiveWindow, LogFetcher, type LogFetchStats } from './logs.js';
 import { type MulticallArgs, type MulticallMode, MulticallReader } from './multicall.js';
@@ -54,6 +55,7 @@ export class EvmSource {
   private readonly logs: LogFetcher;
   private readonly blocks: BlockReader;
   private readonly reader: MulticallReader;
+  private readonly finality: FinalityResolver;
   private readonly windows = new Map<string, AdaptiveWindow>();
 
   constructor(config: EvmChainConfig, options: EvmSourceOptions = {}) {
@@ -88,6 +90,7 @@ export class EvmSource {
       ...(options.senderCacheSize === undefined ? {} : { senderCacheSize: options.senderCacheSize }),
     });
     this.full = new FullBlockReader(this.rpc, this.chain.id);
+    this.finality = new FinalityResolver(this.chain, this.full, options.log);
     this.reader = new MulticallReader(this.client, this.rpc, {
       chain: this.chain.id,
       ...(options.multicall ? { mode: options.multicall } : {}),
@@ -118,6 +121,14 @@ export class EvmSource {
       throw new ServiceError(`${this.chain.id}: malformed eth_blockNumber ${String(hex)}`, true);
     }
     return Number.parseInt(hex, 16);
+  }
+
+  /**
+   * The chain's final block given the head `latest`, by its finality model (`finality.ts`): the node's `finalized`
+   * tag or a depth. Not cached: callers read it once per run.
+   */
+  finalBlock(latest: number): Promise<FinalBlock> {
+    return this.finality.finalBlock(latest);
   }
 
   /** Logs of the filter, sorted by (blockNumber, logIndex), de-duplicated; pending and removed logs dropped. */

@@ -7,8 +7,13 @@ export interface EvmChainConfig {
   /** Chain id of the service, e.g. `ethereum` (not the numeric chain id). */
   readonly id: string;
   readonly rpcUrl: string;
-  /** Blocks deeper than this below the head are treated as final; reorgs above it are rolled back. */
+  /**
+   * Blocks deeper than this below the head are treated as final; reorgs above it are rolled back. With
+   * `finality: 'tag'` only the fallback for a node that does not know the `finalized` tag.
+   */
   readonly finalityDepth: number;
+  /** Which blocks are final: `depth` (default) or the node's `finalized` block (`tag`); see `finality.ts`. */
+  readonly finality?: 'depth' | 'tag';
   /** Largest block span of one `eth_getLogs` call and of one committed ingest range (default 2000). */
   readonly maxBlockRange?: number;
   /** HTTP requests in flight at once to this endpoint (default 4). */
@@ -33,6 +38,7 @@ export function resolveChainConfig(config: EvmChainConfig): ResolvedChainConfig 
     id: config.id,
     rpcUrl: config.rpcUrl,
     finalityDepth: config.finalityDepth,
+    finality: config.finality ?? 'depth',
     maxBlockRange: config.maxBlockRange ?? CHAIN_DEFAULTS.maxBlockRange,
     maxConcurrency: config.maxConcurrency ?? CHAIN_DEFAULTS.maxConcurrency,
     timeoutMs: config.timeoutMs ?? CHAIN_DEFAULTS.timeoutMs,
@@ -47,6 +53,9 @@ export function resolveChainConfig(config: EvmChainConfig): ResolvedChainConfig 
   }
   if (!Number.isInteger(resolved.finalityDepth) || resolved.finalityDepth < 0) {
     throw new Error(`${config.id}: finalityDepth must be ≥ 0`);
+  }
+  if (resolved.finality !== 'depth' && resolved.finality !== 'tag') {
+    throw new Error(`${config.id}: finality must be depth or tag, not ${JSON.stringify(resolved.finality)}`);
   }
   return Object.freeze(resolved);
 }

@@ -18,7 +18,7 @@ import type { EvmChainTarget } from './targets.js';
  *   checkpoint (one transaction per batch). A run reads at most `maxBlocksPerRun` blocks, so a backfill (≈65,000
  *   blocks for 9 days of Ethereum, ≈390,000 for OP, ≈3 M for Arbitrum at 4 blocks a second) spreads over runs.
  *   Reorgs: the stored top block is compared with the node's block of the same number; on a mismatch the stored
- *   blocks are walked back (within the chain's finality depth) to the newest one still on the chain, and everything
+ *   blocks are walked back (down to the chain's final block) to the newest one still on the chain, and everything
  *   above it is rolled back and read again. A batch whose first block does not extend the stored top fails the run
  *   (retryable): the next run's check finds the fork;
  * - a network sample (at most once a minute): the `latest`, `safe` and `finalized` blocks, `txpool_status`, the next block's blob base fee
@@ -137,8 +137,10 @@ export class BlockchainIngest {
     if (!top) return undefined;
     const current = await source.getBlock(top.number, { fresh: true });
     if (current?.hash === top.hash) return undefined;
-    // Walk back through the stored blocks within the finality depth to the newest one still on the chain.
-    const stored = await repo.blocksFrom(target.chain, Math.max(0, top.number - target.finalityDepth));
+    // Walk back through the stored blocks above the final block (the node's `finalized` block or the finality depth
+    // below the head, `EvmSource.finalBlock`) to the newest one still on the chain.
+    const final = await source.finalBlock(await source.blockNumber());
+    const stored = await repo.blocksFrom(target.chain, Math.max(0, Math.min(final.number, top.number)));
     const onChain = await source.getBlocks(
       stored.map((b) => b.number),
       { fresh: true },

@@ -206,6 +206,7 @@ function fakeChain(values: Map<string, unknown>, list: string[]) {
     log: undefined,
     window: () => ({ size: 1000 }),
     blockNumber: async () => chain.head,
+    finalBlock: async (latest: number) => ({ number: latest - 2, by: 'depth' }),
     getBlock: async (n: number) => (n <= chain.head ? block(n) : null),
     getBlocks: async (numbers: readonly number[]) => new Map(numbers.map((n) => [n, block(n)])),
     getLogs: async (f: { fromBlock: number; toBlock: number }) =>
