@@ -71,6 +71,27 @@ describe('EvmSource.finalBlock', () => {
     expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
+  it('runs asking with the same head share one call; a new head asks again', async () => {
+    let answer: Answer = block(95_000);
+    const { s, asked } = source(() => answer);
+    const [a, b] = await Promise.all([s.finalBlock(100_000), s.finalBlock(100_000)]);
+    expect(a).toEqual({ number: 95_000, by: 'tag' });
+    expect(b).toEqual(a);
+    expect(await s.finalBlock(100_000)).toEqual(a);
+    expect(asked).toHaveLength(1);
+    answer = block(95_010);
+    expect(await s.finalBlock(100_001)).toEqual({ number: 95_010, by: 'tag' });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('a failed resolution is not kept: the next run with the same head asks again', async () => {
+    let answer: Answer = { error: { code: -32603, message: 'internal error' } };
+    const { s } = source(() => answer, { maxRetries: 1 });
+    await expect(s.finalBlock(100)).rejects.toThrow();
+    answer = block(90);
+    expect(await s.finalBlock(100)).toEqual({ number: 90, by: 'tag' });
+  });
+
   it('the depth model asks the node nothing', async () => {
     const { s, asked } = source(() => block(1), { finality: 'depth', finalityDepth: 64 });
     expect(await s.finalBlock(1000)).toEqual({ number: 936, by: 'depth' });
@@ -102,13 +123,13 @@ describe('EvmSource.finalBlock', () => {
     let answer: Answer = block(10_500);
     const { s, lines } = source(() => answer);
     expect(await s.finalBlock(10_000)).toMatchObject({ number: 9100, by: 'fallback' });
-    expect((await s.finalBlock(10_000)).reason).toMatch(/finalized block 10500 is above the head 10000/);
+    expect((await s.finalBlock(10_001)).reason).toMatch(/finalized block 10500 is above the head 10001/);
     // The node then answers properly: the tag again, with no warning.
     answer = block(9_990);
-    expect(await s.finalBlock(10_000)).toEqual({ number: 9_990, by: 'tag' });
+    expect(await s.finalBlock(10_002)).toEqual({ number: 9_990, by: 'tag' });
     // A different reason later is warned about once more.
     answer = { result: null };
-    expect(await s.finalBlock(10_000)).toMatchObject({ by: 'fallback' });
+    expect(await s.finalBlock(10_003)).toMatchObject({ by: 'fallback' });
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.obj.reason)).toEqual([
       expect.stringMatching(/above the head/),
       'l2: no finalized block yet',

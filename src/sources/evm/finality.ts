@@ -23,6 +23,12 @@ export interface FinalBlock {
 
 export class FinalityResolver {
   private readonly warned = new Set<string>();
+  /**
+   * The last resolution, by the head it was asked with: the areas' ingest runs of one chain (one per sink, every few
+   * seconds) ask with the same head until a block comes, and one call answers them all. An answer kept while the
+   * node's finalized block moved on is lower than the node's, so it only treats fewer blocks as final.
+   */
+  private last: { readonly latest: number; readonly answer: Promise<FinalBlock> } | undefined;
 
   constructor(
     private readonly chain: ResolvedChainConfig,
@@ -32,12 +38,25 @@ export class FinalityResolver {
 
   /**
    * The final block given the head `latest`: one `eth_getBlockByNumber("finalized")` call (through the source's
-   * retry policy) for the tag model, none for the depth model. A transient failure that outlasts the retries
+   * retry policy) per new head for the tag model, none for the depth model. A transient failure that outlasts the retries
    * throws, as any other call of the run would.
    */
-  async finalBlock(latest: number): Promise<FinalBlock> {
+  finalBlock(latest: number): Promise<FinalBlock> {
+    if (this.chain.finality === 'depth')
+      return Promise.resolve({ number: latest - this.chain.finalityDepth, by: 'depth' });
+    if (this.last?.latest !== latest) {
+      const answer = this.resolve(latest);
+      this.last = { latest, answer };
+      // A failed resolution is not kept: the next run asks again.
+      answer.catch(() => {
+        if (this.last?.answer === answer) this.last = undefined;
+      });
+    }
+    return this.last.answer;
+  }
+
+  private async resolve(latest: number): Promise<FinalBlock> {
     const byDepth = latest - this.chain.finalityDepth;
-    if (this.chain.finality === 'depth') return { number: byDepth, by: 'depth' };
     const tagged = await this.full.taggedBlock('finalized');
     let reason: string | undefined;
     let kind: string | undefined;
