@@ -626,12 +626,25 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
 
   it('scores every (chain, protocol) with its components, and lists them all', async () => {
     for (const protocol of ['makerdao', 'liquity']) {
-      const doc = await get<{ score: number | null; components: { name: string }[] }[]>(
-        `/scores/liquidity-stablecoin/ethereum/${protocol}`,
-      );
+      const doc = await get<
+        { score: number | null; components: { name: string; value: number | null; gap_reason?: string }[] }[]
+      >(`/scores/liquidity-stablecoin/ethereum/${protocol}`);
       expect(doc.data).toHaveLength(7);
       expect(doc.data[0]!.score).not.toBeNull();
-      expect(doc.data[0]!.components.map((x) => x.name).length).toBeGreaterThanOrEqual(5);
+      expect(doc.data[0]!.components.map((x) => x.name)).toEqual([
+        'peg_stability',
+        'exit_liquidity',
+        'collateral_buffer',
+        'liquidation_absorption',
+        'collateral_concentration',
+        'holder_concentration',
+      ]);
+      // The holder component is known exactly where the record's holders are, else null with the holders' reason.
+      const weekly = await get<Weekly[]>(`/data/stablecoin/${protocol}`);
+      const holderPart = doc.data[0]!.components.find((x) => x.name === 'holder_concentration')!;
+      if (weekly.data[0]!.holders === null) {
+        expect(holderPart).toMatchObject({ value: null, gap_reason: weekly.data[0]!.gap_reasons.holders });
+      } else expect(holderPart.value).not.toBeNull();
     }
     const all = await get<{ protocol: string }[]>('/scores/liquidity-stablecoin-all-markets');
     expect(all.data.map((x) => x.protocol).sort()).toEqual(['liquity', 'makerdao']);

@@ -12,8 +12,9 @@ import { smallWorld, type TestWorld } from './support/dex-world.js';
  * A stablecoin deployed longer ago than the published week (as DAI since 2019 and LUSD since 2021 on mainnet): its
  * `Transfer`s are read from 8 days before the first ingestion only (`TRANSFER_LOOKBACK`), not from the deployment.
  * On a 10-day world: the transfers' part starts after the deployment, holders (which need the whole replay) are null
- * with `no_data` rather than a count of the addresses seen lately, and every published day's mints and burns still
- * equal a recount of that day's `Transfer` logs from the chain.
+ * with `partial_history` rather than a count of the addresses seen lately, the score's holder component is null with
+ * the same reason (never folded into the collateral's), and every published day's mints and burns still equal a
+ * recount of that day's `Transfer` logs from the chain.
  */
 
 interface Weekly {
@@ -25,6 +26,14 @@ interface Weekly {
   minted: number | null;
   burned: number | null;
   gap_reasons: Record<string, string>;
+}
+
+interface Component {
+  name: string;
+  value: number | null;
+  weight: number;
+  inputs: Record<string, unknown>;
+  gap_reason?: string;
 }
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -55,7 +64,7 @@ describe('stablecoins deployed before the published week', () => {
   });
 
   for (const protocol of ['makerdao', 'liquity'] as const) {
-    it(`${protocol}: transfers from 8 days back only; holders null (no_data); each day's mints and burns recounted`, async () => {
+    it(`${protocol}: transfers from 8 days back only; holders null (partial_history); each day's mints and burns recounted`, async () => {
       const m = protocol === 'makerdao' ? w.world.manifest.maker! : w.world.manifest.liquity!;
       const token = protocol === 'makerdao' ? w.world.manifest.maker!.dai : w.world.manifest.liquity!.lusd;
       const start = await readCheckpoint<{ block: number }>(
@@ -88,7 +97,7 @@ describe('stablecoins deployed before the published week', () => {
       const flows = new Map<string, { minted: bigint; burned: bigint }>();
       for (const r of records.filter((x) => x.snapshot_block !== null)) {
         expect(r.holders, r.date).toBeNull();
-        expect(r.gap_reasons.holders, r.date).toBe('no_data');
+        expect(r.gap_reasons.holders, r.date).toBe('partial_history');
         const dayStart = Date.parse(`${r.date}T00:00:00Z`) / 1000;
         const until = r.partial ? Date.parse(r.as_of) / 1000 : dayStart + DAY - 1;
         let minted = 0n;
@@ -124,6 +133,29 @@ describe('stablecoins deployed before the published week', () => {
         compared++;
       }
       expect(compared, 'consecutive days with snapshots').toBeGreaterThan(3);
+
+      // The score: the holder component null with the holders' reason on every day with a snapshot; the collateral
+      // component keeps its own meaning (a value, or a reason of its own).
+      const scores = await t.app.inject({
+        url: `/scores/liquidity-stablecoin/ethereum/${protocol}`,
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect(scores.statusCode).toBe(200);
+      const days = (scores.json() as { data: { date: string; components: Component[] }[] }).data;
+      const withSnapshot = new Set(records.filter((x) => x.snapshot_block !== null).map((x) => x.date));
+      const scored = days.filter((d) => withSnapshot.has(d.date));
+      expect(scored.length).toBe(withSnapshot.size);
+      for (const d of scored) {
+        const part = (name: string) => d.components.find((c) => c.name === name);
+        expect(part('holder_concentration'), d.date).toMatchObject({
+          value: null,
+          weight: 0,
+          gap_reason: 'partial_history',
+        });
+        const collateral = part('collateral_concentration')!;
+        expect(collateral.gap_reason, d.date).not.toBe('partial_history');
+        if (collateral.value !== null) expect(collateral.inputs.collateral_hhi, d.date).toBeTypeOf('number');
+      }
     });
   }
 });

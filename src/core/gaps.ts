@@ -14,6 +14,8 @@ export const GAP_REASONS = {
   no_positions: 'a ratio over positions where there are none',
   no_liquidity: 'a depth or price where the pool holds nothing',
   no_members: 'an aggregate over pools, markets or repositories that has none',
+  partial_history:
+    'the figure needs a whole history and the part read does not explain it (a replay that starts after the deployment)',
 } as const;
 
 export type GapReason = keyof typeof GAP_REASONS;

@@ -7,6 +7,7 @@ import type { LiquitySnapshot, MakerClipperState, MakerIlkState, MakerSnapshot, 
 import { stablecoinDocuments } from './jobs.js';
 import { liquityRedeemableWithin } from './liquity-figures.js';
 import { CollateralsPayload, StableScoreHistory, StableScoreRecord, WeeklyRecord } from './schema.js';
+import { WEIGHTS } from './score.js';
 
 const E18 = 10n ** 18n;
 const RAY = 10n ** 27n;
@@ -401,9 +402,12 @@ describe('computeStablecoin: MakerDAO', () => {
   it('holders from the Transfer replay, only where it adds up to totalSupply', () => {
     expect(weekly[0]!.holders).toBe(3);
     expect(weekly[0]!.circulating_supply).toBe(88_000);
-    // Day −3's snapshot precedes the mints: the replay does not reach totalSupply there.
-    expect(weekly[3]).toMatchObject({ holders: null, gap_reasons: expect.objectContaining({ holders: 'no_data' }) });
+    // Day −3's snapshot precedes the mints: the replay does not reach totalSupply there (the holder component follows).
+    expect(weekly[3]).toMatchObject({ holders: null, gap_reasons: { holders: 'partial_history' } });
     expect(weekly[3]!.minted).toBe(88_400);
+    const holderPart = (i: number) => out.scores.get('ethereum/makerdao')!.data[i]!.components[5]!;
+    expect([holderPart(0).value === null, holderPart(0).inputs.top_holders]).toEqual([false, 10]);
+    expect(holderPart(3)).toMatchObject({ name: 'holder_concentration', value: null, gap_reason: 'partial_history' });
   });
 
   it('peg, depth, backstop and liquidations of the running day', () => {
@@ -434,13 +438,8 @@ describe('computeStablecoin: MakerDAO', () => {
     const scores = out.scores.get('ethereum/makerdao')!.data;
     expect(scores).toHaveLength(7);
     expect(scores[0]!.score).not.toBeNull();
-    expect(scores[0]!.components.map((c) => c.name)).toEqual([
-      'peg_stability',
-      'exit_liquidity',
-      'collateral_buffer',
-      'liquidation_absorption',
-      'concentration',
-    ]);
+    // The model's six components in its order (score.test.ts and the e2e test name them).
+    expect(scores[0]!.components.map((c) => c.name)).toEqual(Object.keys(WEIGHTS));
     expect(scores[6]).toMatchObject({ score: null, grade: null, gap_reason: 'no_data', partial: false });
     expect(out.allMarkets!.data).toEqual([scores[0]]);
   });
@@ -599,7 +598,7 @@ describe('computeStablecoin: MakerDAO', () => {
       })),
     ]);
     const hhiOf = (o: typeof out) =>
-      o.scores.get('ethereum/makerdao')!.data[0]!.components.find((c) => c.name === 'concentration')!.inputs
+      o.scores.get('ethereum/makerdao')!.data[0]!.components.find((c) => c.name === 'collateral_concentration')!.inputs
         .collateral_hhi;
     const weekly2 = split.collaterals.get('makerdao')!.data.collateral_assets.map((c) => c.ilk);
     expect(weekly2).toContain('ETH-B');
@@ -662,6 +661,14 @@ describe('computeStablecoin: Liquity', () => {
       holders: 1,
     });
     expect(today.stability_pool_coverage).toBeCloseTo(1 / 3, 6);
+    // Both concentration parts known (one holder, one collateral): 0 and 0. Transfers that do not reach back to the
+    // deployment (mainnet): holders null with partial_history, the collateral part unchanged, never standing for both.
+    const parts = (o: typeof out) => o.scores.get('ethereum/liquity')!.data[0]!.components.slice(4);
+    expect(parts(out).map((c) => c.value)).toEqual([0, 0]);
+    expect(parts(run([{ ...liquityInput(), transfers: [] }]))).toMatchObject([
+      { name: 'collateral_concentration', value: 0, inputs: { collateral_hhi: 1 } },
+      { name: 'holder_concentration', value: null, weight: 0, gap_reason: 'partial_history' },
+    ]);
     expect(today).toMatchObject({
       auction_takes: null,
       gap_reasons: expect.objectContaining({ auction_takes: 'not_applicable' }),
@@ -745,7 +752,7 @@ describe('payloads and documents', () => {
       '/scores/liquidity-stablecoin/ethereum/liquity',
       '/scores/liquidity-stablecoin/ethereum/makerdao',
     ]);
-    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.8.0');
+    for (const d of docs) expect(d.methodology).toBe('stablecoin.liquidity@1.9.0');
     expect(out.allMarkets!.data.map((s) => s.protocol)).toEqual(['liquity', 'makerdao']);
   });
 });

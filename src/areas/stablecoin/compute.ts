@@ -4,6 +4,7 @@
  * bigints until a figure is presented; every unknown figure is null with its reason.
  */
 import { toFloat } from '../../core/decimal.js';
+import type { GapReason } from '../../core/gaps.js';
 import { roundPriceUsd } from '../../core/price-policy.js';
 import { type ScoreRecord, scoreGapReason } from '../../core/score.js';
 import { hhi } from '../../core/stats.js';
@@ -36,6 +37,13 @@ export type {
   StablecoinProtocolInput,
   StablecoinRef,
 } from './compute-types.js';
+
+/**
+ * Why holders (and the holder concentration) are null on a day with a snapshot: the Transfer replay does not sum to
+ * totalSupply, so it does not reach back to the token's deployment (on mainnet the transfers are read from 8 days
+ * back only: ingest.ts `TRANSFER_LOOKBACK`).
+ */
+const HOLDERS_GAP: GapReason = 'partial_history';
 
 interface DayResult {
   readonly record: WeeklyRecordEntry;
@@ -121,7 +129,6 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     const concentration = holdersKnown
       ? holderConcentration(replay.balances, new Set([...f.exclude, ...stablePools]))
       : null;
-    const topShare = concentration?.share ?? null;
     // Concentration by collateral asset: ETH-A, ETH-B and ETH-C are one asset (one price, one crash), not three.
     const byAsset = new Map<string, number | null>();
     for (const c of f.collaterals) {
@@ -132,7 +139,8 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
       );
     }
     const collateralUsd = [...byAsset.values()];
-    const collateralHhi = collateralUsd.some((x) => x === null) ? null : hhi(collateralUsd as number[]);
+    const collateralUnpriced = collateralUsd.some((x) => x === null);
+    const collateralHhi = collateralUnpriced ? null : hhi(collateralUsd as number[]);
     const record = {
       chain: ref.chain,
       protocol: ref.protocol,
@@ -194,7 +202,7 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
     if (usd === null) gaps.total_debt_usd = 'no_price';
     if (record.total_collateral_usd === null) gaps.total_collateral_usd = 'no_price';
     if (record.collateral_ratio === null) gaps.collateral_ratio = f.collateralRatioGap ?? 'no_price';
-    if (record.holders === null) gaps.holders = 'no_data';
+    if (record.holders === null) gaps.holders = HOLDERS_GAP;
     if (liquidity === null) gaps.dex_liquidity_usd = usd === null ? 'no_price' : 'no_data';
     if (!market) {
       for (const k of ['peg_quote_token_address', 'peg_quote_price_usd', 'peg_quote_price_source'])
@@ -242,15 +250,19 @@ function computeProtocol(p: StablecoinProtocolInput, view: DexView, prices: Pric
             },
           }
         : { value: null, gap: f.stressGap ?? 'no_data' },
-      concentration:
-        collateralHhi === null && topShare === null
-          ? { value: null, gap: 'no_data' }
+      collateralConcentration:
+        collateralHhi === null
+          ? { value: null, gap: collateralUnpriced ? 'no_price' : 'no_members' }
+          : { value: { collateralHhi } },
+      holderConcentration: !holdersKnown
+        ? { value: null, gap: HOLDERS_GAP }
+        : concentration === null
+          ? { value: null, gap: 'no_members' }
           : {
               value: {
-                collateralHhi,
-                topHolderShare: topShare,
-                topHolderShareRaw: concentration?.rawShare ?? null,
-                excludedHolders: concentration?.excluded ?? null,
+                topHolderShare: concentration.share,
+                topHolderShareRaw: concentration.rawShare,
+                excludedHolders: concentration.excluded,
               },
             },
     };
@@ -309,7 +321,8 @@ const NO_DATA_INPUTS: LiquidityScoreInputs = {
   exit: { value: null, gap: 'no_data' },
   buffer: { value: null, gap: 'no_data' },
   absorption: { value: null, gap: 'no_data' },
-  concentration: { value: null, gap: 'no_data' },
+  collateralConcentration: { value: null, gap: 'no_data' },
+  holderConcentration: { value: null, gap: 'no_data' },
 };
 
 export function computeStablecoin(input: StablecoinInput): StablecoinOutput {

@@ -14,7 +14,7 @@ import {
   saturating,
 } from '../../core/score.js';
 
-export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.8.0');
+export const STABLECOIN_METHODOLOGY = methodologyId('stablecoin', 'liquidity', '1.9.0');
 
 /** The peg band of the issue and of common depeg monitors: ±0.5 % around $1. */
 export const PEG_BAND = 0.005;
@@ -39,13 +39,19 @@ export const DROPS = [0.1, 0.2, 0.35, 0.5] as const;
 /** Holders' concentration: the share of the holders' supply (pools and protocol contracts excluded) the 10 largest hold. */
 export const TOP_HOLDERS = 10;
 
-/** Nominal weights (they sum to 1): the two ways out of the coin first, then the collateral's safety. */
+/**
+ * Nominal weights (they sum to 1): the two ways out of the coin first, then the collateral's safety. Concentration
+ * keeps its 0.15 of 1.8.0, split evenly between its two parts (issue 30 item 5): each part is a component of its own,
+ * null with its own reason when its input is unknown, so that neither silently stands for both (holders are unknown
+ * wherever the Transfer replay does not reach back to the token's deployment: mainnet).
+ */
 export const WEIGHTS = {
   peg_stability: 0.25,
   exit_liquidity: 0.25,
   collateral_buffer: 0.2,
   liquidation_absorption: 0.15,
-  concentration: 0.15,
+  collateral_concentration: 0.075,
+  holder_concentration: 0.075,
 } as const;
 
 type Gap<T> = { readonly value: T; readonly gap?: undefined } | { readonly value: null; readonly gap: GapReason };
@@ -63,11 +69,12 @@ export interface LiquidityScoreInputs {
    * Liquity: the Stability Pool).
    */
   readonly absorption: Gap<{ liquidatableUsd: number; absorbableUsd: number }>;
-  /** HHI of collateral value by type, and the top holders' share of the circulating supply. */
-  readonly concentration: Gap<{
-    collateralHhi: number | null;
+  /** HHI of collateral value by collateral asset (the types of one gem summed). */
+  readonly collateralConcentration: Gap<{ collateralHhi: number }>;
+  /** The `TOP_HOLDERS` largest holders' share of what holders hold. */
+  readonly holderConcentration: Gap<{
     /** Among holders: pools and the protocol's own contracts excluded (what the score reads). */
-    topHolderShare: number | null;
+    topHolderShare: number;
     /** Nothing excluded, over the whole supply (served beside it, not scored). */
     topHolderShareRaw?: number | null;
     excludedHolders?: number | null;
@@ -143,16 +150,18 @@ export function liquidityComponents(x: LiquidityScoreInputs): ComponentInput[] {
         },
       };
     }),
-    component('concentration', x.concentration, () => {
-      const c = x.concentration.value!;
-      const parts = [c.collateralHhi, c.topHolderShare].filter((p): p is number => p !== null);
+    component('collateral_concentration', x.collateralConcentration, () => {
+      const c = x.collateralConcentration.value!;
+      return { value: 1 - c.collateralHhi, inputs: { collateral_hhi: r4(c.collateralHhi) } };
+    }),
+    component('holder_concentration', x.holderConcentration, () => {
+      const h = x.holderConcentration.value!;
       return {
-        value: parts.length ? parts.reduce((s, p) => s + (1 - p), 0) / parts.length : 0,
+        value: 1 - h.topHolderShare,
         inputs: {
-          collateral_hhi: c.collateralHhi === null ? null : r4(c.collateralHhi),
-          top_holder_share: c.topHolderShare === null ? null : r4(c.topHolderShare),
-          top_holder_share_raw: c.topHolderShareRaw == null ? null : r4(c.topHolderShareRaw),
-          excluded_holders: c.excludedHolders ?? null,
+          top_holder_share: r4(h.topHolderShare),
+          top_holder_share_raw: h.topHolderShareRaw == null ? null : r4(h.topHolderShareRaw),
+          excluded_holders: h.excludedHolders ?? null,
           top_holders: TOP_HOLDERS,
         },
       };
@@ -162,9 +171,5 @@ export function liquidityComponents(x: LiquidityScoreInputs): ComponentInput[] {
 
 /** The score of one instant (weighted mean; a null component is dropped and the others rescaled). */
 export function scoreLiquidity(x: LiquidityScoreInputs, at: number): ScoreRecord {
-  const inputs = x.concentration.value;
-  if (inputs && inputs.collateralHhi === null && inputs.topHolderShare === null) {
-    x = { ...x, concentration: { value: null, gap: 'no_data' } };
-  }
   return combineScore(liquidityComponents(x), { methodology: STABLECOIN_METHODOLOGY, at });
 }
