@@ -46,7 +46,11 @@ interface Rec {
   coingecko_id: string | null;
   gap_reasons?: Record<string, string>;
   tokenomics_metrics: Record<string, number | null> | null;
-  breakdown: { labels: { address: string; category: string; source: string }[] } | null;
+  breakdown: {
+    labels: { address: string; category: string; source: string }[];
+    categories: Record<string, { amount_raw: string; share: number | null; addresses: number }>;
+    unlabelled: { amount_raw: string; share: number | null; addresses: number };
+  } | null;
   supply_metrics: Record<string, unknown> | null;
   exchange_metrics: {
     cex_volume: number | null;
@@ -183,8 +187,56 @@ describe('tokenomics end to end on the sandbox', () => {
           poolLabels.every((l) => l.category === 'contracts' && l.source.startsWith('dex:')),
           what,
         ).toBe(true);
+        // Each breakdown category from the same independent sources: a book entry's category is the key's
+        // (tokenomics/<protocol>/<category>/…), grouped as the methodology's breakdown groups them; a pool is a
+        // contract; amounts are the replayed balances at the record's block.
+        const GROUP: Record<string, string> = {
+          team: 'team',
+          advisors: 'team',
+          investors: 'investors',
+          treasury: 'treasury',
+          community: 'community',
+          exchange: 'exchanges',
+          dex_pool: 'contracts',
+          bridge: 'contracts',
+          burn: 'other',
+        };
+        const groupOf = new Map<string, string>([...pools].map((a) => [a, 'contracts']));
+        for (const [key, e] of booked) if (!groupOf.has(e.address)) groupOf.set(e.address, GROUP[key.split('/')[2]!]!);
+        const expected = new Map<string, { amount: bigint; addresses: number }>();
+        for (const [address, group] of groupOf) {
+          const c = expected.get(group) ?? { amount: 0n, addresses: 0 };
+          c.amount += balances.get(address) ?? 0n;
+          c.addresses++;
+          expected.set(group, c);
+        }
+        const b = r.breakdown!;
+        expect(Object.keys(b.categories).sort(), what).toEqual([
+          'community',
+          'contracts',
+          'exchanges',
+          'investors',
+          'other',
+          'team',
+          'treasury',
+        ]);
+        for (const group of expected.keys()) expect(Object.keys(b.categories), `${what}: ${group}`).toContain(group);
+        let labelled = 0n;
+        for (const [group, got] of Object.entries(b.categories)) {
+          const want = expected.get(group) ?? { amount: 0n, addresses: 0 };
+          labelled += want.amount;
+          expect(got.amount_raw, `${what} ${group} amount`).toBe(want.amount.toString());
+          expect(got.addresses, `${what} ${group} addresses`).toBe(want.addresses);
+          close(got.share, Number((want.amount * 10n ** 12n) / supply) / 1e10, `${what} ${group} share`);
+        }
+        expect(b.unlabelled.amount_raw, `${what} unlabelled`).toBe((supply - labelled).toString());
+        close(b.unlabelled.share, Number(((supply - labelled) * 10n ** 12n) / supply) / 1e10, `${what} unlabelled %`);
+        // The categories that hold something in this world: not a check of zeros alone.
+        for (const group of ['team', 'investors', 'treasury', 'exchanges', 'contracts'])
+          expect(expected.get(group)?.amount ?? 0n, `${what}: ${group} holds tokens`).toBeGreaterThan(0n);
         const ex = concentrationOf(balances, 18, dust, supply, excluded);
         expect(m.num_token_holders_ex_infrastructure, what).toBe(ex.holders);
+        expect(b.unlabelled.addresses, `${what} unlabelled holders`).toBe(ex.holders);
         close(m.top5_concentration_ex_infrastructure, ex.top5, `${what} top5 ex`);
         close(m.gini_coeff_ex_infrastructure, ex.gini, `${what} gini ex`);
         close(m.hhi_ex_infrastructure, ex.hhi, `${what} hhi ex`);
