@@ -125,7 +125,7 @@ export class EvmSource {
 
   /**
    * The chain's final block given the head `latest`, by its finality model (`finality.ts`): the node's `finalized`
-   * tag or a depth. Not cached: callers read it once per run.
+   * tag or a depth. The tag is asked once per new head (`FinalityResolver`), however many runs ask with that head.
    */
   finalBlock(latest: number): Promise<FinalBlock> {
     return this.finality.finalBlock(latest);
