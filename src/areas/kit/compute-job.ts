@@ -37,6 +37,14 @@ export interface ComputeJobSpec<Inputs, Input, Output> {
   documents(output: Output, input: Input): readonly NamedDocument[];
   /** A run whose documents equal the published set publishes nothing (version, computed_at and ETags stay). */
   readonly keepIdentical?: boolean;
+  /**
+   * How much of the history its documents need the inputs cover, as a count that grows with it (the day-end
+   * snapshots stored, the UTC days whose blocks are ingested): a run whose inputs cover more than the last
+   * publication's is not held back by `publishEverySeconds`, since it fills what the published documents lack (at a
+   * first start, the backfill's days arriving one by one). In a steady state it grows about once a day, so the
+   * pacing still bounds the publications that only move `as_of`. Absent: every publication is paced.
+   */
+  coverage?(inputs: Inputs): number;
   /** What the summary says about the input (e.g. `at block 123`). */
   describe?(input: Input): string;
 }
@@ -61,7 +69,8 @@ export interface ComputeJobOptions {
   /**
    * The least time between two publications whose inputs moved (`PUBLISH_EVERY_SECONDS`): a run that finds its
    * inputs moved sooner after the last publication returns without loading anything and the next run after the
-   * interval publishes. 0 or absent: publish on every change. The first publication is never held back.
+   * interval publishes. 0 or absent: publish on every change. The first publication is never held back, nor one
+   * whose inputs cover more of the history than the last publication's (the spec's `coverage`).
    */
   readonly publishEverySeconds?: number;
 }
@@ -90,6 +99,26 @@ export function publishingEvery(job: JobDef, seconds: number): JobDef {
   return reconfigured(job, { publishEverySeconds: seconds });
 }
 
+/**
+ * Whether `inputs` cover more of the history than `published` (the inputs of the last publication) by the spec's
+ * `coverage`. Inputs stored by an earlier release may have another shape: a coverage that cannot be read from them
+ * (it throws, or is not a number) counts as no more, and the run is paced as before.
+ */
+function coversMore<Inputs>(
+  spec: Pick<ComputeJobSpec<Inputs, unknown, unknown>, 'coverage'>,
+  inputs: Inputs,
+  published: unknown,
+): boolean {
+  if (!spec.coverage) return false;
+  try {
+    const now = spec.coverage(inputs);
+    const before = spec.coverage(published as Inputs);
+    return Number.isFinite(now) && Number.isFinite(before) && now > before;
+  } catch {
+    return false;
+  }
+}
+
 export function computeJob<Inputs, Input, Output>(
   spec: ComputeJobSpec<Inputs, Input, Output>,
   options: ComputeJobOptions = {},
@@ -110,7 +139,7 @@ export function computeJob<Inputs, Input, Output>(
       if (last && JSON.stringify(last.value) === JSON.stringify(inputs))
         return 'up to date: inputs unchanged since the last publication';
       const sinceLast = nowSeconds(ctx.clock) - (last?.at ?? Number.NEGATIVE_INFINITY);
-      if (last && sinceLast >= 0 && sinceLast < every) {
+      if (last && sinceLast >= 0 && sinceLast < every && !coversMore(spec, inputs, last.value)) {
         return `inputs moved; the next publication in ${Math.ceil(every - sinceLast)} s (at most one every ${every} s)`;
       }
       const input = await spec.load(ctx, inputs);

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock, testStore } from '../../../test/helpers.js';
 import { loadConfig } from '../../config/index.js';
+import { nowSeconds } from '../../core/time.js';
 import type { JobContext } from '../../jobs/types.js';
 import type { PathDef } from '../../paths/types.js';
 import { EMPTY_BOOK } from '../../registry/address-book.js';
@@ -13,7 +14,8 @@ import { openGmxOracle } from '../../sources/gmx-oracle/endpoint.js';
 import { SourceMap } from '../../sources/index.js';
 import { openReddit } from '../../sources/reddit/endpoint.js';
 import { openSynthetix } from '../../sources/synthetix/endpoint.js';
-import { computeJob } from './compute-job.js';
+import { writeCheckpoint } from '../../store/checkpoints.js';
+import { computedKey, computeJob, publishedAs, publishingEvery } from './compute-job.js';
 import { DEFAULT_FRESH_FOR_SECONDS, DocumentSet } from './documents.js';
 import { type AreaEnv, defineArea, definePart } from './module.js';
 import { isSandboxSource, sourceLabel } from './source-label.js';
@@ -274,6 +276,42 @@ describe('defineArea labels what its compute jobs publish', () => {
     // The job keeps its label when paced: the documents name the sandbox's chain.
     const meta = await ctx.store.db.selectFrom('datasets').select(['meta']).executeTakeFirstOrThrow();
     expect(JSON.parse(meta.meta).source).toBe('sandbox:ethereum:31337');
+  });
+
+  it('PUBLISH_EVERY_SECONDS: inputs that cover more of the history than the last publication are not held back', async () => {
+    let inputs: unknown = { block: 1, days: 1 };
+    const covering = computeJob({
+      name: 'dex.compute',
+      area: 'dex',
+      description: 'x',
+      inputs: async () => inputs as { block: number; days: number },
+      load: async (_ctx, i) => i.block,
+      compute: (n: number) => n,
+      documents: (n) => new DocumentSet(paths, { asOf: n }).add('dex.x', {}, { n }).documents,
+      coverage: (i) => i.days,
+    });
+    const ctx = await context();
+    const clock = ctx.clock as TestClock;
+    const job = publishingEvery(publishedAs(covering, 'sandbox'), 60);
+    expect(await job.run(ctx)).toMatch(/\(version 1\)/);
+    // The head moved, the coverage did not: paced.
+    inputs = { block: 2, days: 1 };
+    clock.advance(5);
+    expect(await job.run(ctx)).toMatch(/^inputs moved; the next publication in 55 s/);
+    // A backfilled day: published at once, then the pacing counts from it.
+    inputs = { block: 3, days: 2 };
+    clock.advance(1);
+    expect(await job.run(ctx)).toMatch(/\(version 2\)/);
+    inputs = { block: 4, days: 2 };
+    clock.advance(1);
+    expect(await job.run(ctx)).toMatch(/next publication in 59 s/);
+    // Less coverage (a day pruned) is no reason to publish early either.
+    inputs = { block: 5, days: 1 };
+    expect(await job.run(ctx)).toMatch(/next publication in 59 s/);
+    // Inputs of another shape in the checkpoint (an earlier release's) read as no more coverage: paced as before.
+    await writeCheckpoint(ctx.store.db, computedKey('dex.compute'), { heads: [] }, nowSeconds(ctx.clock));
+    inputs = { block: 6, days: 3 };
+    expect(await job.run(ctx)).toMatch(/next publication in 60 s/);
   });
 
   it('a document without a source, from jobs that took none, is refused', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../core/errors.js';
 import { DAY } from '../../core/time.js';
 import type { EvmSource } from '../../sources/evm/source.js';
-import { headSnapshotDue, missingDayEnds, SnapshotSchedule } from './snapshot-schedule.js';
+import { headSnapshotDue, missingDayEnds, SnapshotSchedule, snapshotDays } from './snapshot-schedule.js';
 
 /** A chain of one block an hour from day 0 to the middle of day 10. */
 const HOURS = 10 * 24 + 12;
@@ -103,5 +103,19 @@ describe('the snapshot schedule', () => {
       what: 'test',
     });
     await expect(run).rejects.toThrow('node down');
+  });
+
+  it('snapshotDays counts the UTC days the snapshots fall in, once each', () => {
+    const at = (iso: string) => ({ timestamp: Date.parse(iso) / 1000 });
+    expect(snapshotDays([])).toBe(0);
+    // Two head snapshots of one day, a day end, and the first second of the next day.
+    expect(
+      snapshotDays([
+        at('2026-11-27T10:00:00Z'),
+        at('2026-11-27T10:05:00Z'),
+        at('2026-11-27T23:59:59Z'),
+        at('2026-11-28T00:00:00Z'),
+      ]),
+    ).toBe(2);
   });
 });

@@ -45,6 +45,14 @@ export function missingDayEnds(
 }
 
 /**
+ * How many UTC days the snapshots fall in: the part of a daily history they cover, which a compute job's `coverage`
+ * counts (a past day's snapshot taken by a backfill adds one; another head snapshot of the same day adds none).
+ */
+export function snapshotDays(times: readonly Pick<SnapshotTime, 'timestamp'>[]): number {
+  return new Set(times.map((t) => Math.floor(t.timestamp / DAY))).size;
+}
+
+/**
  * The one snapshot schedule of the areas that read state (lending, stablecoin): at the ingested head every
  * `everySeconds` of chain time, plus the last block of each past UTC day that has none, a day whose block the node
  * keeps no state for left as a gap (never a guess). The head's own snapshot failing fails the run (retried).

@@ -3,6 +3,7 @@ import type { JobDef } from '../../jobs/types.js';
 import { dexPriceBlocks, dexTargets } from '../dex/public.js';
 import { computeJob, DocumentSet, eachTarget, type NamedDocument, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
+import { snapshotDays } from '../kit/snapshot-schedule.js';
 import { OracleRepository, oracleTargets } from '../oracles/public.js';
 import { computeLending, type LendingOutput } from './compute.js';
 import { LendingIngest } from './ingest.js';
@@ -66,13 +67,20 @@ export function lendingJobs(env: AreaEnv): JobDef[] {
       area: 'lending',
       description: 'Lending market analytics and liquidity health scores, published for the 7 lending paths',
       inputs: async (ctx) => {
-        const snapshots = await new LendingRepository(ctx.store.db).latestSnapshotBlocks(targets);
+        const repo = new LendingRepository(ctx.store.db);
+        const snapshots = await repo.latestSnapshotBlocks(targets);
         const oracles = new OracleRepository(ctx.store.db);
         const feedBlocks = await Promise.all(chains.map(async (c) => (await oracles.ingested(c))?.block ?? null));
+        // The UTC days each market has a snapshot in: a day-end snapshot taken for a past day (a first start's
+        // backfill) is what a day's record and score wait for, and is published without pacing (`coverage`).
+        const days = await Promise.all(
+          targets.map(async (m) => snapshotDays(await repo.snapshotTimes(m.chain, m.pool))),
+        );
         return snapshots.length
-          ? { snapshots, pricesAt: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks }
+          ? { snapshots, pricesAt: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks, days }
           : wait('no snapshots yet');
       },
+      coverage: (inputs) => inputs.days.reduce((a, b) => a + b, 0),
       load: async (ctx) =>
         (await new LendingRepository(ctx.store.db).computeInput(targets, feeds)) ?? wait('no snapshots yet'),
       compute: computeLending,

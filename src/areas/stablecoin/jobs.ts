@@ -2,6 +2,7 @@ import type { JobContext, JobDef } from '../../jobs/types.js';
 import { DexReadModel, dexPriceBlocks } from '../dex/public.js';
 import { computeJob, DocumentSet, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
+import { snapshotDays } from '../kit/snapshot-schedule.js';
 import { feedAnswers, OracleRepository, oracleTargets } from '../oracles/public.js';
 import { computeStablecoin, type StablecoinDexInput, type StablecoinInput, type StablecoinOutput } from './compute.js';
 import { StablecoinIngest } from './ingest.js';
@@ -87,16 +88,22 @@ export function stablecoinJobs(env: AreaEnv): JobDef[] {
       inputs: async (ctx) => {
         const repo = new StablecoinRepository(ctx.store.db);
         const heads: [string, number][] = [];
+        // The UTC days each protocol has a snapshot in: a past day's end taken by the backfill is what that day's
+        // record waits for, and is published without pacing (`coverage`).
+        const days: number[] = [];
         for (const t of targets) {
-          const [head] = await repo.snapshotHeads(t.chain, t.protocol);
+          const snapshots = await repo.snapshotHeads(t.chain, t.protocol);
+          const [head] = snapshots;
           if (head) heads.push([`${t.chain}/${t.protocol}`, head.blockNumber]);
+          days.push(snapshotDays(snapshots));
         }
         const oracles = new OracleRepository(ctx.store.db);
         const feedBlocks = await Promise.all(chains.map(async (c) => (await oracles.ingested(c))?.block ?? null));
         return heads.length
-          ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks }
+          ? { heads, prices: await dexPriceBlocks(ctx.store.db, chains), feeds: feedBlocks, days }
           : wait('no snapshot yet');
       },
+      coverage: (inputs) => inputs.days.reduce((a, b) => a + b, 0),
       load: async (ctx): Promise<StablecoinInput | ReturnType<typeof wait>> => {
         const protocols = await stablecoinFacts(new StablecoinRepository(ctx.store.db), targets);
         if (!protocols.length) return wait('no snapshot yet');

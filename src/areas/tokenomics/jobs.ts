@@ -5,6 +5,7 @@ import { readCheckpoint } from '../../store/checkpoints.js';
 import { DexReadModel, dexTargets } from '../dex/public.js';
 import { chainSourceLabel, computeJob, DocumentSet, freshForEvery, wait } from '../kit/index.js';
 import type { AreaEnv } from '../kit/module.js';
+import { snapshotDays } from '../kit/snapshot-schedule.js';
 import { groupRecord, tokenomicsGapRecord, tokenomicsRecord } from './compute.js';
 import { daySnapshots, dustThresholdRaw, tokenDays } from './days.js';
 import { loadDexVolumeFacts } from './dex-facts.js';
@@ -111,20 +112,27 @@ export function tokenomicsJobs(env: AreaEnv): JobDef[] {
         const dexReached: [string, boolean][] = [];
         // A pool the DEX area discovers pairing a token changes its labels: the records are computed again.
         const pools: [string, number][] = [];
+        // The UTC days each token has a snapshot in: a past day's end taken by the backfill is what that day's
+        // record waits for, and is published without pacing (`coverage`).
+        const days: [string, number][] = [];
         for (const t of targets) {
           const times = await repo.snapshotTimes(t.chain, t.address);
           if (!times.length) continue;
           const head = Math.max(...times.map((s) => s.blockNumber));
           heads.push([t.protocol, head]);
+          days.push([t.protocol, snapshotDays(times)]);
           dexReached.push([t.protocol, ((await dex.head(t.chain))?.blockNumber ?? -1) >= head]);
           pools.push([t.protocol, dexPoolLabels(t, await dex.pools(t.chain), dexDeployments, env.book.origin).length]);
         }
         if (!heads.length) return wait('no token snapshot yet');
         // A new market reading moves the inputs too (it is what the next records' market figures read).
         return market
-          ? { heads, dexReached, pools, market: await new MarketRepository(ctx.store.db).newestFetch() }
-          : { heads, dexReached, pools };
+          ? { heads, dexReached, pools, days, market: await new MarketRepository(ctx.store.db).newestFetch() }
+          : { heads, dexReached, pools, days };
       },
+      // Days covered, and tokens whose DEX facts reached their snapshot (the running day's DEX volume waits for it).
+      coverage: (inputs) =>
+        inputs.days.reduce((n, [, d]) => n + d, 0) + inputs.dexReached.filter(([, reached]) => reached).length,
       load: async (ctx) => {
         const repo = new TokenomicsRepository(ctx.store.db);
         const marketRepo = new MarketRepository(ctx.store.db);

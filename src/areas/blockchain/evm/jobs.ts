@@ -1,4 +1,4 @@
-import { isoSeconds, nowSeconds } from '../../../core/time.js';
+import { DAY, isoSeconds, nowSeconds } from '../../../core/time.js';
 import type { JobDef } from '../../../jobs/types.js';
 import { chainSourceLabel, computeJob, DocumentSet, eachTarget, wait } from '../../kit/index.js';
 import type { AreaEnv } from '../../kit/module.js';
@@ -54,13 +54,19 @@ export function blockchainJobs(env: AreaEnv): JobDef[] {
       inputs: async (ctx) => {
         const repo = new BlockchainRepository(ctx.store.db);
         const heads: [string, number, string, number | null][] = [];
+        // The UTC day of each chain's newest stored block: a day the ingestion completes (at a first start, each
+        // day of the backfill in turn) is what that day's record waits for, and is published without pacing.
+        const days: number[] = [];
         for (const t of targets) {
           const last = await repo.lastBlock(t.chain);
-          if (last) heads.push([t.chain, last.number, last.hash, await repo.lastSampleAt(t.chain)]);
+          if (!last) continue;
+          heads.push([t.chain, last.number, last.hash, await repo.lastSampleAt(t.chain)]);
+          days.push(Math.floor(last.timestamp / DAY));
         }
         if (!heads.length) return wait('no block stored yet');
-        return { heads, prices: Math.floor(nowSeconds(ctx.clock) / PRICE_REFRESH_SECONDS) };
+        return { heads, prices: Math.floor(nowSeconds(ctx.clock) / PRICE_REFRESH_SECONDS), days };
       },
+      coverage: (inputs) => inputs.days.reduce((a, b) => a + b, 0),
       load: async (ctx) => {
         const repo = new BlockchainRepository(ctx.store.db);
         const chains: ChainInput[] = [];
