@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { bookKey } from '../../../registry/address-book.js';
+import type { ManifestAaveMarket } from '../../world/manifest.js';
 import { lendingHost } from '../lending/host.js';
 import { lendingCastCounts } from '../lending/positions.js';
 import { type SandboxProtocol, slot } from '../protocol.js';
@@ -15,6 +16,28 @@ const require = createRequire(import.meta.url);
 /** The path of `@aave/core-v3`'s Hardhat artifact of `Name` in `contracts/<source>` (resolved, not read). */
 export const aaveArtifactPath = (source: string, name: string): string =>
   require.resolve(`@aave/core-v3/artifacts/contracts/${source}/${name}.json`);
+
+/** The implementations behind a market's proxies and its linked libraries (all in `protocol/libraries/logic/`). */
+function implementationContracts(impl: ManifestAaveMarket['implementations']) {
+  if (!impl) return [];
+  const tokenization = (name: string) => aaveArtifactPath(`protocol/tokenization/${name}.sol`, name);
+  return [
+    { address: impl.pool, name: 'Pool', artifact: aaveArtifactPath('protocol/pool/Pool.sol', 'Pool') },
+    {
+      address: impl.poolConfigurator,
+      name: 'PoolConfigurator',
+      artifact: aaveArtifactPath('protocol/pool/PoolConfigurator.sol', 'PoolConfigurator'),
+    },
+    { address: impl.aToken, name: 'AToken', artifact: tokenization('AToken') },
+    { address: impl.stableDebtToken, name: 'StableDebtToken', artifact: tokenization('StableDebtToken') },
+    { address: impl.variableDebtToken, name: 'VariableDebtToken', artifact: tokenization('VariableDebtToken') },
+    ...Object.entries(impl.libraries).map(([name, address]) => ({
+      address,
+      name,
+      artifact: aaveArtifactPath(`protocol/libraries/logic/${name}.sol`, name),
+    })),
+  ];
+}
 
 const AAVE = slot<readonly QueuedWorldAaveMarket[]>('aave');
 
@@ -104,6 +127,7 @@ export const aave: SandboxProtocol = {
           ),
         },
       ]),
+      ...implementationContracts(m.implementations),
     ]);
   },
   addressBook: (manifest, book) => {

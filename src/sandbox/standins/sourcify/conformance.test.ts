@@ -99,7 +99,7 @@ describe('Sourcify stand-in', () => {
     expect(body.sources[file].content).toBe(readFileSync(require.resolve(`@aave/core-v3/${file}`), 'utf8'));
   });
 
-  it("serves every Aave contract under its own artifact's name", async () => {
+  it("serves every Aave contract under its own artifact's name, the implementations and libraries too", async () => {
     const names: Record<string, string> = {
       addressesProvider: 'PoolAddressesProvider',
       aclManager: 'ACLManager',
@@ -108,6 +108,12 @@ describe('Sourcify stand-in', () => {
       interestRateStrategy: 'DefaultReserveInterestRateStrategy',
       poolConfigurator: 'InitializableImmutableAdminUpgradeabilityProxy',
       aToken: 'InitializableImmutableAdminUpgradeabilityProxy',
+      poolImpl: 'Pool',
+      poolConfiguratorImpl: 'PoolConfigurator',
+      aTokenImpl: 'AToken',
+      stableDebtTokenImpl: 'StableDebtToken',
+      variableDebtTokenImpl: 'VariableDebtToken',
+      supplyLogic: 'SupplyLogic',
     };
     for (const [key, name] of Object.entries(names)) {
       const { status, body } = await get(CHAIN_ID, ADDRESSES[key as keyof typeof ADDRESSES], '?fields=compilation');
