@@ -249,6 +249,8 @@ export interface DeployedContract {
    * settings, abi, bytecode }`) or a package's Hardhat artifact whose `.dbg.json` names a shipped build-info.
    */
   readonly artifact?: string;
+  /** A proxy's implementation as deployed (what an explorer's proxy detection reports), where the protocol knows it. */
+  readonly implementation?: `0x${string}`;
 }
 
 /** The artifact `contracts/<name>.json` of the protocol folder `dir` (its `import.meta.dirname`). */

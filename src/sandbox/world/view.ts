@@ -35,6 +35,8 @@ export interface ViewContract {
   readonly protocol: string;
   /** Whether `compilerInput` has something to give. */
   readonly hasSource: boolean;
+  /** A proxy's implementation as deployed (lowercase), where its protocol names it. */
+  readonly implementation?: string;
 }
 
 /** Solidity's standard JSON input. */
@@ -143,7 +145,13 @@ function worldContracts(manifest: WorldManifest, protocols: readonly SandboxProt
   const tokens = manifest.tokens
     .filter((t) => !claimed.has(t.address.toLowerCase()))
     .map((t) => ({ address: t.address, name: t.kind === 'weth' ? 'WETH9' : 'MintableERC20', protocol: 'world' }));
-  return [...tokens, ...own] as { address: string; name: string; protocol: string; artifact?: string }[];
+  return [...tokens, ...own] as {
+    address: string;
+    name: string;
+    protocol: string;
+    artifact?: string;
+    implementation?: string;
+  }[];
 }
 
 /**
@@ -279,6 +287,7 @@ export function worldView(
         name: c.name,
         protocol: c.protocol,
         hasSource: artifact !== undefined,
+        ...(c.implementation ? { implementation: c.implementation.toLowerCase() } : {}),
         ...(artifact ? { artifact } : {}),
       });
     }

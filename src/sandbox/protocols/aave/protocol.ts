@@ -17,6 +17,9 @@ const require = createRequire(import.meta.url);
 export const aaveArtifactPath = (source: string, name: string): string =>
   require.resolve(`@aave/core-v3/artifacts/contracts/${source}/${name}.json`);
 
+/** A proxy's implementation, where the manifest has it. */
+const behind = (implementation: `0x${string}` | undefined) => (implementation ? { implementation } : {});
+
 /** The implementations behind a market's proxies and its linked libraries (all in `protocol/libraries/logic/`). */
 function implementationContracts(impl: ManifestAaveMarket['implementations']) {
   if (!impl) return [];
@@ -106,8 +109,13 @@ export const aave: SandboxProtocol = {
         name: 'ACLManager',
         artifact: artifact('protocol/configuration/ACLManager.sol', 'ACLManager'),
       },
-      { address: m.pool, name: 'Pool', artifact: proxy },
-      { address: m.poolConfigurator, name: 'PoolConfigurator', artifact: proxy },
+      { address: m.pool, name: 'Pool', artifact: proxy, ...behind(m.implementations?.pool) },
+      {
+        address: m.poolConfigurator,
+        name: 'PoolConfigurator',
+        artifact: proxy,
+        ...behind(m.implementations?.poolConfigurator),
+      },
       { address: m.oracle, name: 'AaveOracle', artifact: artifact('misc/AaveOracle.sol', 'AaveOracle') },
       {
         address: m.dataProvider,
@@ -115,9 +123,19 @@ export const aave: SandboxProtocol = {
         artifact: artifact('misc/AaveProtocolDataProvider.sol', 'AaveProtocolDataProvider'),
       },
       ...m.reserves.flatMap((r) => [
-        { address: r.aToken, name: 'AToken', artifact: proxy },
-        { address: r.variableDebtToken, name: 'VariableDebtToken', artifact: proxy },
-        { address: r.stableDebtToken, name: 'StableDebtToken', artifact: proxy },
+        { address: r.aToken, name: 'AToken', artifact: proxy, ...behind(m.implementations?.aToken) },
+        {
+          address: r.variableDebtToken,
+          name: 'VariableDebtToken',
+          artifact: proxy,
+          ...behind(m.implementations?.variableDebtToken),
+        },
+        {
+          address: r.stableDebtToken,
+          name: 'StableDebtToken',
+          artifact: proxy,
+          ...behind(m.implementations?.stableDebtToken),
+        },
         {
           address: r.interestRateStrategy,
           name: 'DefaultReserveInterestRateStrategy',

@@ -79,6 +79,17 @@ describe('Etherscan stand-in', () => {
     expect(JSON.parse(entry.ABI)).toEqual(artifact.abi);
   });
 
+  it('names the implementation behind a proxy, as its proxy detection does; none for a contract that is no proxy', async () => {
+    const proxy = await get({ chainid: String(CHAIN_ID), address: ADDRESSES.pool });
+    expect(proxy.result[0]).toMatchObject({ Proxy: '1', Implementation: ADDRESSES.poolImpl });
+    const impl = await get({ chainid: String(CHAIN_ID), address: ADDRESSES.poolImpl });
+    expect(impl.result[0]).toMatchObject({ ContractName: 'Pool', Proxy: '0', Implementation: '' });
+    const client = new EtherscanClient({ baseUrl: standin.url, apiKey: SANDBOX_ETHERSCAN_KEY });
+    const out = await client.lookup(CHAIN_ID, ADDRESSES.aToken);
+    expect(out.kind === 'verified' && out.source.proxy).toEqual({ implementation: ADDRESSES.aTokenImpl });
+    await new Promise((r) => setTimeout(r, 1000));
+  });
+
   it('answers "not verified" in Etherscan\'s form where nothing ships a source', async () => {
     for (const address of [ADDRESSES.token, ADDRESSES.nothing]) {
       const body = await get({ chainid: String(CHAIN_ID), address });

@@ -19,7 +19,8 @@ import { type BookEntry, ContractBook, compilerVersionOf } from '../sourcify/boo
  * the input in Etherscan's double braces (`{{ … }}`), with the artifact's ABI, the compiler as `v0.8.10+commit…`,
  * the optimizer settings and the SPDX licence of the contract's file; every other address is "not verified"
  * (`SourceCode: ""`, `ABI: "Contract source code not verified"`). `ConstructorArguments` is empty: the world does
- * not record them. The proxy fields say `0`: the stand-in does not detect proxies (docs/standins.md).
+ * not record them. The proxy fields name the implementation a proxy was deployed with, where its protocol records it
+ * (Aave's), as Etherscan's proxy detection would; an upgrade later in the world is not followed.
  *
  * The key is checked as Etherscan does (`NOTOK`, `Missing/Invalid API Key`), the free plan's 5 calls a second are
  * counted per client (`Max calls per sec rate limit reached (5/sec)`), a chain that is not the world's is
@@ -101,8 +102,8 @@ export function sourceEntry(entry: BookEntry): typeof UNVERIFIED_ENTRY {
     EVMVersion: settings.evmVersion ?? 'Default',
     Library: '',
     LicenseType: licence ?? 'None',
-    Proxy: '0',
-    Implementation: '',
+    Proxy: entry.contract.implementation ? '1' : '0',
+    Implementation: entry.contract.implementation ?? '',
     SwarmSource: '',
   };
 }
