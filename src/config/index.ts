@@ -79,6 +79,11 @@ export interface Config {
    * `COINGECKO_API_KEY` (a secret, never logged; undefined: keyless public access) and `COINGECKO_API_PLAN`.
    */
   readonly coingecko: CoingeckoSettings;
+  /**
+   * The contract-source services of the security area: `SOURCIFY_URL` (undefined: https://sourcify.dev/server),
+   * `ETHERSCAN_API_URL` (undefined: https://api.etherscan.io) and `ETHERSCAN_API_KEY` (a secret, never logged).
+   */
+  readonly contractSources: ContractSourceSettings;
   /** dYdX v4: `DYDX_INDEXER_URL` (undefined: https://indexer.dydx.trade) and `DYDX_NODE_REST_URL` (undefined: none). */
   readonly dydx: { readonly indexerUrl: string | undefined; readonly nodeRestUrl: string | undefined };
   /**
@@ -86,6 +91,15 @@ export interface Config {
    * registry's own addresses: a testnet, a fork, or the sandbox world run by `protoscore sandbox run`.
    */
   readonly addressBookFile: string | undefined;
+}
+
+export interface ContractSourceSettings {
+  /** `SOURCIFY_URL` (no trailing slash, the server's root: `/v2/contract/...` below it). */
+  readonly sourcifyUrl: string | undefined;
+  /** `ETHERSCAN_API_URL` (no trailing slash, the host: `/v2/api` below it). */
+  readonly etherscanUrl: string | undefined;
+  /** `ETHERSCAN_API_KEY`. Secret: never logged. */
+  readonly etherscanApiKey: string | undefined;
 }
 
 /** CoinGecko's plans with their own key header and host: `demo` (free, api.coingecko.com) or `pro` (paid). */
@@ -469,6 +483,28 @@ export const CONFIG_KEYS = {
       return plan as CoingeckoPlan;
     },
   },
+  SOURCIFY_URL: {
+    key: 'SOURCIFY_URL',
+    doc: "Sourcify server of the security area's contract sources, its root (default https://sourcify.dev/server; read: `GET /v2/contract/{chainId}/{address}`). Unset with the sandbox in use, `start` runs the Sourcify stand-in instead",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  ETHERSCAN_API_URL: {
+    key: 'ETHERSCAN_API_URL',
+    doc: "Etherscan API host of the security area's fallback contract sources and creation transactions (default https://api.etherscan.io; read: `GET /v2/api?chainid=…&module=contract&action=getsourcecode` and `getcontractcreation`). Unset with the sandbox in use, `start` runs the Etherscan stand-in instead",
+    default: undefined,
+    parse: (v: string, k: string) => url(['http:', 'https:'])(v.trim(), k).replace(/\/+$/, ''),
+  },
+  ETHERSCAN_API_KEY: {
+    key: 'ETHERSCAN_API_KEY',
+    doc: 'Etherscan API key (V2: one key for every chain), sent as the `apikey` query parameter. Needed to read Etherscan. Never logged',
+    default: undefined,
+    parse: (v: string, k: string) => {
+      const key = v.trim();
+      if (!/^[A-Za-z0-9]+$/.test(key)) throw new ConfigError(k, 'expected an alphanumeric key');
+      return key;
+    },
+  },
   REDDIT_API_URL: {
     key: 'REDDIT_API_URL',
     doc: 'Reddit OAuth API base URL of the community area (default https://oauth.reddit.com). Needs `REDDIT_CLIENT_ID` and `REDDIT_CLIENT_SECRET`; with none of the Reddit keys set and the sandbox in use, `start` runs the Reddit stand-in instead',
@@ -713,6 +749,11 @@ function parseConfig(raw: Raw, configFile: string | undefined): Config {
       guilds: p.DISCORD_GUILDS ?? new Map<string, string>(),
     }),
     dydx: Object.freeze({ indexerUrl: p.DYDX_INDEXER_URL, nodeRestUrl: p.DYDX_NODE_REST_URL }),
+    contractSources: Object.freeze({
+      sourcifyUrl: p.SOURCIFY_URL,
+      etherscanUrl: p.ETHERSCAN_API_URL,
+      etherscanApiKey: p.ETHERSCAN_API_KEY,
+    }),
     coingecko: Object.freeze({
       apiUrl: p.COINGECKO_API_URL,
       apiKey: p.COINGECKO_API_KEY,

@@ -21,6 +21,7 @@ import { bitcoinFromConfig, openBitcoin } from '../sources/bitcoin/endpoint.js';
 import { coingeckoFromConfig, openCoingecko } from '../sources/coingecko/endpoint.js';
 import { discordFromConfig, openDiscord } from '../sources/discord/endpoint.js';
 import { dydxFromConfig, openDydx } from '../sources/dydx/endpoint.js';
+import { etherscanFromConfig, openEtherscan } from '../sources/etherscan/endpoint.js';
 import { EvmChains } from '../sources/evm/chains.js';
 import { githubFromConfig, openGithub } from '../sources/github/endpoint.js';
 import type { EtagStore } from '../sources/github/etag.js';
@@ -28,6 +29,7 @@ import { gmxOracleFromConfig, openGmxOracle } from '../sources/gmx-oracle/endpoi
 import type { SourceOpenOptions } from '../sources/http.js';
 import { type SourceHandles, type SourceKind, SourceMap } from '../sources/index.js';
 import { openReddit, redditFromConfig } from '../sources/reddit/endpoint.js';
+import { openSourcify, sourcifyFromConfig } from '../sources/sourcify/endpoint.js';
 import { openSynthetix, synthetixFromConfig } from '../sources/synthetix/endpoint.js';
 import type { Store } from '../store/db.js';
 import { DbEtagStore } from '../store/etags.js';
@@ -177,6 +179,29 @@ const coingeckoSource: SourceDef<'coingecko'> = {
     ctx.role === 'serve' ? undefined : openCoingecko(coingeckoFromConfig(config), openOptions(ctx, 'coingecko')),
 };
 
+/**
+ * Sourcify's API v2: configured by `SOURCIFY_URL`; without it a role other than `serve` reads Sourcify's public
+ * server (it takes no key), as CoinGecko's demo host is read keyless.
+ */
+const sourcifySource: SourceDef<'sourcify'> = {
+  kind: 'sourcify',
+  configured: (config) => config.contractSources.sourcifyUrl !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ? undefined : openSourcify(sourcifyFromConfig(config), openOptions(ctx, 'sourcify')),
+};
+
+/** Etherscan's API V2: configured by `ETHERSCAN_API_URL` or `ETHERSCAN_API_KEY`; opened only with them (V2 needs a key). */
+const etherscanSource: SourceDef<'etherscan'> = {
+  kind: 'etherscan',
+  configured: (config) =>
+    config.contractSources.etherscanUrl !== undefined || config.contractSources.etherscanApiKey !== undefined,
+  open: (config, ctx) =>
+    ctx.role === 'serve' ||
+    (config.contractSources.etherscanUrl === undefined && config.contractSources.etherscanApiKey === undefined)
+      ? undefined
+      : openEtherscan(etherscanFromConfig(config), openOptions(ctx, 'etherscan')),
+};
+
 /** Every source of the service, one entry each. */
 export const SOURCES: readonly SourceDef<SourceKind>[] = [
   evmSource,
@@ -189,6 +214,8 @@ export const SOURCES: readonly SourceDef<SourceKind>[] = [
   synthetixSource,
   dydxSource,
   coingeckoSource,
+  sourcifySource,
+  etherscanSource,
 ];
 
 /** Opens every source the configuration names. */

@@ -9,10 +9,12 @@ import type { BitcoinEndpoint } from './bitcoin/endpoint.js';
 import type { CoingeckoEndpoint } from './coingecko/endpoint.js';
 import type { DiscordEndpoint } from './discord/endpoint.js';
 import type { DydxEndpoint } from './dydx/endpoint.js';
+import type { EtherscanEndpoint } from './etherscan/endpoint.js';
 import type { EvmChains } from './evm/chains.js';
 import type { GithubEndpoint } from './github/endpoint.js';
 import type { GmxOracleEndpoint } from './gmx-oracle/endpoint.js';
 import type { RedditEndpoint } from './reddit/endpoint.js';
+import type { SourcifyEndpoint } from './sourcify/endpoint.js';
 import type { SynthetixEndpoint } from './synthetix/endpoint.js';
 
 /** What each kind of source hands the areas. A new source adds one line. */
@@ -37,6 +39,10 @@ export interface SourceHandles {
   readonly dydx: DydxEndpoint;
   /** CoinGecko's API v3 (or its stand-in): coins' market data, tickers, exchanges, the global market. */
   readonly coingecko: CoingeckoEndpoint;
+  /** Sourcify's API v2 (or its stand-in): verified contracts' standard-JSON inputs and match quality. */
+  readonly sourcify: SourcifyEndpoint;
+  /** Etherscan's API V2 (or its stand-in): `getsourcecode` (the fallback contract source) and `getcontractcreation`. */
+  readonly etherscan: EtherscanEndpoint;
 }
 
 export type SourceKind = keyof SourceHandles;

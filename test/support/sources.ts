@@ -14,10 +14,12 @@ import type { BitcoinStandin } from '../../src/sandbox/standins/bitcoin/server.j
 import type { CoingeckoStandin } from '../../src/sandbox/standins/coingecko/server.js';
 import type { DiscordStandin } from '../../src/sandbox/standins/discord/server.js';
 import type { DydxStandin } from '../../src/sandbox/standins/dydx/server.js';
+import type { EtherscanStandin } from '../../src/sandbox/standins/etherscan/server.js';
 import type { GithubStandin } from '../../src/sandbox/standins/github/server.js';
 import type { GmxOracleStandin } from '../../src/sandbox/standins/gmx-oracle/server.js';
 import type { StandinOverrides } from '../../src/sandbox/standins/index.js';
 import type { RedditStandin } from '../../src/sandbox/standins/reddit/server.js';
+import type { SourcifyStandin } from '../../src/sandbox/standins/sourcify/server.js';
 import type { SynthetixStandin } from '../../src/sandbox/standins/synthetix/server.js';
 import type { WorldView } from '../../src/sandbox/world/view.js';
 import type { EtagStore } from '../../src/sources/github/etag.js';
@@ -36,6 +38,8 @@ export interface StandinServers {
   readonly dydx: DydxStandin;
   readonly synthetix: SynthetixStandin;
   readonly coingecko: CoingeckoStandin;
+  readonly sourcify: SourcifyStandin;
+  readonly etherscan: EtherscanStandin;
 }
 
 export interface TestSourcesOptions {
@@ -109,6 +113,8 @@ export async function startTestSources(options: TestSourcesOptions): Promise<Tes
     dydx: { ...NO_FAULTS, ...o.dydx },
     synthetix: { ...NO_FAULTS, ...o.synthetix },
     coingecko: { ...NO_FAULTS, ...o.coingecko },
+    sourcify: { ...NO_FAULTS, ...o.sourcify },
+    etherscan: { ...NO_FAULTS, ...o.etherscan },
     ...(o.bitcoin ? { bitcoin: o.bitcoin } : {}),
     ...(o.beacon ? { beacon: o.beacon } : {}),
   };

@@ -244,8 +244,13 @@ export interface DeployedContract {
   readonly address: `0x${string}`;
   /** The contract's name (`FeedAggregator`, `UniswapV2Factory`). */
   readonly name: string;
-  /** Absolute path of its artifact (`{ contractName, source, compiler, settings, abi, bytecode }`), where one ships. */
+  /**
+   * Absolute path of its artifact, where one ships its compiler input: ours (`{ contractName, source, compiler,
+   * settings, abi, bytecode }`) or a package's Hardhat artifact whose `.dbg.json` names a shipped build-info.
+   */
   readonly artifact?: string;
+  /** A proxy's implementation as deployed (what an explorer's proxy detection reports), where the protocol knows it. */
+  readonly implementation?: `0x${string}`;
 }
 
 /** The artifact `contracts/<name>.json` of the protocol folder `dir` (its `import.meta.dirname`). */

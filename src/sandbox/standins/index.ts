@@ -32,6 +32,12 @@ import {
   worldOriginDay,
 } from './discord/server.js';
 import { type DydxStandinOptions, SANDBOX_DYDX_FAULTS, startDydxStandin } from './dydx/server.js';
+import {
+  type EtherscanStandinOptions,
+  SANDBOX_ETHERSCAN_FAULTS,
+  SANDBOX_ETHERSCAN_KEY,
+  startEtherscanStandin,
+} from './etherscan/server.js';
 import { type GithubStandinOptions, SANDBOX_GITHUB_FAULTS, startGithubStandin } from './github/server.js';
 import { type GmxOracleStandinOptions, SANDBOX_GMX_ORACLE_FAULTS, startGmxOracleStandin } from './gmx-oracle/server.js';
 import { syntheticReferencePrices, worldReferencePrices } from './perps/prices.js';
@@ -42,6 +48,7 @@ import {
   SANDBOX_REDDIT_FAULTS,
   startRedditStandin,
 } from './reddit/server.js';
+import { SANDBOX_SOURCIFY_FAULTS, type SourcifyStandinOptions, startSourcifyStandin } from './sourcify/server.js';
 import { SANDBOX_SYNTHETIX_FAULTS, type SynthetixStandinOptions, startSynthetixStandin } from './synthetix/server.js';
 
 export interface StartedStandin {
@@ -105,6 +112,8 @@ export interface StandinOverrides {
   readonly dydx?: Partial<DydxStandinOptions>;
   readonly synthetix?: Partial<SynthetixStandinOptions>;
   readonly coingecko?: Partial<CoingeckoStandinOptions>;
+  readonly sourcify?: Partial<SourcifyStandinOptions>;
+  readonly etherscan?: Partial<EtherscanStandinOptions>;
 }
 
 export interface StandinDef {
@@ -363,6 +372,57 @@ const coingecko: StandinDef = {
 };
 
 /**
+ * Sourcify's API v2 serving the world's contracts: the compiler input of every address whose artifact ships one
+ * (ours, Aave's build-info), "not verified" for the rest (docs/standins.md).
+ */
+const sourcify: StandinDef = {
+  kind: 'sourcify',
+  async start({ seed, clock, world, overrides }) {
+    const standin = await startSourcifyStandin({
+      seed,
+      clock,
+      ...(world ? { world } : {}),
+      faults: SANDBOX_SOURCIFY_FAULTS,
+      ...overrides?.sourcify,
+    });
+    return {
+      url: standin.url,
+      config: { SOURCIFY_URL: standin.url },
+      label: 'sandbox Sourcify stand-in (API v2)',
+      announce: { sourcify_url: standin.url },
+      service: 'sourcify',
+      info: { url: standin.url },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+/** Etherscan's API V2 (`getsourcecode`) on the same contracts, the sandbox's key. */
+const etherscan: StandinDef = {
+  kind: 'etherscan',
+  async start({ seed, clock, world, overrides }) {
+    const standin = await startEtherscanStandin({
+      seed,
+      clock,
+      ...(world ? { world } : {}),
+      faults: SANDBOX_ETHERSCAN_FAULTS,
+      ...overrides?.etherscan,
+    });
+    return {
+      url: standin.url,
+      config: { ETHERSCAN_API_URL: standin.url, ETHERSCAN_API_KEY: SANDBOX_ETHERSCAN_KEY },
+      label: 'sandbox Etherscan stand-in (API V2)',
+      announce: { etherscan_api_url: standin.url },
+      service: 'etherscan',
+      info: { url: standin.url, api_key: SANDBOX_ETHERSCAN_KEY },
+      server: standin,
+      close: () => standin.close(),
+    };
+  },
+};
+
+/**
  * The order-book venues' reference prices: the world's closed hours, or (a test without a world) a seeded walk from
  * the plan's initial prices over the sandbox's days.
  */
@@ -393,4 +453,6 @@ export const STANDINS: readonly StandinDef[] = [
   gmxOracle,
   synthetix,
   coingecko,
+  sourcify,
+  etherscan,
 ];

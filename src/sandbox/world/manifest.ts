@@ -185,6 +185,15 @@ export interface ManifestAaveMarket {
     readonly interestRateStrategy: `0x${string}`;
     readonly priceSource: `0x${string}`;
   }[];
+  /** The implementations behind the proxies and the linked libraries; absent in worlds saved before. */
+  readonly implementations?: {
+    readonly pool: `0x${string}`;
+    readonly poolConfigurator: `0x${string}`;
+    readonly aToken: `0x${string}`;
+    readonly stableDebtToken: `0x${string}`;
+    readonly variableDebtToken: `0x${string}`;
+    readonly libraries: Readonly<Record<string, `0x${string}`>>;
+  };
   readonly startBlock: number;
 }
 

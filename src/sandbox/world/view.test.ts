@@ -95,7 +95,14 @@ describe("a stand-in's world view", () => {
     expect(view.contract('ethereum', manifest.weth)?.name).toBe('WETH9');
     for (const pool of manifest.pools) expect(view.contract('ethereum', pool.address)?.protocol).toBe('uniswap');
     const aave = manifest.lending!.aave[0]!;
-    expect(view.contract('ethereum', aave.pool)).toMatchObject({ name: 'Pool', protocol: 'aave' });
+    expect(view.contract('ethereum', aave.pool)).toMatchObject({ name: 'Pool', protocol: 'aave', hasSource: true });
+    // Aave's implementation behind the pool proxy, its input the package's build-info.
+    expect(view.contract('ethereum', aave.implementations!.pool)).toMatchObject({ name: 'Pool', hasSource: true });
+    expect(view.contract('ethereum', aave.pool)?.implementation).toBe(aave.implementations!.pool.toLowerCase());
+    const pool = await view.compilerInput('ethereum', aave.implementations!.pool);
+    expect(pool?.fullyQualifiedName).toBe('contracts/protocol/pool/Pool.sol:Pool');
+    expect(pool?.compiler).toBe('0.8.10+commit.fc410830');
+    expect(pool?.sources['contracts/protocol/pool/Pool.sol']?.content).toContain('contract Pool is');
     expect(view.manifests.get('ethereum')).toBe(manifest);
   });
 });

@@ -35,6 +35,8 @@ export interface ViewContract {
   readonly protocol: string;
   /** Whether `compilerInput` has something to give. */
   readonly hasSource: boolean;
+  /** A proxy's implementation as deployed (lowercase), where its protocol names it. */
+  readonly implementation?: string;
 }
 
 /** Solidity's standard JSON input. */
@@ -42,8 +44,12 @@ export interface CompilerInput {
   readonly language: 'Solidity';
   readonly sources: Readonly<Record<string, { readonly content: string }>>;
   readonly settings: Readonly<Record<string, unknown>>;
-  /** The compiler the artifact was built with (`solc-js 0.8.37+commit…`). */
+  /** The compiler the artifact was built with (`solc-js 0.8.37+commit…`, a Hardhat build's `0.8.10+commit.fc410830`). */
   readonly compiler: string;
+  /** The deployed contract in the input: `path:Name` (`contracts/protocol/pool/Pool.sol:Pool`). */
+  readonly fullyQualifiedName: string;
+  /** The contract's ABI, from its artifact. */
+  readonly abi: readonly unknown[];
 }
 
 export interface WorldView {
@@ -139,29 +145,65 @@ function worldContracts(manifest: WorldManifest, protocols: readonly SandboxProt
   const tokens = manifest.tokens
     .filter((t) => !claimed.has(t.address.toLowerCase()))
     .map((t) => ({ address: t.address, name: t.kind === 'weth' ? 'WETH9' : 'MintableERC20', protocol: 'world' }));
-  return [...tokens, ...own] as { address: string; name: string; protocol: string; artifact?: string }[];
+  return [...tokens, ...own] as {
+    address: string;
+    name: string;
+    protocol: string;
+    artifact?: string;
+    implementation?: string;
+  }[];
 }
 
-/** Whether an artifact names a source and settings, and the source is beside it. */
-const shipped = new Map<string, boolean>();
-function shipsSource(artifact: string): boolean {
+/**
+ * An artifact with a compiler input to give: one of our own (`{ contractName, source, compiler, settings }`, the source
+ * and its imports beside it), or a Hardhat artifact (`hh-sol-artifact-1`: `sourceName`, `contractName`) whose
+ * `<Name>.dbg.json` names the build-info its package ships (Aave's `artifacts/build-info/*.json`: the exact
+ * standard-JSON input the package was compiled from, `input`, and `solcLongVersion`).
+ */
+type ArtifactKind =
+  | { readonly kind: 'own' }
+  | { readonly kind: 'hardhat'; readonly buildInfo: string; readonly fullyQualifiedName: string };
+
+const shipped = new Map<string, ArtifactKind | null>();
+function shipsSource(artifact: string): ArtifactKind | undefined {
   let ships = shipped.get(artifact);
   if (ships === undefined) {
+    ships = null;
     try {
-      const a = JSON.parse(readFileSync(artifact, 'utf8')) as { source?: string; settings?: object };
-      ships = !!a.source && !!a.settings && existsSync(path.join(path.dirname(artifact), a.source));
+      const a = JSON.parse(readFileSync(artifact, 'utf8')) as {
+        _format?: string;
+        source?: string;
+        settings?: object;
+        sourceName?: string;
+        contractName?: string;
+      };
+      if (a.source && a.settings && existsSync(path.join(path.dirname(artifact), a.source))) ships = { kind: 'own' };
+      else if (a._format === 'hh-sol-artifact-1' && a.sourceName && a.contractName) {
+        const dbg = artifact.replace(/\.json$/, '.dbg.json');
+        const info = (JSON.parse(readFileSync(dbg, 'utf8')) as { buildInfo?: string }).buildInfo;
+        const buildInfo = info && path.resolve(path.dirname(dbg), info);
+        if (buildInfo && existsSync(buildInfo)) {
+          ships = { kind: 'hardhat', buildInfo, fullyQualifiedName: `${a.sourceName}:${a.contractName}` };
+        }
+      }
     } catch {
-      ships = false;
+      ships = null;
     }
     shipped.set(artifact, ships);
   }
-  return ships;
+  return ships ?? undefined;
 }
 
 /** Reads an artifact's compiler input: its source and every Solidity file beside it (imports), its settings. */
-async function artifactInput(artifact: string): Promise<CompilerInput | undefined> {
+async function ownInput(artifact: string): Promise<CompilerInput | undefined> {
   try {
-    const a = JSON.parse(await readFile(artifact, 'utf8')) as { source?: string; compiler?: string; settings?: object };
+    const a = JSON.parse(await readFile(artifact, 'utf8')) as {
+      source?: string;
+      compiler?: string;
+      settings?: object;
+      contractName?: string;
+      abi?: unknown[];
+    };
     if (!a.source || !a.settings) return undefined;
     const dir = path.dirname(artifact);
     if (!existsSync(path.join(dir, a.source))) return undefined;
@@ -174,7 +216,55 @@ async function artifactInput(artifact: string): Promise<CompilerInput | undefine
       sources,
       settings: a.settings as Record<string, unknown>,
       compiler: a.compiler ?? '',
+      fullyQualifiedName: `${a.source}:${a.contractName ?? path.basename(artifact, '.json')}`,
+      abi: a.abi ?? [],
     };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A build-info's input and compiler, read once per file (Aave's is 32 MB with its output; the input kept is its
+ * ~2 MB of sources and settings, shared by every contract of the build).
+ */
+type BuildInput = Omit<CompilerInput, 'fullyQualifiedName' | 'abi'>;
+const buildInfos = new Map<string, Promise<BuildInput | undefined>>();
+function buildInfoInput(file: string): Promise<BuildInput | undefined> {
+  let input = buildInfos.get(file);
+  if (!input) {
+    input = (async () => {
+      try {
+        const b = JSON.parse(await readFile(file, 'utf8')) as {
+          solcLongVersion?: string;
+          input?: { language?: string; sources?: Record<string, { content: string }>; settings?: object };
+        };
+        if (b.input?.language !== 'Solidity' || !b.input.sources || !b.input.settings) return undefined;
+        return {
+          language: 'Solidity' as const,
+          sources: b.input.sources,
+          settings: b.input.settings as Record<string, unknown>,
+          compiler: b.solcLongVersion ?? '',
+        };
+      } catch {
+        return undefined;
+      }
+    })();
+    buildInfos.set(file, input);
+  }
+  return input;
+}
+
+/** The compiler input an artifact was built from, where it ships one (`shipsSource`); undefined otherwise. */
+export async function artifactInput(artifact: string): Promise<CompilerInput | undefined> {
+  const ships = shipsSource(artifact);
+  if (!ships) return undefined;
+  if (ships.kind === 'own') return ownInput(artifact);
+  const input = await buildInfoInput(ships.buildInfo);
+  if (!input) return undefined;
+  try {
+    const { abi } = JSON.parse(await readFile(artifact, 'utf8')) as { abi?: unknown[] };
+    return { ...input, fullyQualifiedName: ships.fullyQualifiedName, abi: abi ?? [] };
   } catch {
     return undefined;
   }
@@ -190,13 +280,14 @@ export function worldView(
   const all = new Map<string, ViewContract & { artifact?: string }>();
   for (const [chain, manifest] of byChain) {
     for (const c of worldContracts(manifest, protocols)) {
-      const artifact = c.artifact && shipsSource(c.artifact) ? c.artifact : undefined;
+      const artifact = c.artifact && shipsSource(c.artifact) !== undefined ? c.artifact : undefined;
       all.set(`${chain}:${c.address.toLowerCase()}`, {
         chain,
         address: c.address.toLowerCase(),
         name: c.name,
         protocol: c.protocol,
         hasSource: artifact !== undefined,
+        ...(c.implementation ? { implementation: c.implementation.toLowerCase() } : {}),
         ...(artifact ? { artifact } : {}),
       });
     }

@@ -338,6 +338,17 @@ describe('Aave V3 markets on anvil', () => {
     expect(aave.transactions).toBe(60);
     expect(spark.transactions).toBe(60);
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
+    // The implementations behind the proxies (checked against their EIP-1967 slots by readAaveMarket) and the eight
+    // libraries, each market its own.
+    expect(Object.keys(m.implementations!.libraries).sort()).toEqual(libraryOrder(aaveArtifacts().libraries).sort());
+    const impls = (x: AaveMarket) => [
+      x.implementations!.pool,
+      x.implementations!.poolConfigurator,
+      x.implementations!.aToken,
+      ...Object.values(x.implementations!.libraries),
+    ];
+    const both = [...impls(m), ...impls(s), ...all].map((a) => a.toLowerCase());
+    expect(new Set(both).size).toBe(both.length);
   });
 
   it('supplies, borrows, repays and withdraws from several accounts; the data provider and pool agree', async () => {

@@ -395,9 +395,20 @@ export function queueAaveMarket(session: ChainSession, deployer: Agent, opts: Aa
     oracle,
     dataProvider,
     reserves,
+    implementations: {
+      pool: poolImpl,
+      poolConfigurator: configuratorImpl,
+      aToken: aTokenImpl,
+      stableDebtToken: stableDebtImpl,
+      variableDebtToken: variableDebtImpl,
+      libraries: { ...libraries },
+    },
     transactions: deployer.state.nonce - first,
   };
 }
+
+/** `bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1)`: where Aave's proxies keep their implementation. */
+const EIP1967_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 
 /**
  * Checks a mined market against its plan (every address and every parameter, through the contracts' own getters)
@@ -440,6 +451,27 @@ export async function readAaveMarket(
   expect('market id', marketId, queued.marketId);
   expect('deployer is pool admin', isAdmin, true);
   expect('reserves', reservesList.join(), queued.reserves.map((r) => r.token).join());
+
+  // The implementations behind the proxies, from their EIP-1967 slots (Aave's proxies keep them there).
+  const impl = queued.implementations;
+  if (impl) {
+    const first = queued.reserves[0];
+    const proxies: [string, Address | undefined, Address][] = [
+      ['pool implementation', queued.pool, impl.pool],
+      ['configurator implementation', queued.poolConfigurator, impl.poolConfigurator],
+      ['aToken implementation', first?.aToken, impl.aToken],
+      ['stable debt implementation', first?.stableDebtToken, impl.stableDebtToken],
+      ['variable debt implementation', first?.variableDebtToken, impl.variableDebtToken],
+    ];
+    const slots = await Promise.all(
+      proxies.map(([, proxy]) =>
+        proxy ? client.getStorageAt({ address: proxy, slot: EIP1967_IMPLEMENTATION_SLOT }) : undefined,
+      ),
+    );
+    proxies.forEach(([what, proxy, expected], i) => {
+      if (proxy) expect(what, `0x${(slots[i] ?? '').slice(-40)}`, expected);
+    });
+  }
 
   const dp = { address: queued.dataProvider, abi: aaveDataProviderAbi } as const;
   await Promise.all(

@@ -64,8 +64,23 @@ export interface AaveMarket {
   readonly oracle: Address;
   readonly dataProvider: Address;
   readonly reserves: readonly AaveReserve[];
+  /**
+   * The implementations behind the proxies (the reserves' tokens share one each) and the libraries the pool and the
+   * configurator link: what a contract-source stand-in serves beside the proxies. Absent in worlds saved before.
+   */
+  readonly implementations?: AaveImplementations;
   /** The block holding the deployment (the first block ingestion needs to read). */
   readonly startBlock: number;
+}
+
+export interface AaveImplementations {
+  readonly pool: Address;
+  readonly poolConfigurator: Address;
+  readonly aToken: Address;
+  readonly stableDebtToken: Address;
+  readonly variableDebtToken: Address;
+  /** Library name (`SupplyLogic`) → its address. */
+  readonly libraries: Readonly<Record<string, Address>>;
 }
 
 /** An efficiency mode (E-mode) category: higher LTV and threshold among correlated assets (Aave V3's eMode). */

@@ -2,12 +2,45 @@
  * The Aave V3 design markets (Aave and its fork Spark) as a sandbox protocol: queued on the genesis block once every
  * price source exists; suppliers, borrowers, loopers and liquidators act right after the feeds' rounds.
  */
+import { createRequire } from 'node:module';
 import { bookKey } from '../../../registry/address-book.js';
+import type { ManifestAaveMarket } from '../../world/manifest.js';
 import { lendingHost } from '../lending/host.js';
 import { lendingCastCounts } from '../lending/positions.js';
 import { type SandboxProtocol, slot } from '../protocol.js';
 import type { AaveActors } from './actors.js';
 import type { QueuedWorldAaveMarket } from './markets.js';
+
+const require = createRequire(import.meta.url);
+
+/** The path of `@aave/core-v3`'s Hardhat artifact of `Name` in `contracts/<source>` (resolved, not read). */
+export const aaveArtifactPath = (source: string, name: string): string =>
+  require.resolve(`@aave/core-v3/artifacts/contracts/${source}/${name}.json`);
+
+/** A proxy's implementation, where the manifest has it. */
+const behind = (implementation: `0x${string}` | undefined) => (implementation ? { implementation } : {});
+
+/** The implementations behind a market's proxies and its linked libraries (all in `protocol/libraries/logic/`). */
+function implementationContracts(impl: ManifestAaveMarket['implementations']) {
+  if (!impl) return [];
+  const tokenization = (name: string) => aaveArtifactPath(`protocol/tokenization/${name}.sol`, name);
+  return [
+    { address: impl.pool, name: 'Pool', artifact: aaveArtifactPath('protocol/pool/Pool.sol', 'Pool') },
+    {
+      address: impl.poolConfigurator,
+      name: 'PoolConfigurator',
+      artifact: aaveArtifactPath('protocol/pool/PoolConfigurator.sol', 'PoolConfigurator'),
+    },
+    { address: impl.aToken, name: 'AToken', artifact: tokenization('AToken') },
+    { address: impl.stableDebtToken, name: 'StableDebtToken', artifact: tokenization('StableDebtToken') },
+    { address: impl.variableDebtToken, name: 'VariableDebtToken', artifact: tokenization('VariableDebtToken') },
+    ...Object.entries(impl.libraries).map(([name, address]) => ({
+      address,
+      name,
+      artifact: aaveArtifactPath(`protocol/libraries/logic/${name}.sol`, name),
+    })),
+  ];
+}
 
 const AAVE = slot<readonly QueuedWorldAaveMarket[]>('aave');
 
@@ -56,22 +89,65 @@ export const aave: SandboxProtocol = {
       save: () => actors.save(),
     };
   },
-  // Aave's own artifacts (@aave/core-v3) ship no sources: names only.
-  contracts: (manifest) =>
-    (manifest.lending?.aave ?? []).flatMap((m) => [
-      { address: m.addressesProvider, name: 'PoolAddressesProvider' },
-      { address: m.aclManager, name: 'ACLManager' },
-      { address: m.pool, name: 'Pool' },
-      { address: m.poolConfigurator, name: 'PoolConfigurator' },
-      { address: m.oracle, name: 'AaveOracle' },
-      { address: m.dataProvider, name: 'AaveProtocolDataProvider' },
+  // Aave's Hardhat artifacts (@aave/core-v3) with the build-info the package ships: the compiler input each address
+  // was built from. The pool, the configurator and the reserves' tokens are the immutable-admin proxies the addresses
+  // provider and the configurator create (named here by their role; their artifact is the proxy's).
+  contracts: (manifest) => {
+    const artifact = aaveArtifactPath;
+    const proxy = artifact(
+      'protocol/libraries/aave-upgradeability/InitializableImmutableAdminUpgradeabilityProxy.sol',
+      'InitializableImmutableAdminUpgradeabilityProxy',
+    );
+    return (manifest.lending?.aave ?? []).flatMap((m) => [
+      {
+        address: m.addressesProvider,
+        name: 'PoolAddressesProvider',
+        artifact: artifact('protocol/configuration/PoolAddressesProvider.sol', 'PoolAddressesProvider'),
+      },
+      {
+        address: m.aclManager,
+        name: 'ACLManager',
+        artifact: artifact('protocol/configuration/ACLManager.sol', 'ACLManager'),
+      },
+      { address: m.pool, name: 'Pool', artifact: proxy, ...behind(m.implementations?.pool) },
+      {
+        address: m.poolConfigurator,
+        name: 'PoolConfigurator',
+        artifact: proxy,
+        ...behind(m.implementations?.poolConfigurator),
+      },
+      { address: m.oracle, name: 'AaveOracle', artifact: artifact('misc/AaveOracle.sol', 'AaveOracle') },
+      {
+        address: m.dataProvider,
+        name: 'AaveProtocolDataProvider',
+        artifact: artifact('misc/AaveProtocolDataProvider.sol', 'AaveProtocolDataProvider'),
+      },
       ...m.reserves.flatMap((r) => [
-        { address: r.aToken, name: 'AToken' },
-        { address: r.variableDebtToken, name: 'VariableDebtToken' },
-        { address: r.stableDebtToken, name: 'StableDebtToken' },
-        { address: r.interestRateStrategy, name: 'DefaultReserveInterestRateStrategy' },
+        { address: r.aToken, name: 'AToken', artifact: proxy, ...behind(m.implementations?.aToken) },
+        {
+          address: r.variableDebtToken,
+          name: 'VariableDebtToken',
+          artifact: proxy,
+          ...behind(m.implementations?.variableDebtToken),
+        },
+        {
+          address: r.stableDebtToken,
+          name: 'StableDebtToken',
+          artifact: proxy,
+          ...behind(m.implementations?.stableDebtToken),
+        },
+        {
+          address: r.interestRateStrategy,
+          name: 'DefaultReserveInterestRateStrategy',
+          artifact: artifact(
+            'protocol/pool/DefaultReserveInterestRateStrategy.sol',
+            'DefaultReserveInterestRateStrategy',
+          ),
+        },
       ]),
-    ]),
+      ...implementationContracts(m.implementations),
+    ]);
+  },
   addressBook: (manifest, book) => {
     for (const m of manifest.lending?.aave ?? []) {
       book.entries[bookKey.lending(m.protocol, m.version, m.baseAsset)] = { address: m.pool.toLowerCase() };

@@ -1,0 +1,2 @@
+export * from './book.js';
+export * from './server.js';

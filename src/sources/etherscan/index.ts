@@ -1,0 +1,3 @@
+export * from './client.js';
+export * from './endpoint.js';
+export * from './schemas.js';
