@@ -42,6 +42,8 @@ const TIMELOCK = artifact(`${OZ}/TimelockController.json`);
 const TOKEN = artifact(`${OZ}/ERC20PresetMinterPauser.json`);
 const SAFE_SINGLETON = artifact(`${SAFE}/Safe.sol/Safe.json`);
 const SAFE_FACTORY = artifact(`${SAFE}/proxies/SafeProxyFactory.sol/SafeProxyFactory.json`);
+const BEACON = artifact(`${OZ}/UpgradeableBeacon.json`);
+const BEACON_PROXY = artifact(`${OZ}/BeaconProxy.json`);
 const AAVE_PROXY = artifact(
   '@aave/core-v3/artifacts/contracts/protocol/libraries/aave-upgradeability/InitializableImmutableAdminUpgradeabilityProxy.sol/InitializableImmutableAdminUpgradeabilityProxy.json',
 );
@@ -117,6 +119,9 @@ let world: {
   governed: { proxy: Hex; admin: Hex; v1: Hex; v2: Hex };
   eoaOwned: { proxy: Hex; admin: Hex; owner: Hex };
   aave: { proxy: Hex; admin: Hex };
+  beacon: { proxy: Hex; beacon: Hex };
+  clone: Hex;
+  cycle: { proxy: Hex; admins: [Hex, Hex] };
 };
 let results: Map<string, ContractControl>;
 let block: number;
@@ -184,6 +189,27 @@ beforeAll(async () => {
     encodeFunctionData({ abi: AAVE_PROXY.abi, functionName: 'initialize', args: [v1, '0x'] }),
   );
 
+  // A beacon proxy whose beacon (owned by the deployer) is upgraded once.
+  const beacon = await deploy(deployer, BEACON, [v1]);
+  const beaconProxy = await deploy(deployer, BEACON_PROXY, [beacon, '0x']);
+  await call(beacon, BEACON.abi, 'upgradeTo', [v2]);
+
+  // A minimal clone of v1 (EIP-1167: the init code returns the 45-byte runtime).
+  const clone = (
+    await send(
+      deployer,
+      undefined,
+      `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${v1.slice(2)}5af43d82803e903d91602b57fd5bf3`,
+    )
+  ).contractAddress!.toLowerCase() as Hex;
+
+  // Two ProxyAdmins that own each other: a cycle the walk must stop.
+  const cycleA = await deploy(deployer, PROXY_ADMIN);
+  const cycleB = await deploy(deployer, PROXY_ADMIN);
+  const cycleProxy = await deploy(deployer, PROXY, [v1, cycleA, '0x']);
+  await call(cycleA, PROXY_ADMIN.abi, 'transferOwnership', [cycleB]);
+  await call(cycleB, PROXY_ADMIN.abi, 'transferOwnership', [cycleA]);
+
   world = {
     safe,
     safeOwners,
@@ -191,10 +217,15 @@ beforeAll(async () => {
     governed: { proxy, admin, v1, v2 },
     eoaOwned: { proxy: eoaProxy, admin: eoaAdmin, owner: eoaOwner },
     aave: { proxy: aaveProxy, admin: aaveAdmin },
+    beacon: { proxy: beaconProxy, beacon },
+    clone,
+    cycle: { proxy: cycleProxy, admins: [cycleA, cycleB] },
   };
   block = Number.parseInt(await anvil.rpc<Hex>('eth_blockNumber'), 16);
   const source = createEvmSource({ id: 'ethereum', rpcUrl: anvil.url, finalityDepth: 0 });
-  const read = await readControl(source, [proxy, eoaProxy, aaveProxy, v1], block, { fromBlock: 0 });
+  const read = await readControl(source, [proxy, eoaProxy, aaveProxy, v1, beaconProxy, clone, cycleProxy], block, {
+    fromBlock: 0,
+  });
   results = new Map(read.map((r) => [r.address, r]));
 }, 60_000);
 
@@ -282,5 +313,48 @@ describe('readControl on a chain of real Safe, timelock and proxy bytecode', () 
       critical: false,
       history: { upgrade_count: 0 },
     });
+  });
+
+  it("reads a beacon proxy through its beacon: the beacon's implementation and upgrades, its owner the key", async () => {
+    const r = results.get(world.beacon.proxy)!;
+    expect(await slot(world.beacon.proxy, SLOTS.eip1967Beacon)).toBe(world.beacon.beacon);
+    const implementation = ((await view(world.beacon.beacon, BEACON.abi, 'implementation')) as string).toLowerCase();
+    expect(r.proxy).toMatchObject({
+      kind: 'eip1967-beacon',
+      beacon: world.beacon.beacon,
+      implementation,
+      upgradeable: true,
+    });
+    expect(r.history.upgrade_count).toBe(
+      (await upgradedLogs(world.beacon.beacon)).length + (await upgradedLogs(world.beacon.proxy)).length,
+    );
+    expect(r.history.beacon_upgrades.map((u) => u.beacon)).toEqual([world.beacon.beacon]);
+    const owner = ((await view(world.beacon.beacon, BEACON.abi, 'owner')) as string).toLowerCase();
+    expect(r.admin).toMatchObject({
+      kind: 'proxy_admin',
+      address: world.beacon.beacon,
+      next: { kind: 'eoa', address: owner },
+    });
+    expect(r.critical).toBe(true);
+  });
+
+  it('reads a minimal clone from its code: never upgradeable', async () => {
+    const code = await anvil.rpc<Hex>('eth_getCode', [world.clone, 'latest']);
+    expect(results.get(world.clone)).toMatchObject({
+      proxy: { kind: 'eip1167', implementation: `0x${code.slice(22, 62)}`, upgradeable: false },
+      admin: { kind: 'immutable' },
+      critical: false,
+    });
+  });
+
+  it('stops a control chain that comes back to itself, rooted at unknown', () => {
+    const [a, b] = world.cycle.admins;
+    const r = results.get(world.cycle.proxy)!;
+    expect(r.admin).toMatchObject({
+      kind: 'proxy_admin',
+      address: a,
+      next: { kind: 'proxy_admin', address: b, next: { kind: 'unknown', address: a, stopped: 'cycle', next: null } },
+    });
+    expect(r).toMatchObject({ root_kind: 'unknown', critical: false, path: [a, b, a] });
   });
 });
