@@ -14,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilLite, receiptOf, sendTx, startAnvil } from '../../../../test/support/anvil-lite.js';
 import { createEvmSource } from '../../../sources/evm/source.js';
 import { SLOTS } from '../analyser/bytecode.js';
+import { InputError } from '../analyser/input.js';
 import { CONTROL_EVENTS } from './history.js';
-import { type ContractControl, readControl } from './reader.js';
+import { type ContractControl, firstBlockWithCode, readControl } from './reader.js';
 import { canonicalSafeSingleton } from './safe-singletons.js';
 
 /**
@@ -124,6 +125,7 @@ let world: {
   cycle: { proxy: Hex; admins: [Hex, Hex] };
 };
 let results: Map<string, ContractControl>;
+let source: ReturnType<typeof createEvmSource>;
 let block: number;
 
 beforeAll(async () => {
@@ -222,7 +224,7 @@ beforeAll(async () => {
     cycle: { proxy: cycleProxy, admins: [cycleA, cycleB] },
   };
   block = Number.parseInt(await anvil.rpc<Hex>('eth_blockNumber'), 16);
-  const source = createEvmSource({ id: 'ethereum', rpcUrl: anvil.url, finalityDepth: 0 });
+  source = createEvmSource({ id: 'ethereum', rpcUrl: anvil.url, finalityDepth: 0 });
   const read = await readControl(source, [proxy, eoaProxy, aaveProxy, v1, beaconProxy, clone, cycleProxy], block, {
     fromBlock: 0,
   });
@@ -356,5 +358,21 @@ describe('readControl on a chain of real Safe, timelock and proxy bytecode', () 
       next: { kind: 'proxy_admin', address: b, next: { kind: 'unknown', address: a, stopped: 'cycle', next: null } },
     });
     expect(r).toMatchObject({ root_kind: 'unknown', critical: false, path: [a, b, a] });
+  });
+
+  it("finds a contract's creation block by its code, and refuses bad input with a clear error", async () => {
+    const creation = await anvil.rpc<{ blockNumber: Hex }>('eth_getTransactionReceipt', [
+      (
+        await anvil.rpc<{ transactionHash: Hex }[]>('eth_getLogs', [
+          { address: world.governed.proxy, topics: [CONTROL_EVENTS.upgraded], fromBlock: '0x0', toBlock: 'latest' },
+        ])
+      )[0]!.transactionHash,
+    ]);
+    expect(await firstBlockWithCode(source, world.governed.proxy, block)).toBe(
+      Number.parseInt(creation.blockNumber, 16),
+    );
+    expect(await firstBlockWithCode(source, accounts[9]!, block)).toBeUndefined();
+    await expect(readControl(source, ['0x12'], block, { fromBlock: 0 })).rejects.toThrow(InputError);
+    await expect(readControl(source, [world.clone], block, { fromBlock: block + 1 })).rejects.toThrow(/after block/);
   });
 });

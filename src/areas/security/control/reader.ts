@@ -17,6 +17,7 @@ import type { EvmSource } from '../../../sources/evm/source.js';
 import { readCallsAt } from '../../../sources/evm/source.js';
 import type { EvmLog } from '../../../sources/evm/types.js';
 import { pushedAddresses, SLOTS } from '../analyser/bytecode.js';
+import { InputError } from '../analyser/input.js';
 import {
   type AddressProbe,
   classifyAddress,
@@ -290,6 +291,32 @@ export async function resolveControl(
   return { ...node, next: weakestNode(chains), details: { ...c.details, proposers } };
 }
 
+/**
+ * The block a contract first has code at, at or before `block` (its creation, where no contract-source service says
+ * it): a binary search on `eth_getCode`, about log2(block) calls, on a node that keeps old state (an archive node);
+ * undefined when it has no code at `block`.
+ */
+export async function firstBlockWithCode(
+  source: ControlSource,
+  address: string,
+  block: number,
+): Promise<number | undefined> {
+  checkAddress(address);
+  if ((await codeAt(source, address, block)) === '0x') return undefined;
+  let low = 0;
+  let high = block;
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if ((await codeAt(source, address, mid)) === '0x') low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function checkAddress(address: string): void {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InputError(`not an address: ${JSON.stringify(address)}`);
+}
+
 /** A contract's control at a block, as the `/static` path shows it. */
 export interface ContractControl extends UpgradePath {
   readonly address: string;
@@ -309,6 +336,11 @@ export async function readControl(
   block: number,
   options: ControlOptions,
 ): Promise<ContractControl[]> {
+  for (const address of addresses) checkAddress(address);
+  if (!Number.isInteger(block) || block < 0 || !Number.isInteger(options.fromBlock) || options.fromBlock < 0) {
+    throw new InputError(`blocks must be integers ≥ 0 (block ${block}, fromBlock ${options.fromBlock})`);
+  }
+  if (options.fromBlock > block) throw new InputError(`fromBlock ${options.fromBlock} is after block ${block}`);
   const proxies: ProxyState[] = [];
   for (const address of addresses) proxies.push(await readProxyState(source, address, block));
   const histories = await readUpgradeHistories(source, proxies, options.fromBlock, block);
