@@ -242,3 +242,21 @@ function isSelectorMask(instructions: readonly { op: number; data?: string }[], 
     return ins?.op === m.op && ins.data === m.data;
   });
 }
+
+/**
+ * The addresses a contract's code pushes as whole words (`PUSH32` of twelve zero bytes and a non-zero address): where
+ * solc puts an `immutable address` (Aave's immutable-admin proxies keep their admin so), lowercase, in code order.
+ */
+export function pushedAddresses(runtimeHex: string): string[] {
+  const code = withoutMetadata(parseHex(runtimeHex));
+  const out = new Set<string>();
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc]!;
+    if (op === 0x7f) {
+      const word = bytesToHex(code.subarray(pc + 1, pc + 33));
+      if (word.length === 64 && word.startsWith('0'.repeat(24)) && !/^0+$/.test(word)) out.add(`0x${word.slice(24)}`);
+    }
+    pc += op >= 0x60 && op <= 0x7f ? op - 0x5e : 1;
+  }
+  return [...out];
+}
