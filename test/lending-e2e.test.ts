@@ -12,6 +12,10 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
 import { lendingArea } from '../src/areas/lending/index.js';
+import { readAaveSnapshot } from '../src/areas/lending/ingest-snapshot.js';
+import { incrementalAccounts } from '../src/areas/lending/participants.js';
+import { LendingRepository } from '../src/areas/lending/repo.js';
+import { lendingTargets } from '../src/areas/lending/targets.js';
 import { oraclesArea } from '../src/areas/oracles/index.js';
 import { FEED_FRESHNESS_FACTOR, roundPriceUsd, roundUsd } from '../src/core/price-policy.js';
 import { DEPLOYER_PRIVATE_KEY } from '../src/sandbox/chain/agent.js';
@@ -120,6 +124,8 @@ describe('lending markets end to end on the sandbox', () => {
   /** The DEX's jobs: Morpho's snapshots are valued at its prices and taken no later than the block it priced. */
   let dexJobs: ReturnType<typeof areaRunner>;
   const client = () => createPublicClient({ transport: http(w.world.rpcUrl) });
+  /** The Aave market's snapshot block before the price shock (the last test's base for an incremental snapshot). */
+  let preShockBlock: number | undefined;
 
   const get = async <T>(url: string, status = 200) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.token}` } });
@@ -651,6 +657,7 @@ describe('lending markets end to end on the sandbox', () => {
     };
 
     const before = await refresh();
+    preShockBlock = before.market.block_number;
     // ETH falls 30 %, and wstETH with it (the market prices both): stablecoin borrowers on ETH sink, loopers do not.
     const wsteth = m.reserves.find((r) => r.symbol === 'wstETH')!;
     for (const feed of [weth.priceSource, wsteth.priceSource]) {
@@ -715,5 +722,61 @@ describe('lending markets end to end on the sandbox', () => {
     expect(after.market.liquidations.count).toBe(shocked.market.liquidations.count + liquidations);
     expect(band(after).debt_usd).toBeLessThan(band(shocked).debt_usd);
     expect(after.score.score!).toBeGreaterThan(shocked.score.score!);
+  });
+
+  // After the shock: prices moved by 30 % and liquidations changed some positions since the pre-shock snapshot.
+  it('an incremental snapshot (issue 30) reads only the accounts events touched, and equals a full read at the block', async () => {
+    const m = lendingTargets(w.env).find((x) => x.protocol === 'aave')!;
+    const evm = w.env.sources.get('evm')!.source(m.chain);
+    const repo = new LendingRepository(t.store.db);
+    const base = await repo.snapshotAt(m.chain, m.pool, preShockBlock!);
+    expect(base?.carry, 'the pre-shock snapshot carries its participants').toBeDefined();
+    const head = await evm.getBlock(Number((await client().getBlock()).number));
+    const block = { number: head!.number, timestamp: head!.timestamp };
+    /** Per-account reads of a snapshot: one getUserConfiguration per account read. */
+    const counted = () => {
+      const counter = { accounts: 0 };
+      const source = {
+        multicall: (args: { contracts: readonly { functionName: string }[] }) => {
+          counter.accounts += args.contracts.filter((c) => c.functionName === 'getUserConfiguration').length;
+          return evm.multicall(args as never);
+        },
+      };
+      return { counter, source: source as unknown as typeof evm };
+    };
+    const since = await repo.eventsTouching(m.chain, m.pool, base!.blockNumber, block.number);
+    const incremental = incrementalAccounts(base!.carry!, since);
+    const inc = counted();
+    const derived = await readAaveSnapshot(inc.source, m, incremental, block);
+    const all = counted();
+    const full = await readAaveSnapshot(
+      all.source,
+      m,
+      { participants: await repo.participants(m.chain, m.pool, block.number) },
+      block,
+    );
+    // Same figures: balances from scaled balances × this block's indices, account data as the Pool derives it.
+    expect(derived.positions).toEqual(full.positions);
+    expect(derived.carry).toEqual(full.carry);
+    expect(derived.reserves).toEqual(full.reserves);
+    expect(derived.eModeCategories).toEqual(full.eModeCategories);
+    // Health factors moved with the prices for accounts not read: the shock is seen without reading them.
+    const carriedKeys = Object.keys(base!.carry!).filter(
+      (k) => !incremental.touched!.has(k) && !base!.carry![k]!.alwaysRead,
+    );
+    expect(carriedKeys.length).toBeGreaterThan(0);
+    const moved = derived.positions.filter(
+      (p) =>
+        carriedKeys.includes(p.account) &&
+        p.healthFactor !== base!.positions.find((q) => q.account === p.account)?.healthFactor,
+    );
+    expect(moved.length, 'carried borrowers whose health factor the shock moved').toBeGreaterThan(0);
+    // Reads: the touched and always-read accounts only, against every participant in the full read.
+    const reread = Object.keys(incremental.base!).filter((k) => !carriedKeys.includes(k)).length;
+    expect(all.counter.accounts).toBe(full.carry ? Object.keys(full.carry).length : -1);
+    expect(inc.counter.accounts).toBe(
+      reread + [...incremental.participants.accounts.keys()].filter((k) => !base!.carry![k]).length,
+    );
+    expect(inc.counter.accounts).toBeLessThan(all.counter.accounts);
   });
 });

@@ -14,6 +14,12 @@ export const AAVE_POOL_EVENTS = parseAbi([
   'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  // Changes of an account's state that move no asset: they only mark the account as changed for the next snapshot.
+  'event ReserveUsedAsCollateralEnabled(address indexed reserve, address indexed user)',
+  'event ReserveUsedAsCollateralDisabled(address indexed reserve, address indexed user)',
+  'event UserEModeSet(address indexed user, uint8 categoryId)',
+  'event SwapBorrowRateMode(address indexed reserve, address indexed user, uint8 interestRateMode)',
+  'event RebalanceStableBorrowRate(address indexed reserve, address indexed user)',
 ]);
 
 /** An aToken's transfer between two accounts (mints and burns emit Mint/Burn instead). `value` is scaled. */
@@ -127,6 +133,19 @@ export function decodeAavePoolLog(log: EvmLog): DecodedLendingEvent | undefined 
         collateralAsset: lc(a.collateralAsset),
         collateralAmount: a.liquidatedCollateralAmount as bigint,
       };
+    case 'ReserveUsedAsCollateralEnabled':
+    case 'ReserveUsedAsCollateralDisabled':
+    case 'UserEModeSet':
+    case 'SwapBorrowRateMode':
+    case 'RebalanceStableBorrowRate':
+      return {
+        ...base,
+        kind: 'account_change',
+        asset: a.reserve === undefined ? '' : lc(a.reserve),
+        account: lc(a.user),
+        actor: lc(a.user),
+        amount: 0n,
+      };
     default:
       return undefined;
   }
@@ -229,6 +248,8 @@ export const AAVE_POOL_ABI = parseAbi([
   'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
   'function getUserConfiguration(address user) view returns ((uint256 data))',
   'function getUserEMode(address user) view returns (uint256)',
+  'function getReserveNormalizedIncome(address asset) view returns (uint256)',
+  'function getReserveNormalizedVariableDebt(address asset) view returns (uint256)',
   'function getEModeCategoryData(uint8 id) view returns ((uint16 ltv, uint16 liquidationThreshold, uint16 liquidationBonus, address priceSource, string label))',
 ]);
 
@@ -249,6 +270,8 @@ export const RATE_STRATEGY_ABI = parseAbi([
 export const ERC20_ABI = parseAbi([
   'function totalSupply() view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
+  'function scaledBalanceOf(address) view returns (uint256)',
+  'function RESERVE_TREASURY_ADDRESS() view returns (address)',
   'function decimals() view returns (uint8)',
   'function symbol() view returns (string)',
 ]);
@@ -256,6 +279,7 @@ export const ERC20_ABI = parseAbi([
 export const MORPHO_ABI = parseAbi([
   'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
   'function position(bytes32 id, address user) view returns (uint256 supplyShares, uint128 borrowShares, uint128 collateral)',
+  'function feeRecipient() view returns (address)',
   'function idToMarketParams(bytes32 id) view returns (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv)',
 ]);
 

@@ -18,6 +18,8 @@ export type LendingEventKind =
   | 'supply_collateral'
   | 'withdraw_collateral'
   | 'transfer'
+  /** Aave: a collateral flag, E-mode or rate mode set; moves nothing, marks the account as changed. */
+  | 'account_change'
   | 'create_market';
 
 export interface LendingEventFact {
@@ -181,6 +183,36 @@ export interface MarketSnapshot {
   readonly eModeCategories?: readonly EModeCategorySnapshot[];
   /** Morpho only. */
   readonly morphoMarkets?: readonly MorphoMarketSnapshot[];
+  /**
+   * Every participant's state at the block, which the next snapshot of the same UTC day carries forward for the
+   * accounts no event touched since (ingest-snapshot.ts); absent in snapshots taken before issue 30.
+   */
+  readonly carry?: Readonly<Record<string, AccountCarry>>;
+}
+
+/**
+ * One participant's state at a snapshot's block, as far as events change it: the assets its events named, and its
+ * raw balances that move only by its own events. Aave: scaled aToken and variable-debt balances (the balance is the
+ * scaled one × the reserve's index, read per snapshot), the collateral bitmap and E-mode; Morpho: its shares and
+ * collateral (assets follow from the market's totals, read per snapshot). Big integers as decimal strings.
+ */
+export interface AccountCarry {
+  readonly supplied: readonly string[];
+  readonly borrowed: readonly string[];
+  /** Aave: scaled balances by asset (the named assets). */
+  readonly scaledSupplied?: Readonly<Record<string, string>>;
+  readonly scaledBorrowed?: Readonly<Record<string, string>>;
+  /** Aave: `getUserConfiguration` (decimal) and `getUserEMode`. */
+  readonly configuration?: string;
+  readonly eMode?: number;
+  /** Morpho: `position(id, account)`: supply shares, borrow shares, collateral. */
+  readonly position?: readonly [string, string, string];
+  /**
+   * Read again at every snapshot: its state moves without an event the area reads (Aave: the treasury, minted to
+   * by `mintToTreasury`; stable debt, which accrues per account; a flag on a reserve its events never named; an
+   * E-mode with its own price source. Morpho: the fee recipient, paid in shares at each accrual).
+   */
+  readonly alwaysRead?: boolean;
 }
 
 /** One isolated Morpho Blue market (`MarketParams` and its id), as its `CreateMarket` log announced it. */

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { dailyHistoryInstants, nowSeconds } from '../../core/time.js';
+import { DAY, dailyHistoryInstants, nowSeconds } from '../../core/time.js';
 import type { ApplyContext, BlockRange, IngestSink, LogQuery } from '../../jobs/evm/index.js';
 import { ingest } from '../../jobs/evm/index.js';
 import type { JobContext } from '../../jobs/types.js';
@@ -30,6 +30,7 @@ import {
 } from './events.js';
 import type { MarketSnapshot } from './facts.js';
 import { readAaveSnapshot, readMorphoSnapshot } from './ingest-snapshot.js';
+import { incrementalAccounts, type SnapshotAccounts } from './participants.js';
 import { DAILY_TOLERANCE_SECONDS, LendingRepository } from './repo.js';
 import type { LendingEventTable, LendingTables } from './tables.js';
 import type { LendingMarketTarget } from './targets.js';
@@ -303,6 +304,24 @@ export function snapshotsToPrune(times: readonly SnapshotTime[], headTimestamp: 
   return sorted.filter((x) => !keep.has(x.blockNumber)).map((x) => x.blockNumber);
 }
 
+/**
+ * Which accounts a market's snapshot at `block` reads (see `snapshotOf`): incremental from the newest stored snapshot
+ * at or below the block when it carries its participants and belongs to the same UTC day, else a full read.
+ */
+export async function snapshotAccounts(
+  repo: LendingRepository,
+  m: Pick<LendingMarketTarget, 'chain' | 'pool'>,
+  block: { number: number; timestamp: number },
+): Promise<SnapshotAccounts> {
+  const base = await repo.snapshotAtOrBelow(m.chain, m.pool, block.number);
+  if (base?.carry && utcDay(base.timestamp) === utcDay(block.timestamp)) {
+    return incrementalAccounts(base.carry, await repo.eventsTouching(m.chain, m.pool, base.blockNumber, block.number));
+  }
+  return { participants: await repo.participants(m.chain, m.pool, block.number) };
+}
+
+const utcDay = (t: number) => Math.floor(t / DAY);
+
 // ---------------------------------------------------------------------------------------------------------------
 // The area's ingestion
 // ---------------------------------------------------------------------------------------------------------------
@@ -359,7 +378,12 @@ export class LendingIngest {
     );
   }
 
-  /** A market's state at a block, from the participants its events name up to that block. */
+  /**
+   * A market's state at a block. Incremental (issue 30) when a snapshot of the same UTC day with a carry stands at
+   * or below the block: its participants extended by the events since, only the accounts those events touched read
+   * again, the others carried forward. Otherwise (the day's first snapshot, or none before) a full read: every
+   * participant its events ever named, read from the chain — the daily reconciliation.
+   */
   private async snapshotOf(
     ctx: JobContext,
     m: LendingMarketTarget,
@@ -367,12 +391,12 @@ export class LendingIngest {
   ): Promise<MarketSnapshot> {
     const repo = new LendingRepository(ctx.store.db);
     const source = this.evm.source(m.chain);
-    const participants = await repo.participants(m.chain, m.pool, block.number);
-    if (m.design === 'aave-v3') return readAaveSnapshot(source, m, participants, block);
+    const accounts = await snapshotAccounts(repo, m, block);
+    if (m.design === 'aave-v3') return readAaveSnapshot(source, m, accounts, block);
     const accepts = morphoAccepts(m);
     const markets = (await repo.createdMarkets(m.chain, m.pool)).filter((x) => accepts({ ...x, lltv: BigInt(x.lltv) }));
     const prices = await repo.usdPrices(m.chain, block.timestamp);
-    return readMorphoSnapshot(source, m, markets, participants, block, (token) => prices.get(token) ?? null);
+    return readMorphoSnapshot(source, m, markets, accounts, block, (token) => prices.get(token) ?? null);
   }
 
   /**

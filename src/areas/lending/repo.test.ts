@@ -10,6 +10,8 @@ import type { OracleFeedTarget } from '../oracles/public.js';
 import { feedsKey } from '../oracles/repo.js';
 import type { OracleTables } from '../oracles/tables.js';
 import type { MarketSnapshot, ReserveSnapshot } from './facts.js';
+import { snapshotAccounts } from './ingest.js';
+import { readsAccount } from './participants.js';
 import { LendingRepository } from './repo.js';
 import type { LendingTables } from './tables.js';
 import type { LendingMarketTarget } from './targets.js';
@@ -164,5 +166,56 @@ describe.each(dialects)('the lending repository on %s', (dialect) => {
       { token: WETH, priceUsd: 1950, updatedAt: HEAD - 9 * DAY, heartbeat: 3600, ref: FEED },
       { token: WETH, priceUsd: 2100, updatedAt: HEAD - DAY, heartbeat: 3600, ref: FEED },
     ]);
+  });
+
+  it('chooses a snapshot’s accounts: incremental from the day’s previous snapshot, a full read on a new day (issue 30)', async () => {
+    const repo = new LendingRepository(store.db);
+    const event = (block: number, kind: string, account: string, actor: string, asset = USDC) => ({
+      ...liquidation(block, HEAD - 3_600 + block),
+      log_index: account.length + kind.length,
+      kind,
+      account,
+      actor,
+      asset,
+      amount: '1',
+      collateral_asset: '',
+      collateral_amount: '0',
+    });
+    await store.db
+      .withTables<LendingTables>()
+      .insertInto('lending_events')
+      .values([
+        event(5, 'supply', '0xold', '0xold'),
+        event(5, 'borrow', '0xborrower', '0xborrower', WETH),
+        event(12, 'transfer', '0xnew', '0xold'),
+        event(13, 'account_change', '0xborrower', '0xborrower', ''),
+        event(14, 'supply', '0xlater', '0xlater'),
+      ])
+      .execute();
+    const carry = {
+      '0xold': { supplied: [USDC], borrowed: [] },
+      '0xborrower': { supplied: [], borrowed: [WETH] },
+      '0xquiet': { supplied: [USDC], borrowed: [] },
+    };
+    await repo.saveSnapshot({ ...snapshot(AAVE, 10, HEAD - 3_000), carry });
+
+    // Same UTC day: the base's participants + the events of blocks 11–13; read: the accounts they touched.
+    const same = await snapshotAccounts(repo, A, { number: 13, timestamp: HEAD });
+    expect(same.base).toEqual(carry);
+    expect([...same.touched!].sort()).toEqual(['0xborrower', '0xnew', '0xold']);
+    expect([...same.participants.accounts.keys()].sort()).toEqual(['0xborrower', '0xnew', '0xold', '0xquiet']);
+    expect(readsAccount(same, '0xquiet')).toBe(false);
+    expect(readsAccount(same, '0xnew')).toBe(true);
+
+    // The next UTC day's first snapshot: every participant the events ever named, all read (the reconciliation).
+    const nextDay = Math.floor(HEAD / DAY) * DAY + DAY + 60;
+    const full = await snapshotAccounts(repo, A, { number: 14, timestamp: nextDay });
+    expect(full.base).toBeUndefined();
+    expect([...full.participants.accounts.keys()].sort()).toEqual(['0xborrower', '0xlater', '0xnew', '0xold']);
+    expect(readsAccount(full, '0xold')).toBe(true);
+
+    // A base without a carry (taken before issue 30) cannot be carried from: a full read.
+    await repo.saveSnapshot(snapshot(AAVE, 11, HEAD - 2_000));
+    expect((await snapshotAccounts(repo, A, { number: 13, timestamp: HEAD })).base).toBeUndefined();
   });
 });

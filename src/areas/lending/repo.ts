@@ -6,6 +6,7 @@ import { DexReadModel } from '../dex/public.js';
 import { feedAnswers, type OracleFeedTarget } from '../oracles/public.js';
 import type { LendingInput, MarketInput } from './compute.js';
 import type { LendingEventFact, LendingEventKind, MarketSnapshot, MorphoMarketParams, Participants } from './facts.js';
+import { PARTICIPATING_KINDS, type ParticipationRow, participantsOf } from './participants.js';
 import type { ChainDexFacts } from './prices.js';
 import type { LendingTables } from './tables.js';
 import type { LendingMarketTarget } from './targets.js';
@@ -75,20 +76,37 @@ export class LendingRepository {
       .distinct()
       .where('chain', '=', chain)
       .where('pool', '=', pool)
-      .where('kind', 'in', ['supply', 'transfer', 'supply_collateral', 'borrow'])
+      .where('kind', 'in', [...PARTICIPATING_KINDS])
       .where('block_number', '<=', maxBlock)
       .execute();
-    const accounts = new Map<string, { supplied: Set<string>; borrowed: Set<string> }>();
-    for (const r of rows) {
-      const key = r.market_id ? `${r.market_id}:${r.account}` : r.account;
-      let entry = accounts.get(key);
-      if (!entry) {
-        entry = { supplied: new Set(), borrowed: new Set() };
-        accounts.set(key, entry);
-      }
-      (r.kind === 'borrow' ? entry.borrowed : entry.supplied).add(r.asset);
-    }
-    return { accounts };
+    return participantsOf(rows);
+  }
+
+  /** The rows of a market's events with `after < block ≤ upTo` that name an account (the incremental step). */
+  async eventsTouching(chain: string, pool: string, after: number, upTo: number): Promise<ParticipationRow[]> {
+    return this.db
+      .selectFrom('lending_events')
+      .select(['kind', 'market_id', 'account', 'actor', 'asset'])
+      .where('chain', '=', chain)
+      .where('pool', '=', pool)
+      .where('block_number', '>', after)
+      .where('block_number', '<=', upTo)
+      .where('kind', '!=', 'create_market')
+      .execute();
+  }
+
+  /** The newest snapshot of a market at or below `block` (the base an incremental snapshot carries from). */
+  async snapshotAtOrBelow(chain: string, pool: string, block: number): Promise<MarketSnapshot | undefined> {
+    const row = await this.db
+      .selectFrom('lending_snapshots')
+      .select('snapshot')
+      .where('chain', '=', chain)
+      .where('pool', '=', pool)
+      .where('block_number', '<=', block)
+      .orderBy('block_number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.snapshot) as MarketSnapshot) : undefined;
   }
 
   /** Morpho markets learnt from CreateMarket logs on the chain (on one singleton when `pool` is given). */
