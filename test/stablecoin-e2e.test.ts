@@ -4,6 +4,7 @@ import {
   decodeEventLog,
   type Hex,
   hexToBigInt,
+  hexToString,
   http,
   type Log,
   parseAbi,
@@ -14,7 +15,9 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexArea } from '../src/areas/dex/index.js';
+import type { MakerSnapshot } from '../src/areas/stablecoin/facts.js';
 import { stablecoinArea } from '../src/areas/stablecoin/index.js';
+import { StablecoinRepository } from '../src/areas/stablecoin/repo.js';
 import { addressBookFromManifest } from '../src/sandbox/world/address-book.js';
 import type { ManifestLiquity, ManifestMaker } from '../src/sandbox/world/manifest.js';
 import { type TestApp, testApp } from './helpers.js';
@@ -99,6 +102,7 @@ const VAT = parseAbi([
   'function vice() view returns (uint256)',
   'function dai(address) view returns (uint256)',
   'function sin(address) view returns (uint256)',
+  'function urns(bytes32, address) view returns (uint256 ink, uint256 art)',
 ]);
 const ERC20 = parseAbi(['function totalSupply() view returns (uint256)']);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -146,6 +150,7 @@ const NOTE = {
   frob: toFunctionSelector('frob(bytes32,address,address,address,int256,int256)'),
   grab: toFunctionSelector('grab(bytes32,address,address,address,int256,int256)'),
   fold: toFunctionSelector('fold(bytes32,address,int256)'),
+  fork: toFunctionSelector('fork(bytes32,address,address,int256,int256)'),
 };
 const noteTopic = (selector: Hex): Hex => `${selector}${'0'.repeat(56)}`;
 
@@ -317,6 +322,68 @@ describe('stablecoins end to end on the sandbox (MakerDAO, Liquity)', () => {
       else expect(rel(served!.debt, expected), `${ilk.ilk} debt`).toBeLessThan(1e-9);
     }
     expect(vatDebt).toBeGreaterThan(0n);
+  });
+
+  it('MakerDAO: every stored snapshot’s vaults, read incrementally or in full, are Vat.urns of every vault the notes named', async () => {
+    const snapshots = (await new StablecoinRepository(t.store.db).snapshots('ethereum', 'makerdao', 0)).filter(
+      (s): s is MakerSnapshot => s.design === 'maker-mcd',
+    );
+    expect(snapshots.length).toBeGreaterThanOrEqual(7);
+    // Both paths ran: the head's first snapshot read every vault, a past day's within a day of it only the touched.
+    expect(snapshots.some((s) => s.urnRead?.full === true)).toBe(true);
+    expect(snapshots.some((s) => s.urnRead?.full === false)).toBe(true);
+    const c = client();
+    const head = Math.max(...snapshots.map((s) => s.blockNumber));
+    const notes = await logs(maker.vat, [NOTE.frob, NOTE.grab, NOTE.fork].map(noteTopic), head);
+    const word = (topic: Hex | undefined) => `0x${topic!.slice(26)}`.toLowerCase();
+    // Every vault the notes named up to a block: frob's and grab's `u` (topic 2), fork's `src` and `dst` (topics 2, 3).
+    const namedUpTo = (block: number) => {
+      const named = new Map<string, { ilk: Hex; urn: string }>();
+      for (const n of notes) {
+        if (Number(n.blockNumber) > block) continue;
+        const urns = n.topics[0]!.startsWith(NOTE.fork) ? [word(n.topics[2]), word(n.topics[3])] : [word(n.topics[2])];
+        for (const urn of urns) named.set(`${n.topics[1]}/${urn}`, { ilk: n.topics[1]!, urn });
+      }
+      return named;
+    };
+    const ilkName = (ilk: Hex) => hexToString(ilk, { size: 32 }).replace(/\0+$/, '');
+    const order = (a: { ilk: string; urn: string }, b: { ilk: string; urn: string }) =>
+      a.ilk + a.urn < b.ilk + b.urn ? -1 : 1;
+    const urnAt = (ilk: Hex, urn: string, block: number) =>
+      c.readContract({
+        address: maker.vat,
+        abi: VAT,
+        functionName: 'urns',
+        args: [ilk, urn as Address],
+        blockNumber: BigInt(block),
+      });
+    const everNamed = namedUpTo(head);
+    for (const s of snapshots) {
+      const named = namedUpTo(s.blockNumber);
+      const held: { ilk: string; urn: string; ink: bigint; art: bigint }[] = [];
+      const empty: { ilk: string; urn: string }[] = [];
+      for (const { ilk, urn } of named.values()) {
+        const [ink, art] = await urnAt(ilk, urn, s.blockNumber);
+        if (ink === 0n && art === 0n) empty.push({ ilk: ilkName(ilk), urn });
+        else held.push({ ilk: ilkName(ilk), urn, ink, art });
+      }
+      const at = `block ${s.blockNumber} (${JSON.stringify(s.urnRead)})`;
+      expect(held.length, at).toBeGreaterThan(0);
+      // What every figure reads: exactly the vaults not empty at the block, as the Vat holds them.
+      expect(s.urns, at).toEqual(held.sort(order));
+      // The kept set: every empty vault named up to the block; a past day's snapshot carried back from a later one
+      // also keeps the vaults named after it, each empty at its block.
+      const key = (u: { ilk: string; urn: string }) => `${u.ilk}/${u.urn}`;
+      const kept = new Set(s.emptyUrns!.map(key));
+      for (const u of empty) expect(kept.has(key(u)), `${at}: ${key(u)}`).toBe(true);
+      const later = s.emptyUrns!.filter((u) => !empty.some((e) => key(e) === key(u)));
+      for (const u of later) {
+        const ilk = [...everNamed.values()].find((n) => ilkName(n.ilk) === u.ilk && n.urn === u.urn)?.ilk;
+        expect(ilk, `${at}: ${key(u)} named by a later note`).toBeDefined();
+        expect(await urnAt(ilk!, u.urn, s.blockNumber), `${at}: ${key(u)}`).toEqual([0n, 0n]);
+      }
+      expect(s.urnRead?.drift, at).toBe(0);
+    }
   });
 
   it('MakerDAO: the running day’s record holds Vat.debt, DAI’s totalSupply (= mints − burns) and its holders', async () => {

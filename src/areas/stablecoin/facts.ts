@@ -119,10 +119,14 @@ export interface MakerClipperState {
   readonly curveAtTail: bigint;
 }
 
-/** One vault: the Vat's `urns(ilk, urn)` at the snapshot block. */
-export interface UrnState {
+/** A vault: its collateral type (the ilk's name) and its address in the Vat. */
+export interface UrnKey {
   readonly ilk: string;
   readonly urn: string;
+}
+
+/** One vault: the Vat's `urns(ilk, urn)` at the snapshot block. */
+export interface UrnState extends UrnKey {
   /** Locked collateral (wad) and normalised debt (wad; debt in DAI = art × rate). */
   readonly ink: bigint;
   readonly art: bigint;
@@ -191,8 +195,34 @@ export interface MakerSnapshot {
   readonly Dirt?: bigint;
   readonly ilks: readonly MakerIlkState[];
   readonly psms: readonly MakerPsm[];
-  /** Every vault the Vat's notes named, as the Vat holds it at the block. */
+  /** Every vault the Vat's notes named that is not empty at the block (ink or art not 0), as the Vat holds it. */
   readonly urns: readonly UrnState[];
+  /**
+   * The vaults the notes named that are empty at the block (ink = art = 0): with `urns`, the whole kept set, which
+   * the next snapshot carries forward (ingest.ts `readSnapshot`). Absent in snapshots taken before the vaults were
+   * read incrementally: a snapshot with such a base reads every vault its notes named, once.
+   */
+  readonly emptyUrns?: readonly UrnKey[];
+  /** How the vaults were read (absent before the vaults were read incrementally: every one, each snapshot). */
+  readonly urnRead?: MakerUrnRead;
+}
+
+/**
+ * How a snapshot read its vaults: only those the Vat's notes between it and its base snapshot touched (`frob`,
+ * `grab`, `fork`: the only Vat functions that write `urns`), the others carried from the base; or all of them (no
+ * base, or the daily reconciliation).
+ */
+export interface MakerUrnRead {
+  /** Every vault of the set read (`Vat.urns`), or only the touched ones. */
+  readonly full: boolean;
+  /** The block of the snapshot the values not read were carried from (null: none). */
+  readonly base: number | null;
+  /** Unix seconds of the full read the carried values descend from (this snapshot's own time when full). */
+  readonly reconciledAt: number;
+  /** `Vat.urns` calls made. */
+  readonly read: number;
+  /** On a full read over a base: vaults no note touched whose (ink, art) differ from the base's (should be 0). */
+  readonly drift: number;
 }
 
 export interface TroveState {

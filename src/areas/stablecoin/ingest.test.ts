@@ -2,17 +2,20 @@ import { encodeAbiParameters, encodeEventTopics, type Hex, stringToHex } from 'v
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_URL, testStore } from '../../../test/helpers.js';
 import type { BlockInfo, EvmLog } from '../../sources/evm/index.js';
-import type { EvmSource } from '../../sources/evm/source.js';
+import { type EvmSource, STATE_CALL_BATCH } from '../../sources/evm/source.js';
 import type { Dialect, Store } from '../../store/db.js';
 import { DOG_ABI, TOKEN_ABI, TOPICS, TROVE_MANAGER_ABI, VAT_NOTE_TOPICS } from './events.js';
 import type { MakerSnapshot } from './facts.js';
 import {
   borrowersOfEvents,
+  keptUrns,
+  makerVaults,
   readLiquitySnapshot,
   readMakerSnapshot,
   StableSink,
   stableCheckpointKey,
   stableTransfersKey,
+  URN_NOTE_KINDS,
   urnsOfNotes,
 } from './ingest.js';
 import { fromJson, StablecoinRepository, toJson } from './repo.js';
@@ -41,6 +44,8 @@ const CALC: Hex = '0x00000000000000000000000000000000000000b4';
 const ZERO_ADDR: Hex = '0x0000000000000000000000000000000000000000';
 const URN: Hex = '0x0000000000000000000000000000000000000c01';
 const URN2: Hex = '0x0000000000000000000000000000000000000c02';
+const URN3: Hex = '0x0000000000000000000000000000000000000c03';
+const URN4: Hex = '0x0000000000000000000000000000000000000c04';
 const TM: Hex = '0xa39739ef8b0231dbfa0dcda07d7e29faabcf4bb2';
 const SP: Hex = '0x00000000000000000000000000000000000000d1';
 const LUSD: Hex = '0x00000000000000000000000000000000000000d2';
@@ -174,6 +179,59 @@ describe.each(dialects)('the stablecoin sink on %s', (dialect) => {
     expect(await kept()).toEqual(['1:init', '2:frob', '2:transfer']);
   });
 
+  it('Maker: a snapshot’s base is the nearest stored one that kept its set; the notes between name what changed', async () => {
+    const sink = new StableSink(maker, 1, { vat: VAT, events: [], token: DAI });
+    const frob = (u: Hex, b: number) =>
+      vatNote('frob', [ETH_A.slice(2), addr(u), addr(u), addr(u), word(E18), word(E18)], b);
+    const logs = [
+      frob(URN, 1),
+      frob(URN2, 2),
+      vatNote('fork', [ETH_A.slice(2), addr(URN), addr(URN3), word(E18), word(E18)], 3),
+      // `fold` changes the ilk's rate, no vault's art.
+      vatNote('fold', [ETH_A.slice(2), addr(VOW), word(10n ** 24n)], 3),
+      vatNote('grab', [ETH_A.slice(2), addr(URN4), addr(CLIP), addr(VOW), word(-E18), word(-E18)], 4),
+    ];
+    await store.db.transaction().execute((trx) => sink.apply(trx, { from: 1, to: 4 }, [logs], ctx));
+    const repo = new StablecoinRepository(store.db);
+    const vault = (urn: Hex) => ({ ilk: 'ETH-A', urn });
+    // No snapshot yet: every vault the notes up to the block named, read from the store in pages.
+    expect(await makerVaults(repo, maker, 3)).toEqual({ base: null, touched: [URN, URN2, URN3].map(vault) });
+    const pages: number[][] = [];
+    await repo.eachEventsPage(
+      'ethereum',
+      'makerdao',
+      { from: 1, to: 4 },
+      URN_NOTE_KINDS,
+      (p) => {
+        pages.push(p.map((e) => e.blockNumber));
+      },
+      1,
+    );
+    expect(pages).toEqual([[2], [3], [4]]);
+
+    const snapshot = { design: 'maker-mcd', chain: 'ethereum', protocol: 'makerdao' } as const;
+    await repo.saveSnapshot({
+      ...snapshot,
+      blockNumber: 2,
+      timestamp: 1002,
+      urns: [{ ilk: 'ETH-A', urn: URN, ink: E18, art: E18 }],
+      emptyUrns: [vault(URN2)],
+      urnRead: { full: true, base: null, reconciledAt: 1002, read: 2, drift: 0 },
+    } as never);
+    // Above the snapshot: the notes in (2, 4] (the fork's two sides, the grab's vault); the base's set and values.
+    const above = await makerVaults(repo, maker, 4);
+    expect(above.touched).toEqual([URN, URN3, URN4].map(vault));
+    expect(above.base?.blockNumber).toBe(2);
+    expect([...above.base!.kept.keys]).toEqual([`ETH-A/${URN}`, `ETH-A/${URN2}`]);
+    expect(above.base!.kept.values.get(`ETH-A/${URN}`)).toEqual({ ink: E18, art: E18 });
+    expect(above.base!.kept.reconciledAt).toBe(1002);
+    // Below it (a past day's snapshot taken after the head's): carried back over the notes in (1, 2].
+    expect(await makerVaults(repo, maker, 1)).toMatchObject({ base: { blockNumber: 2 }, touched: [vault(URN2)] });
+    // A snapshot stored before the set was kept is no base: every vault named is read, once.
+    await repo.saveSnapshot({ ...snapshot, blockNumber: 4, timestamp: 1004, urns: [] } as never);
+    expect(await makerVaults(repo, maker, 4)).toEqual({ base: null, touched: [URN, URN2, URN3, URN4].map(vault) });
+  });
+
   it('Liquity: TroveUpdated from the TroveManager and BorrowerOperations name the borrowers', async () => {
     const sink = new StableSink(liquity, 1, { events: [TM, BO, SP, FEED], token: LUSD });
     const logs = [
@@ -245,6 +303,7 @@ function recordedSource(answers: Record<string, Answer>): EvmSource {
 }
 
 const key = (name: string) => stringToHex(name, { size: 32 });
+const NO_VAULTS = { base: null, touched: [] };
 
 describe('readMakerSnapshot (recorded answers)', () => {
   const chainlog: Record<string, Hex> = {
@@ -299,10 +358,18 @@ describe('readMakerSnapshot (recorded answers)', () => {
   };
 
   it('reads the Chainlog, the IlkRegistry’s ilks, their Vat/Spot/Jug/Dog parameters, the PSMs and the vaults', async () => {
-    const s = await readMakerSnapshot(recordedSource(answers), maker, { number: 10, timestamp: 5000 }, [
-      { ilk: 'ETH-A', urn: URN },
-      { ilk: 'ETH-A', urn: URN2 },
-    ]);
+    const s = await readMakerSnapshot(
+      recordedSource(answers),
+      maker,
+      { number: 10, timestamp: 5000 },
+      {
+        base: null,
+        touched: [
+          { ilk: 'ETH-A', urn: URN },
+          { ilk: 'ETH-A', urn: URN2 },
+        ],
+      },
+    );
     expect(s).toMatchObject({
       vat: VAT,
       token: DAI,
@@ -360,19 +427,103 @@ describe('readMakerSnapshot (recorded answers)', () => {
       recordedSource({ ...answers, [`${DOG}.ilks`]: [ZERO_ADDR, 0n, 0n, 0n] }),
       maker,
       { number: 10, timestamp: 5000 },
-      [],
+      NO_VAULTS,
     );
     expect(unknown.ilks[0]!.clipper).toBeNull();
     const { [`${CLIP}.cusp`]: _, ...noCusp } = answers;
-    await expect(readMakerSnapshot(recordedSource(noCusp), maker, { number: 10, timestamp: 5000 }, [])).rejects.toThrow(
-      /Clipper\(ETH-A\)\.cusp\(\): the call reverted/,
-    );
+    await expect(
+      readMakerSnapshot(recordedSource(noCusp), maker, { number: 10, timestamp: 5000 }, NO_VAULTS),
+    ).rejects.toThrow(/Clipper\(ETH-A\)\.cusp\(\): the call reverted/);
   });
+
+  /**
+   * Issue 30 item 3 at the size of mainnet (the vault count a parameter): a fake Vat holds `count` vaults; a snapshot
+   * over a base reads `Vat.urns` only for the vaults the notes since the base touched and equals a full read at the
+   * same block; the daily reconciliation reads them all, and names a vault changed without a note.
+   */
+  it.each([20_000])(
+    '%i vaults: a snapshot after one block reads only the changed ones; the reconciliation all',
+    async (count) => {
+      const urnAt = (i: number) => `0x${(0xc0000 + i).toString(16).padStart(40, '0')}` as Hex;
+      const vat = new Map<string, [bigint, bigint]>();
+      // Every tenth vault empty (closed, or opened and never used): in the set, never in `urns`.
+      for (let i = 0; i < count; i++)
+        vat.set(urnAt(i), i % 10 === 0 ? [0n, 0n] : [BigInt(i + 1) * E18, BigInt(i) * E18]);
+      const counted = { urns: 0, requests: 0 };
+      const inner = recordedSource({
+        ...answers,
+        // The vaults' reads counted (the PSMs' own urn, read apart by psms.ts, is not one of them).
+        [`${VAT}.urns`]: ([w, u]: readonly unknown[]) => {
+          if (w !== ETH_A) return [0n, 0n];
+          counted.urns++;
+          return vat.get(u as string) ?? [0n, 0n];
+        },
+      });
+      const source = {
+        multicall: (args: never) => {
+          counted.requests++;
+          return inner.multicall(args);
+        },
+      } as unknown as EvmSource;
+      const measure = async (
+        block: { number: number; timestamp: number },
+        vaults: Parameters<typeof readMakerSnapshot>[3],
+      ) => {
+        counted.urns = 0;
+        counted.requests = 0;
+        const s = await readMakerSnapshot(source, maker, block, vaults);
+        return { s, urns: counted.urns, requests: counted.requests };
+      };
+      const all = [...vat.keys()].map((urn) => ({ ilk: 'ETH-A', urn }));
+
+      // The first snapshot: no base, every vault named is read, in batches of STATE_CALL_BATCH.
+      const first = await measure({ number: 10, timestamp: 5000 }, { base: null, touched: all });
+      expect(first.urns).toBe(count);
+      expect(first.s.urnRead).toEqual({ full: true, base: null, reconciledAt: 5000, read: count, drift: 0 });
+      expect(first.s.urns).toHaveLength(count - count / 10);
+      expect(first.s.emptyUrns).toHaveLength(count / 10);
+
+      // Block 11: one vault repaid and closed, one drawn, one forked into a vault never seen, one empty one reopened.
+      const changed = [urnAt(1), urnAt(2), urnAt(count), urnAt(10)];
+      vat.set(urnAt(1), [0n, 0n]);
+      vat.set(urnAt(2), [3n * E18, 2n * E18]);
+      vat.set(urnAt(count), [7n * E18, 1n * E18]);
+      vat.set(urnAt(10), [9n * E18, 4n * E18]);
+      const touched = changed.map((urn) => ({ ilk: 'ETH-A', urn }));
+      const next = await measure({ number: 11, timestamp: 5012 }, { base: keptUrns(first.s), touched });
+      expect(next.urns).toBe(changed.length);
+      expect(next.s.urnRead).toEqual({ full: false, base: 10, reconciledAt: 5000, read: changed.length, drift: 0 });
+      // Exactly what reading every vault at block 11 gives.
+      const whole = await measure({ number: 11, timestamp: 5012 }, { base: null, touched: [...all, touched[2]!] });
+      expect(next.s.urns).toEqual(whole.s.urns);
+      expect(next.s.emptyUrns).toEqual(whole.s.emptyUrns);
+      expect(next.s.urns).toContainEqual({ ilk: 'ETH-A', urn: urnAt(count), ink: 7n * E18, art: 1n * E18 });
+      expect(next.s.emptyUrns).toContainEqual({ ilk: 'ETH-A', urn: urnAt(1) });
+
+      // Nothing touched: not one Vat.urns call.
+      const quiet = await measure({ number: 12, timestamp: 5024 }, { base: keptUrns(next.s), touched: [] });
+      expect(quiet.urns).toBe(0);
+      // The vaults read after one block ride in the snapshot's one multicall of the system's state.
+      expect(next.requests).toBe(quiet.requests);
+      expect(quiet.s.urns).toEqual(next.s.urns);
+
+      // A day after the last full read: the reconciliation reads every vault of the set, and finds the one that moved
+      // without a note (it would otherwise be carried wrong).
+      vat.set(urnAt(5), [1n, 1n]);
+      const day = await measure({ number: 7200, timestamp: 5000 + 86_400 }, { base: keptUrns(quiet.s), touched: [] });
+      expect(day.urns).toBe(count + 1);
+      // In batches of STATE_CALL_BATCH: ⌈vaults / 400⌉ requests (the first may share the system's multicall).
+      expect(day.requests - quiet.requests).toBeGreaterThanOrEqual(Math.ceil((count + 1) / STATE_CALL_BATCH) - 1);
+      expect(day.requests - quiet.requests).toBeLessThanOrEqual(Math.ceil((count + 1) / STATE_CALL_BATCH));
+      expect(day.s.urnRead).toEqual({ full: true, base: 12, reconciledAt: 5000 + 86_400, read: count + 1, drift: 1 });
+      expect(day.s.urns).toContainEqual({ ilk: 'ETH-A', urn: urnAt(5), ink: 1n, art: 1n });
+    },
+  );
 
   it('a contract the figures need that reverts is a clear error, never a zero', async () => {
     const { [`${VAT}.debt`]: _, ...without } = answers;
     await expect(
-      readMakerSnapshot(recordedSource(without), maker, { number: 10, timestamp: 5000 }, []),
+      readMakerSnapshot(recordedSource(without), maker, { number: 10, timestamp: 5000 }, NO_VAULTS),
     ).rejects.toThrow(/Vat.debt\(\): the call reverted/);
   });
 });

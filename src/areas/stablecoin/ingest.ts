@@ -9,6 +9,7 @@ import { type EvmSource, readCallsAt, type StateCall } from '../../sources/evm/s
 import type { EvmLog, Hex } from '../../sources/evm/types.js';
 import { readCheckpoint } from '../../store/checkpoints.js';
 import type { Database } from '../../store/schema.js';
+import { type ChangedSetBase, mergeChangedSet, planChangedSet } from '../kit/changed-set.js';
 import { eachTarget } from '../kit/each-target.js';
 import { ingestStart } from '../kit/ingest-start.js';
 import { SnapshotSchedule } from '../kit/snapshot-schedule.js';
@@ -39,6 +40,7 @@ import type {
   StableEventFact,
   StableSnapshot,
   TroveState,
+  UrnKey,
   UrnState,
 } from './facts.js';
 import { readPsms } from './psms.js';
@@ -143,10 +145,26 @@ const VAT_NOTES_READ: readonly Hex[] = (
   ['init', 'file', 'fileIlk', 'frob', 'grab', 'fork', 'fold', 'suck', 'heal'] as const
 ).map((k) => VAT_NOTE_TOPICS[k]);
 
-/** The vaults the Vat's notes named up to a block (frob/grab `u`, fork `src`/`dst`), by ilk. */
-export function urnsOfNotes(events: readonly StableEventFact[]): { ilk: string; urn: string }[] {
-  const seen = new Map<string, { ilk: string; urn: string }>();
-  const add = (ilk: string, urn: string) => seen.set(`${ilk}/${urn}`, { ilk, urn });
+/**
+ * The Vat notes that write a vault (`Vat.urns`): `frob` (its owner's), `grab` (liquidation, End) and `fork` (both
+ * sides). No other Vat function writes `urns`; `fold` changes an ilk's `rate`, not `art`, so a vault no note touched
+ * keeps its (ink, art), and its debt art × rate stays exact with the ilk's rate read at each snapshot.
+ */
+export const URN_NOTE_KINDS = ['frob', 'grab', 'fork'] as const;
+
+/** The kept set's vaults are read again in full at least this often (chain time): the reconciliation. */
+export const URN_RECONCILE_EVERY = DAY;
+
+/** The vaults the Vat's notes named (frob/grab `u`, fork `src`/`dst`), by ilk. */
+export function urnsOfNotes(events: readonly StableEventFact[]): UrnKey[] {
+  const named = new Map<string, UrnKey>();
+  addUrnsOfNotes(events, named);
+  return [...named.values()].sort(byIlkAndUrn);
+}
+
+/** Adds the vaults the notes named to `into`, by their key. */
+function addUrnsOfNotes(events: readonly StableEventFact[], into: Map<string, UrnKey>): void {
+  const add = (ilk: string, urn: string) => into.set(urnKey({ ilk, urn }), { ilk, urn });
   for (const { event: e } of events) {
     if (e.source !== 'vat_note') continue;
     if (e.kind === 'frob' || e.kind === 'grab') add(e.ilk, e.u);
@@ -155,15 +173,58 @@ export function urnsOfNotes(events: readonly StableEventFact[]): { ilk: string; 
       add(e.ilk, e.dst);
     }
   }
-  return [...seen.values()].sort((a, b) => (a.ilk + a.urn < b.ilk + b.urn ? -1 : 1));
 }
+
+/** A vault's key in the kept set (an address has no `/`). */
+const urnKey = (u: UrnKey) => `${u.ilk}/${u.urn}`;
+const byIlkAndUrn = (a: UrnKey, b: UrnKey) => (a.ilk + a.urn < b.ilk + b.urn ? -1 : 1);
+
+type UrnValue = { readonly ink: bigint; readonly art: bigint };
+
+/**
+ * The vaults a Maker snapshot reads: the set and values of a base snapshot (null: none; every vault `touched` names is
+ * read) and the vaults the notes between the base and the snapshot's block touched.
+ */
+export interface MakerVaults {
+  readonly base: { readonly blockNumber: number; readonly kept: ChangedSetBase<UrnValue> } | null;
+  readonly touched: readonly UrnKey[];
+}
+
+/** The kept set of a stored snapshot; null for one taken before the set was kept (it has no `emptyUrns`). */
+export function keptUrns(s: MakerSnapshot): MakerVaults['base'] {
+  if (!s.emptyUrns) return null;
+  const values = new Map<string, UrnValue>(s.urns.map((u) => [urnKey(u), { ink: u.ink, art: u.art }]));
+  return {
+    blockNumber: s.blockNumber,
+    kept: {
+      keys: [...values.keys(), ...s.emptyUrns.map(urnKey)],
+      values,
+      reconciledAt: s.urnRead?.reconciledAt ?? s.timestamp,
+    },
+  };
+}
+
+const isEmptyUrn = (v: UrnValue | undefined) => v === undefined || (v.ink === 0n && v.art === 0n);
+const sameUrn = (a: UrnValue | undefined, b: UrnValue | undefined) =>
+  isEmptyUrn(a) ? isEmptyUrn(b) : !isEmptyUrn(b) && a!.ink === b!.ink && a!.art === b!.art;
 
 export async function readMakerSnapshot(
   source: EvmSource,
   target: StablecoinTarget,
   block: { number: number; timestamp: number },
-  urnKeys: readonly { ilk: string; urn: string }[],
+  vaults: MakerVaults,
 ): Promise<MakerSnapshot> {
+  const touched = vaults.touched.map(urnKey);
+  const kept = vaults.base?.kept ?? null;
+  const plan = planChangedSet(kept, touched, block.timestamp, URN_RECONCILE_EVERY);
+  const byKey = new Map<string, UrnKey>(vaults.touched.map((u) => [urnKey(u), u]));
+  const keyOf = (k: string): UrnKey => {
+    const known = byKey.get(k);
+    if (known) return known;
+    const at = k.lastIndexOf('/');
+    return { ilk: k.slice(0, at), urn: k.slice(at + 1) };
+  };
+  const urnKeys = plan.read.map(keyOf);
   const c = await resolveMaker(source, target.entryPoint, block.number);
   const n = block.number;
   const [ilkList] = await read(source, [{ address: c.ilkRegistry, abi: ILK_REGISTRY_ABI, functionName: 'list' }], n);
@@ -265,11 +326,21 @@ export async function readMakerSnapshot(
   const psms = await readPsms(source, c.chainlog, c.vat, n);
   let protocolHeld = 0n;
   for (const [key] of held) protocolHeld += required<bigint>(next(), `DAI.balanceOf(${key})`);
-  const urns: UrnState[] = [];
+  const urnsRead = new Map<string, UrnValue>();
   for (const u of urnKeys) {
     const [ink, art] = required<readonly [bigint, bigint]>(next(), `Vat.urns(${u.ilk}, ${u.urn})`);
-    if (ink !== 0n || art !== 0n) urns.push({ ilk: u.ilk, urn: u.urn, ink, art });
+    urnsRead.set(urnKey(u), { ink, art });
   }
+  const merged = mergeChangedSet(plan, kept, urnsRead, touched, sameUrn);
+  const urns: UrnState[] = [];
+  const emptyUrns: UrnKey[] = [];
+  for (const [k, v] of merged.values) {
+    const u = keyOf(k);
+    if (v === undefined || isEmptyUrn(v)) emptyUrns.push({ ilk: u.ilk, urn: u.urn });
+    else urns.push({ ilk: u.ilk, urn: u.urn, ink: v.ink, art: v.art });
+  }
+  urns.sort(byIlkAndUrn);
+  emptyUrns.sort(byIlkAndUrn);
   return {
     design: 'maker-mcd',
     chain: target.chain,
@@ -293,6 +364,14 @@ export async function readMakerSnapshot(
     ilks: withBalances,
     psms,
     urns,
+    emptyUrns,
+    urnRead: {
+      full: plan.full,
+      base: vaults.base?.blockNumber ?? null,
+      reconciledAt: plan.reconciledAt,
+      read: urnKeys.length,
+      drift: merged.drift.length,
+    },
   };
 }
 
@@ -609,7 +688,32 @@ export async function liquityLogSources(
   return { events: [c.troveManager, c.borrowerOperations, c.stabilityPool, c.priceFeed], token: c.lusdToken };
 }
 
-/** The snapshot of a protocol at a block, reading every position its stored events named up to that block. */
+/**
+ * The vaults a Maker snapshot at a block reads: from the stored snapshot nearest the block (below it, or above it
+ * for a past day's snapshot taken after the head's) that kept its set, the vaults the notes between the two touched;
+ * with none, every vault the notes up to the block named (read from the store in pages: the first snapshot only).
+ */
+export async function makerVaults(
+  repo: StablecoinRepository,
+  target: StablecoinTarget,
+  block: number,
+): Promise<MakerVaults> {
+  const near = await repo.nearestSnapshot(target.chain, target.protocol, block);
+  const base = near?.design === 'maker-mcd' ? keptUrns(near) : null;
+  const range = base
+    ? { from: Math.min(base.blockNumber, block), to: Math.max(base.blockNumber, block) }
+    : { to: block };
+  const named = new Map<string, UrnKey>();
+  await repo.eachEventsPage(target.chain, target.protocol, range, URN_NOTE_KINDS, (page) =>
+    addUrnsOfNotes(page, named),
+  );
+  return { base, touched: [...named.values()].sort(byIlkAndUrn) };
+}
+
+/**
+ * The snapshot of a protocol at a block: Maker's vaults kept incrementally (`makerVaults`); Liquity's troves, every
+ * borrower its stored events named up to that block.
+ */
 export async function readSnapshot(
   source: EvmSource,
   repo: StablecoinRepository,
@@ -617,8 +721,7 @@ export async function readSnapshot(
   block: { number: number; timestamp: number },
 ): Promise<StableSnapshot> {
   if (target.design === 'maker-mcd') {
-    const notes = await repo.eventsUpTo(target.chain, target.protocol, block.number, ['frob', 'grab', 'fork']);
-    return readMakerSnapshot(source, target, block, urnsOfNotes(notes));
+    return readMakerSnapshot(source, target, block, await makerVaults(repo, target, block.number));
   }
   const updates = await repo.eventsUpTo(target.chain, target.protocol, block.number, ['trove_updated']);
   return readLiquitySnapshot(source, target, block, borrowersOfEvents(updates));
@@ -725,7 +828,16 @@ export class StablecoinIngest {
       head,
       times: await repo.snapshotHeads(target.chain, target.protocol),
       startBlock: start,
-      snapshot: async (block) => repo.saveSnapshot(await readSnapshot(source, repo, target, block)),
+      snapshot: async (block) => {
+        const s = await readSnapshot(source, repo, target, block);
+        if (s.design === 'maker-mcd' && s.urnRead?.drift) {
+          ctx.log.warn(
+            { protocol: target.protocol, block: s.blockNumber, base: s.urnRead.base, drift: s.urnRead.drift },
+            `${target.protocol}: the reconciliation found vaults changed without a note since the base snapshot`,
+          );
+        }
+        await repo.saveSnapshot(s);
+      },
       what: target.protocol,
     });
     if (done.length) await repo.pruneSnapshots(target.chain, target.protocol);

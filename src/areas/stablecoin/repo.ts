@@ -9,6 +9,9 @@ import type { StablecoinTables } from './tables.js';
 /** Events the computation reads: two 7-day windows (the oldest daily record has its own trailing week). */
 export const HISTORY_SECONDS = 14 * 86_400;
 
+/** Events per page where every one up to a block may be many (`eachEventsPage`). */
+const EVENTS_PAGE = 10_000;
+
 /** Rows per INSERT: 10 columns × 500 stays far below SQLite's bound-parameter limit. */
 const INSERT_CHUNK = 500;
 
@@ -138,6 +141,73 @@ export class StablecoinRepository {
       .orderBy('log_index')
       .execute();
     return rows.map(eventFact);
+  }
+
+  /**
+   * Events of the given kinds with `from < block ≤ to` (from the first when `from` is absent), in chain order, handed
+   * to `each` a page of `EVENTS_PAGE` at a time: memory stays bounded however many there are (Maker's notes since
+   * 2019 on mainnet).
+   */
+  async eachEventsPage(
+    chain: string,
+    protocol: string,
+    range: { from?: number; to: number },
+    kinds: readonly string[],
+    each: (page: StableEventFact[]) => void | Promise<void>,
+    pageSize = EVENTS_PAGE,
+  ): Promise<void> {
+    let after: { block: number; log: number } | undefined =
+      range.from === undefined ? undefined : { block: range.from, log: Number.MAX_SAFE_INTEGER };
+    for (;;) {
+      let q = this.db
+        .selectFrom('stable_events')
+        .selectAll()
+        .where('chain', '=', chain)
+        .where('protocol', '=', protocol)
+        .where('kind', 'in', [...kinds])
+        .where('block_number', '<=', range.to);
+      if (after) {
+        const { block, log } = after;
+        q = q.where((eb) =>
+          eb.or([eb('block_number', '>', block), eb.and([eb('block_number', '=', block), eb('log_index', '>', log)])]),
+        );
+      }
+      const rows = await q.orderBy('block_number').orderBy('log_index').limit(pageSize).execute();
+      if (rows.length === 0) return;
+      await each(rows.map(eventFact));
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1]!;
+      after = { block: Number(last.block_number), log: Number(last.log_index) };
+    }
+  }
+
+  /**
+   * The stored snapshot nearest a block (by block distance; the one below on a tie), or none: the base a new
+   * snapshot carries what did not change from.
+   */
+  async nearestSnapshot(chain: string, protocol: string, block: number): Promise<StableSnapshot | undefined> {
+    const side = (below: boolean) =>
+      this.db
+        .selectFrom('stable_snapshots')
+        .select('block_number')
+        .where('chain', '=', chain)
+        .where('protocol', '=', protocol)
+        .where('block_number', below ? '<=' : '>', block)
+        .orderBy('block_number', below ? 'desc' : 'asc')
+        .limit(1)
+        .executeTakeFirst();
+    const [below, above] = await Promise.all([side(true), side(false)]);
+    const candidates = [below, above].flatMap((r) => (r ? [Number(r.block_number)] : []));
+    if (candidates.length === 0) return undefined;
+    const nearest = candidates.reduce((a, b) => (Math.abs(b - block) < Math.abs(a - block) ? b : a));
+    const row = await this.db
+      .selectFrom('stable_snapshots')
+      .select('state')
+      .where('chain', '=', chain)
+      .where('protocol', '=', protocol)
+      .where('block_number', '=', nearest)
+      .executeTakeFirstOrThrow();
+    return fromJson<StableSnapshot>(row.state);
   }
 
   async saveSnapshot(s: StableSnapshot): Promise<void> {
