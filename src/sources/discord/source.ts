@@ -437,7 +437,8 @@ export type GuildReadEvent =
  * (default 1: one after the other, threads after channels, each by id): Discord's message buckets are per channel
  * (5 requests per 5 s), so reading several at once multiplies the pace, up to the client's concurrency and the
  * global limit. Each channel's events stay in its order; channels' events interleave. A run stopped between two
- * events resumes from the cursors stored with the pages: nothing is read twice, nothing is skipped.
+ * events resumes from the cursors stored with the pages: nothing is skipped, and nothing is read twice but the
+ * pages in flight on the other channels read at once when it stopped (never taken, so never stored).
  */
 export async function* readGuildMessages(
   source: DiscordSource,
