@@ -107,7 +107,7 @@ describe('community end to end on the Discord and Reddit stand-ins', () => {
     for (const s of tracked.socialSubjects('discord')) {
       const doc = await get<SocialDayRecord[]>(`/scores/social/discord/${s.protocolId}`);
       expect(doc.data).toHaveLength(7);
-      expect(doc.meta.methodology).toBe('community.social@1.1.0');
+      expect(doc.meta.methodology).toBe('community.social@1.2.0');
       for (const rec of doc.data.slice(1)) {
         if (!rec.inputs.complete) continue;
         const from = Date.parse(`${rec.date}T00:00:00Z`);

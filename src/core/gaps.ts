@@ -16,6 +16,8 @@ export const GAP_REASONS = {
   no_members: 'an aggregate over pools, markets or repositories that has none',
   partial_history:
     'the figure needs a whole history and the part read does not explain it (a replay that starts after the deployment)',
+  listing_cap:
+    "the source's listing ends before the span the figure needs (Reddit's ~1,000-item cap): part of the span cannot be read",
 } as const;
 
 export type GapReason = keyof typeof GAP_REASONS;

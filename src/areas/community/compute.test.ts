@@ -96,7 +96,7 @@ describe('a day of a channel', () => {
 
   it('scores the day with the model’s methodology and stamps record 0 with as_of', () => {
     expect(today).toMatchObject({
-      methodology: 'community.social@1.1.0',
+      methodology: 'community.social@1.2.0',
       timestamp: '2026-11-20T12:00:00Z',
       gap_reason: null,
     });
@@ -111,7 +111,7 @@ describe('gaps', () => {
     ['nothing read yet', { coveredFrom: null, coveredTo: null }, 'no_data'],
     ['reading started after the day', { coveredFrom: TODAY + 1800 }, 'no_data'],
     ['the last read failed', { coveredFrom: TODAY + 1800, lastError: 'HTTP 500' }, 'source_error'],
-    ['a span the listing cap left unread', { missing: [{ from: TODAY + 100, to: TODAY + 200 }] }, 'no_data'],
+    ['a span the listing cap left unread', { missing: [{ from: TODAY + 100, to: TODAY + 200 }] }, 'listing_cap'],
     [
       'unreadable channel',
       { readable: false, unreadableReason: 'private', coveredFrom: null, coveredTo: null },
@@ -123,8 +123,9 @@ describe('gaps', () => {
     expect(today!.gap_reason).toBe(reason);
     expect(today!.score === null).toBe(reason !== null);
     expect(today!.inputs.complete).toBe(reason === null);
-    // The figures are published whatever the score; unknown (null, with the reason) when nothing of the day was read.
-    const unread = over.coveredTo === null || (over.coveredFrom ?? 0) > AS_OF;
+    // The figures are published whatever the score; unknown (null, with the reason) when nothing of the day was read
+    // or the listing cap left part of it unread.
+    const unread = over.coveredTo === null || (over.coveredFrom ?? 0) > AS_OF || reason === 'listing_cap';
     expect(today!.daily_message_count).toBe(unread ? null : 1);
     if (unread) expect(today!.gap_reasons).toMatchObject({ daily_message_count: reason });
   });
@@ -185,6 +186,7 @@ describe('computeCommunity', () => {
           reason: null,
           covered_from: '2026-11-10T00:00:00Z',
           covered_to: '2026-11-20T12:00:00Z',
+          unread: [],
         },
       },
     ]);
@@ -198,5 +200,68 @@ describe('computeCommunity', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("Reddit's listing cap", () => {
+  // A first read of a subreddit whose listing ended 2.5 days before its window's end: from the window's start
+  // (coveredFrom) to the oldest item reached nothing could be read; the two spans below overlap and are merged.
+  const oldest = TODAY - DAY - 12 * 3600;
+  const missing = [
+    { from: TODAY - 10 * DAY, to: TODAY - 3 * DAY },
+    { from: TODAY - 4 * DAY, to: oldest },
+  ];
+  const capped = subject(
+    [
+      msg('love this protocol', { author: 'a', at: oldest }),
+      msg('great new vault', { author: 'b', at: oldest + 3600 }),
+      msg('all good here', { author: 'c', at: TODAY - DAY + 60 }),
+      msg('gm', { author: 'd', at: TODAY + 60 }),
+    ],
+    { channel: 'reddit', source: { subreddit: 'Aave_Official' }, missing },
+  );
+  const history = socialHistory(capped, AS_OF);
+
+  it.each([
+    [0, '2026-11-20', null],
+    [1, '2026-11-19', null],
+    [2, '2026-11-18', { from: '2026-11-18T00:00:00Z', to: '2026-11-18T12:00:00Z' }],
+    [3, '2026-11-17', { from: '2026-11-17T00:00:00Z', to: '2026-11-17T23:59:59Z' }],
+    [6, '2026-11-14', { from: '2026-11-14T00:00:00Z', to: '2026-11-14T23:59:59Z' }],
+  ] as const)('record %i (%s): unread span %o', (k, date, span) => {
+    const rec = history[k]!;
+    expect(rec.date).toBe(date);
+    expect(rec.inputs.unread).toEqual(span ? [span] : []);
+    expect(rec.inputs.complete).toBe(span === null);
+    if (span === null) {
+      expect(rec.daily_message_count).toBe(1);
+      expect(rec.gap_reasons).not.toHaveProperty('daily_message_count');
+      return;
+    }
+    // Never an undercount: the counts, sentiment and topics of a day the cap cut are unknown, with its reason; what
+    // was read of it stays visible in the inputs.
+    expect(rec).toMatchObject({
+      daily_message_count: null,
+      number_of_unique_users: null,
+      official_posts: null,
+      average_sentiment_score: null,
+      high_level_topic_frequency: [],
+      mid_level_topic_based_sentiment_distribution: [],
+      score: null,
+      gap_reason: 'listing_cap',
+      gap_reasons: {
+        daily_message_count: 'listing_cap',
+        number_of_unique_users: 'listing_cap',
+        official_posts: 'listing_cap',
+        average_sentiment_score: 'listing_cap',
+        high_level_topic_frequency: 'listing_cap',
+      },
+    });
+    expect(rec.inputs.messages_seen).toBe(k === 2 ? 2 : 0);
+  });
+
+  it('publishes the unread span in the listing’s coverage', () => {
+    const entry = computeCommunity({ asOf: AS_OF, subjects: [capped] }).listings.get('reddit')![0]!;
+    expect(entry.coverage.unread).toEqual([{ from: '2026-11-10T00:00:00Z', to: '2026-11-18T12:00:00Z' }]);
   });
 });

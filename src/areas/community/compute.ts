@@ -14,6 +14,7 @@ import {
   SPAM_INVITE,
   SPAM_MASS_MENTION,
   spanGap,
+  unreadSpans,
 } from './facts.js';
 import { MODEL_VERSION } from './model/analyze.js';
 import { duplicateSpam } from './model/spam.js';
@@ -167,32 +168,46 @@ function dayRecord(
   const distribution = [...mids.values()].sort(
     (a, b) => b.count - a.count || (a.topic_name < b.topic_name ? -1 : a.topic_name > b.topic_name ? 1 : 0),
   );
-  const average = scored > 0 ? roundTo(compoundSum / scored, 4) : null;
   const gapReasons: Record<string, string> = {};
   // Nothing of the day was read (a channel never read, or read only after it): its counts are unknown, not 0. A day
-  // read in part publishes what was read, flagged `inputs.complete: false`, with no score.
+  // the listing cap left partly unread (`listing_cap`) is unknown too: what was read is its newest part only, so its
+  // counts, sentiment and topics are null or empty with that reason, and `inputs` say what was read and what not.
+  // Another day read in part publishes what was read, flagged `inputs.complete: false`, with no score.
   const gap = spanGap(s, dayStart, at);
   const unread = s.coveredFrom === null || s.coveredTo === null || s.coveredTo < dayStart || s.coveredFrom > at;
-  if (unread) {
+  const capped = gap === 'listing_cap';
+  const unknown = unread || capped;
+  if (unknown) {
     for (const field of ['daily_message_count', 'number_of_unique_users', 'official_posts'] as const) {
       gapReasons[field] = gap ?? 'no_data';
     }
   }
-  if (average === null) gapReasons.average_sentiment_score = unread ? (gap ?? 'no_data') : 'no_data';
+  if (capped) {
+    for (const field of [
+      'high_level_topic_frequency',
+      'mid_level_topic_based_sentiment_distribution',
+      'mid_level_topic_based_sentiment_distrubution',
+    ] as const) {
+      gapReasons[field] = gap;
+    }
+  }
+  const average = scored > 0 && !capped ? roundTo(compoundSum / scored, 4) : null;
+  if (average === null) gapReasons.average_sentiment_score = unknown ? (gap ?? 'no_data') : 'no_data';
 
   const score = socialScoreAt(windowOf(s, all, at - DAY + 1, at), at, partial);
   return {
     channel: s.channel,
     protocol: s.protocolId,
-    daily_message_count: unread ? null : counted.length,
-    number_of_unique_users: unread ? null : users.size,
-    official_posts: unread ? null : official,
+    daily_message_count: unknown ? null : counted.length,
+    number_of_unique_users: unknown ? null : users.size,
+    official_posts: unknown ? null : official,
     average_sentiment_score: average,
-    high_level_topic_frequency: topicFrequency,
-    mid_level_topic_based_sentiment_distribution: distribution,
-    mid_level_topic_based_sentiment_distrubution: distribution.map((d) => ({ ...d })),
+    high_level_topic_frequency: capped ? [] : topicFrequency,
+    mid_level_topic_based_sentiment_distribution: capped ? [] : distribution,
+    mid_level_topic_based_sentiment_distrubution: capped ? [] : distribution.map((d) => ({ ...d })),
     inputs: {
       complete: gap === null,
+      unread: isoSpans(unreadSpans(s, dayStart, at)),
       messages_seen: seen.length,
       excluded,
       spam,
@@ -205,6 +220,9 @@ function dayRecord(
     ...score,
   };
 }
+
+const isoSpans = (spans: readonly { from: number; to: number }[]) =>
+  spans.map((m) => ({ from: isoSeconds(m.from), to: isoSeconds(m.to) }));
 
 /** The 7 records of one protocol's channel at `asOf`, newest first. */
 export function socialHistory(s: SocialSubjectFacts, asOf: number): SocialDayRecord[] {
@@ -227,6 +245,9 @@ export function listingEntry(s: SocialSubjectFacts): ChannelListingEntry {
       reason: s.unreadableReason,
       covered_from: s.coveredFrom === null ? null : isoSeconds(s.coveredFrom),
       covered_to: s.coveredTo === null ? null : isoSeconds(s.coveredTo),
+      unread: isoSpans(
+        s.coveredFrom === null || s.coveredTo === null ? [] : unreadSpans(s, s.coveredFrom, s.coveredTo),
+      ),
     },
   };
 }

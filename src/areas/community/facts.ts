@@ -112,18 +112,44 @@ export interface SocialSubjectFacts {
   /** Every message from this instant on, up to `coveredTo`, has been read (null: nothing read yet). */
   readonly coveredFrom: number | null;
   readonly coveredTo: number | null;
-  /** Spans inside the covered range that could not be read (Reddit's listing cap), Unix seconds, inclusive. */
+  /**
+   * Spans inside the covered range that could not be read, Unix seconds, inclusive: Reddit's listing cap (a listing
+   * that ends before the pass reached its stop), the only source of such spans.
+   */
   readonly missing: readonly { readonly from: number; readonly to: number }[];
   /** The last read failed: days it leaves uncovered carry `source_error` rather than `no_data`. */
   readonly lastError: string | null;
   readonly messages: readonly SocialMessageFact[];
 }
 
-/** Why a span [from, to] is not completely read, or null when it is. */
+/**
+ * Why a span [from, to] is not completely read, or null when it is: outside the coverage `source_error` (the last
+ * read failed, or the channel is unreadable) or `no_data`; inside it, a span the listing cap left unread
+ * `listing_cap`.
+ */
 export function spanGap(s: SocialSubjectFacts, from: number, to: number): GapReason | null {
   const failed: GapReason = s.lastError !== null || !s.readable ? 'source_error' : 'no_data';
   if (s.coveredFrom === null || s.coveredTo === null) return failed;
   if (s.coveredFrom > from || s.coveredTo < to) return failed;
-  for (const m of s.missing) if (m.from <= to && m.to >= from) return 'no_data';
+  if (unreadSpans(s, from, to).length) return 'listing_cap';
   return null;
+}
+
+/** The spans of [from, to] the listing cap left unread, clipped to it, oldest first, overlapping ones merged. */
+export function unreadSpans(
+  s: Pick<SocialSubjectFacts, 'missing'>,
+  from: number,
+  to: number,
+): { from: number; to: number }[] {
+  const clipped = s.missing
+    .filter((m) => m.from <= to && m.to >= from)
+    .map((m) => ({ from: Math.max(m.from, from), to: Math.min(m.to, to) }))
+    .sort((a, b) => a.from - b.from);
+  const out: { from: number; to: number }[] = [];
+  for (const m of clipped) {
+    const last = out.at(-1);
+    if (last && m.from <= last.to + 1) last.to = Math.max(last.to, m.to);
+    else out.push({ ...m });
+  }
+  return out;
 }

@@ -43,13 +43,28 @@ export const FIRST_READ_SECONDS = 9 * DAY;
 export const RETAIN_SECONDS = 10 * DAY;
 export const retentionHorizon = (now: number) => startOfUtcDay(now - RETAIN_SECONDS);
 
+/**
+ * A guild's read is stored every 5,000 messages (with each channel's cursor, the coverage left where it was), and at
+ * its end (the coverage moved up): a first read of a large guild that is stopped continues where it was, and never
+ * holds more than this many messages' facts in memory.
+ */
+export const DISCORD_FLUSH_MESSAGES = 5000;
+/**
+ * Channels of a guild read at once: Discord's message buckets are per channel (5 requests per 5 s), so 4 channels
+ * side by side read 4 pages a second, the Discord client's concurrency (4), far below the global 50 a second.
+ */
+export const DISCORD_CHANNELS_AT_ONCE = 4;
+
 /** Checkpoint: the installation's salt for author ids (random, generated once, never served). */
 const SALT_KEY = 'community:author-salt';
 
 export class CommunityIngest {
   private lexicon: SentimentLexicon | undefined;
 
-  constructor(private readonly targets: CommunityTargets) {}
+  constructor(
+    private readonly targets: CommunityTargets,
+    private readonly options: { readonly flushMessages?: number } = {},
+  ) {}
 
   async run(ctx: JobContext): Promise<string> {
     this.lexicon ??= loadModelLexicon();
@@ -150,48 +165,67 @@ export class CommunityIngest {
     const stored = (previous?.cursors ?? {}) as Record<string, string>;
     const cursors = new Map(Object.entries(stored));
     const visibility = new ContentVisibility(botId);
-    const facts: SocialMessageFact[] = [];
+    let facts: SocialMessageFact[] = [];
+    let total = 0;
     const unreadable = new Set<string>();
+    const flushAt = this.options.flushMessages ?? DISCORD_FLUSH_MESSAGES;
+    const visible = () => visibility.contentVisible ?? previous?.contentVisible ?? null;
+    const readSource = () => ({
+      guild_id: guildId,
+      channels: [...plan.channels, ...plan.threads].map((c) => c.id).filter((id) => !unreadable.has(id)),
+    });
+    /**
+     * Stores the facts read so far with every channel's cursor. Until the read ends the coverage stays where it was
+     * (none on a first read): nothing is published of a guild read in part, and a stopped read resumes from here.
+     */
+    const flush = async (finished: boolean) => {
+      const state: ChannelState = {
+        source: readSource(),
+        readable: true,
+        contentVisible: visible(),
+        unreadableReason: null,
+        coveredFrom: finished ? coveredFrom : (previous?.coveredFrom ?? null),
+        coveredTo: finished ? at : (previous?.coveredTo ?? null),
+        cursors: Object.fromEntries(cursors),
+        lastError: finished ? null : (previous?.lastError ?? null),
+      };
+      await repo.write({
+        channel: 'discord',
+        subject,
+        state,
+        messages: facts,
+        gaps: [],
+        horizon: retentionHorizon(at),
+        at: now(ctx),
+      });
+      total += facts.length;
+      facts = [];
+    };
     for await (const event of readGuildMessages(source, plan, {
       startAfter: snowflakeBefore(coveredFrom * 1000),
       cursors,
       before: snowflakeBefore(at * 1000),
+      channelsAtOnce: DISCORD_CHANNELS_AT_ONCE,
     })) {
       if (event.kind === 'page') {
         visibility.observe(event.page.messages);
         for (const msg of event.page.messages) facts.push(this.discordFact(msg, botId, hash));
         cursors.set(event.channel.id, event.page.cursor);
+        if (facts.length >= flushAt) await flush(false);
       } else if (event.kind === 'done') {
         cursors.set(event.channel.id, event.cursor);
       } else {
         // Missing access or gone: not part of what is read (and listed), not a failure of the guild's read.
         unreadable.add(event.channel.id);
       }
+      if (ctx.signal.aborted) {
+        // Stopped: what was read is kept with its cursors, the coverage not moved; the next run continues.
+        await flush(false);
+        return total;
+      }
     }
-    const visible = visibility.contentVisible;
-    const state: ChannelState = {
-      source: {
-        guild_id: guildId,
-        channels: [...plan.channels, ...plan.threads].map((c) => c.id).filter((id) => !unreadable.has(id)),
-      },
-      readable: true,
-      contentVisible: visible === undefined ? (previous?.contentVisible ?? null) : visible,
-      unreadableReason: null,
-      coveredFrom,
-      coveredTo: at,
-      cursors: Object.fromEntries(cursors),
-      lastError: null,
-    };
-    await repo.write({
-      channel: 'discord',
-      subject,
-      state,
-      messages: facts,
-      gaps: [],
-      horizon: retentionHorizon(at),
-      at,
-    });
-    return facts.length;
+    await flush(true);
+    return total;
   }
 
   private discordFact(

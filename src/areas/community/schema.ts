@@ -10,6 +10,12 @@ import { Count, DailyScoreRecord, Iso, Nullable, ScoreHistory } from '../kit/sch
 /** A count, null when nothing of the day was read (with its reason in `gap_reasons`). */
 const NullableCount = (description: string) => Nullable(Count(description));
 
+/** A span of time whose messages could not be read, both ends included. */
+export const UnreadSpan = Type.Object({
+  from: Iso('First second not read'),
+  to: Iso('Last second not read (the oldest item the listing reached)'),
+});
+
 export const ChannelListingEntry = Type.Object({
   name: Type.String({ description: "The protocol's name" }),
   protocol_id: Type.String({ description: 'Its identifier on the social paths' }),
@@ -29,6 +35,10 @@ export const ChannelListingEntry = Type.Object({
     reason: Nullable(Type.String({ description: 'Why it cannot be read (private, banned, missing access…)' })),
     covered_from: Nullable(Iso('Every message from this instant on has been read')),
     covered_to: Nullable(Iso('… up to this instant')),
+    unread: Type.Array(UnreadSpan, {
+      description:
+        "Spans inside the coverage that could not be read (Reddit's ~1,000-item listing cap): their days' figures are null with `listing_cap`",
+    }),
   }),
 });
 export const ChannelListing = Type.Array(ChannelListingEntry);
@@ -49,6 +59,10 @@ export const MidTopicSentiment = Type.Object({
 
 export const DayInputs = Type.Object({
   complete: Type.Boolean({ description: 'Whether every message of the day could be read' }),
+  unread: Type.Array(UnreadSpan, {
+    description:
+      "The day's spans the listing cap left unread (`listing_cap`: the counts, sentiment and topics are then unknown)",
+  }),
   messages_seen: Type.Integer({ minimum: 0, description: 'Messages read that day, before the exclusions' }),
   excluded: Type.Object({
     bots: Type.Integer({ minimum: 0 }),
@@ -90,7 +104,8 @@ export const SocialDayRecord = Type.Composite([
     }),
     inputs: DayInputs,
     gap_reasons: Type.Record(Type.String(), Type.String(), {
-      description: 'Per-field reasons of null figures (`no_data`: no scored message; content not visible)',
+      description:
+        'Per-field reasons of null figures (`no_data`: no scored message; content not visible; `listing_cap`: part of the day out of the listing’s reach)',
     }),
     score_window: Type.Object(
       {
@@ -105,7 +120,8 @@ export const SocialDayRecord = Type.Composite([
   }),
   DailyScoreRecord({
     timestamp: 'The instant scored: as_of for the running day, else the last second of the UTC day',
-    gapReasons: '`source_error` or `no_data`: the channel could not be read completely; `insufficient_evidence`',
+    gapReasons:
+      '`source_error`, `no_data` or `listing_cap`: the channel could not be read completely; `insufficient_evidence`',
   }),
 ]);
 export const SocialHistory = ScoreHistory(SocialDayRecord);

@@ -14,7 +14,7 @@ import {
 } from './score.js';
 
 /**
- * The social score (`community.social@1.1.0`) on hand-built windows: each component by its definition in
+ * The social score (`community.social@1.2.0`) on hand-built windows: each component by its definition in
  * docs/methodology/community-social.md, the page's weights, the weighted geometric mean, shrinkage on few
  * messages, and the gap rules (an incompletely read channel has no score; no content, no sentiment).
  */

@@ -1,5 +1,5 @@
 /**
- * The social score of a protocol's channel (Discord guild or subreddit) for a day, `community.social@1.1.0`
+ * The social score of a protocol's channel (Discord guild or subreddit) for a day, `community.social@1.2.0`
  * (docs/methodology/community-social.md). Pure: a day's aggregates and the instant in, a score record out.
  *
  * Four components, combined by a weighted geometric mean (`core/score.ts`), so that a channel overrun by spam and
@@ -25,7 +25,7 @@ import {
 } from '../../core/score.js';
 import { DAY, isoSeconds, utcDate } from '../../core/time.js';
 
-export const SOCIAL_METHODOLOGY = methodologyId('community', 'social', '1.1.0');
+export const SOCIAL_METHODOLOGY = methodologyId('community', 'social', '1.2.0');
 
 /**
  * Activity: human, non-spam messages in the 24 hours on a log scale, 0 at 1 (a message a day: a dead channel) and

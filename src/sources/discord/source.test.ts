@@ -383,6 +383,46 @@ describe('a guild read as an ingest does it', () => {
   });
 });
 
+describe('a guild read several channels at once', () => {
+  it('reads the same messages with 4 channels at once as one by one, with as many requests, channels interleaved', async () => {
+    const { clock, dc, source } = await setup();
+    const guild = dc.world.guildOf(busiest(dc))!;
+    const plan = await planGuildRead(source(), guild.id, FROM);
+    const options = { startAfter: snowflakeBefore(FROM), before: msToSnowflake(UNTIL) };
+    const truth = ids(dc.world.guildMessages(guild.protocolId, FROM, UNTIL, START)).sort();
+    const read = async (channelsAtOnce: number) => {
+      const src = source();
+      const requests = dc.log.length;
+      const messages: string[] = [];
+      const order = new Map<string, string[]>();
+      for await (const event of readGuildMessages(src, plan, { ...options, channelsAtOnce })) {
+        if (event.kind !== 'page') continue;
+        messages.push(...ids(event.page.messages));
+        order.set(event.channel.id, [...(order.get(event.channel.id) ?? []), ...ids(event.page.messages)]);
+      }
+      // Each channel's pages stay in order, oldest first.
+      for (const list of order.values()) expect([...list].sort(compareSnowflakes)).toEqual(list);
+      // Which channel each message request read, in the order sent: one by one, each channel's requests are
+      // contiguous; several at once, they interleave (the per-channel buckets are then used side by side).
+      const channels = dc.log
+        .slice(requests)
+        .map((r) => /^\/channels\/(\d+)\/messages/.exec(r.url)?.[1])
+        .filter((c) => c !== undefined);
+      const runs = channels.filter((c, i) => i === 0 || channels[i - 1] !== c).length;
+      return { messages, runs, channels: new Set(channels).size, requests: dc.log.length - requests };
+    };
+    const one = await read(1);
+    clock.t += 10_000;
+    const four = await read(4);
+    expect(one.messages.sort()).toEqual(truth);
+    expect(four.messages.sort()).toEqual(truth);
+    expect(four.requests).toBe(one.requests);
+    expect(one.runs).toBe(one.channels);
+    expect(four.runs).toBeGreaterThan(four.channels);
+    expect(dc.stats.violations).toBe(0);
+  });
+});
+
 describe('snowflakes and guild names', () => {
   it('converts between snowflakes and instants', () => {
     // Discord's documented example: 175928847299117063 was created 2016-04-30T11:18:25.796Z.

@@ -431,11 +431,14 @@ export type GuildReadEvent =
     };
 
 /**
- * Every message of a guild's planned channels and threads, channel by channel (threads after channels, each by id),
- * from each one's stored cursor (`cursors`, by channel or thread id) or else from `startAfter` (e.g.
- * `snowflakeBefore(windowStartMs)`), up to `before`. Forum channels hold no messages of their own: only their posts
- * (threads) are read. A run stopped between two events resumes from the cursors stored with the pages: nothing is
- * read twice, nothing is skipped.
+ * Every message of a guild's planned channels and threads, from each one's stored cursor (`cursors`, by channel or
+ * thread id) or else from `startAfter` (e.g. `snowflakeBefore(windowStartMs)`), up to `before`. Forum channels hold
+ * no messages of their own: only their posts (threads) are read. Channels are read `channelsAtOnce` at a time
+ * (default 1: one after the other, threads after channels, each by id): Discord's message buckets are per channel
+ * (5 requests per 5 s), so reading several at once multiplies the pace, up to the client's concurrency and the
+ * global limit. Each channel's events stay in its order; channels' events interleave. A run stopped between two
+ * events resumes from the cursors stored with the pages: nothing is skipped, and nothing is read twice but the
+ * pages in flight on the other channels read at once when it stopped (never taken, so never stored).
  */
 export async function* readGuildMessages(
   source: DiscordSource,
@@ -444,28 +447,91 @@ export async function* readGuildMessages(
     readonly startAfter: string;
     readonly cursors?: ReadonlyMap<string, string>;
     readonly before?: string;
+    readonly channelsAtOnce?: number;
   },
 ): AsyncGenerator<GuildReadEvent> {
   const targets = [...plan.channels.filter((c) => c.type !== CHANNEL_TYPE.GUILD_FORUM), ...plan.threads];
-  for (const channel of targets) {
-    const stored = options.cursors?.get(channel.id);
-    let cursor =
-      stored !== undefined && compareSnowflakes(stored, options.startAfter) > 0 ? stored : options.startAfter;
-    try {
-      for await (const page of source.messagePages(channel.id, {
-        after: cursor,
-        ...(options.before !== undefined ? { before: options.before } : {}),
-      })) {
-        cursor = page.cursor;
-        yield { kind: 'page', channel, page };
+  const readers = targets.map((channel) => () => readChannel(source, channel, options));
+  yield* mergeInTurn(readers, Math.max(1, options.channelsAtOnce ?? 1));
+}
+
+/** One channel's (or thread's) events: its pages, then `done`, or `unreadable` when the bot may not read it. */
+async function* readChannel(
+  source: DiscordSource,
+  channel: DiscordChannel,
+  options: { readonly startAfter: string; readonly cursors?: ReadonlyMap<string, string>; readonly before?: string },
+): AsyncGenerator<GuildReadEvent> {
+  const stored = options.cursors?.get(channel.id);
+  let cursor = stored !== undefined && compareSnowflakes(stored, options.startAfter) > 0 ? stored : options.startAfter;
+  try {
+    for await (const page of source.messagePages(channel.id, {
+      after: cursor,
+      ...(options.before !== undefined ? { before: options.before } : {}),
+    })) {
+      cursor = page.cursor;
+      yield { kind: 'page', channel, page };
+    }
+  } catch (err) {
+    if (err instanceof DiscordAccessError || err instanceof DiscordNotFoundError) {
+      yield { kind: 'unreadable', channel, status: err.status as 403 | 404, code: err.code };
+      return;
+    }
+    throw err;
+  }
+  yield { kind: 'done', channel, cursor };
+}
+
+/**
+ * The items of several generators, at most `limit` of them running at once (started in the given order), each
+ * yielded as it comes. The first failure is thrown once the others' pending steps are settled; stopping early
+ * closes the running ones.
+ */
+async function* mergeInTurn<T>(starts: readonly (() => AsyncGenerator<T>)[], limit: number): AsyncGenerator<T> {
+  type Step = { readonly index: number; readonly result?: IteratorResult<T>; readonly error?: unknown };
+  const running = new Map<number, { gen: AsyncGenerator<T>; step: Promise<Step> }>();
+  const advance = (index: number, gen: AsyncGenerator<T>) => {
+    const step = gen.next().then(
+      (result): Step => ({ index, result }),
+      (error: unknown): Step => ({ index, error }),
+    );
+    running.set(index, { gen, step });
+  };
+  let next = 0;
+  /** The generator whose item is being yielded (not running meanwhile). */
+  let held: AsyncGenerator<T> | undefined;
+  const fill = () => {
+    while (running.size < limit && next < starts.length) {
+      const index = next++;
+      advance(index, starts[index]!());
+    }
+  };
+  try {
+    fill();
+    while (running.size) {
+      const step = await Promise.race([...running.values()].map((r) => r.step));
+      const { gen } = running.get(step.index)!;
+      if ('error' in step) {
+        running.delete(step.index);
+        throw step.error;
       }
-    } catch (err) {
-      if (err instanceof DiscordAccessError || err instanceof DiscordNotFoundError) {
-        yield { kind: 'unreadable', channel, status: err.status as 403 | 404, code: err.code };
+      if (step.result!.done) {
+        running.delete(step.index);
+        fill();
         continue;
       }
-      throw err;
+      // The next page of this channel is asked only once this one is taken: a stop after it reads nothing twice.
+      running.delete(step.index);
+      held = gen;
+      yield step.result!.value;
+      held = undefined;
+      advance(step.index, gen);
     }
-    yield { kind: 'done', channel, cursor };
+  } finally {
+    // Stopped early or failed: let the others' requests in flight end, then close them.
+    const rest = [...running.values()];
+    running.clear();
+    await Promise.all(rest.map(async (r) => r.step));
+    const gens = [...rest.map((r) => r.gen), ...(held ? [held] : [])];
+    await Promise.all(gens.map(async (g) => g.return(undefined).catch(() => undefined)));
   }
 }
