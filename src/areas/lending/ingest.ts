@@ -29,7 +29,8 @@ import {
   MORPHO_TOPICS,
 } from './events.js';
 import type { MarketSnapshot } from './facts.js';
-import { readAaveSnapshot, readMorphoSnapshot } from './ingest-snapshot.js';
+import { readAaveSnapshot } from './ingest-snapshot.js';
+import { readMorphoSnapshot } from './ingest-snapshot-morpho.js';
 import { incrementalAccounts, type SnapshotAccounts } from './participants.js';
 import { DAILY_TOLERANCE_SECONDS, LendingRepository } from './repo.js';
 import type { LendingEventTable, LendingTables } from './tables.js';

@@ -10,7 +10,7 @@ import { DAY, dailyHistoryInstants, HOUR } from '../../core/time.js';
 import type { PoolFact, SyncFact, TokenFact, TokenPriceFact } from '../dex/public.js';
 import { aggregateScores, computeLending, type LendingInput, type MarketInput } from './compute.js';
 import type { MarketSnapshot, MorphoMarketSnapshot, PositionSnapshot, ReserveSnapshot } from './facts.js';
-import { morphoViewRates } from './ingest-snapshot.js';
+import { morphoViewRates } from './ingest-snapshot-morpho.js';
 import type { ChainDexFacts } from './prices.js';
 import { AllMarketsEntry, AssetAnalytics, LendingScoreHistory, MarketAnalytics, MarketOverview } from './schema.js';
 import { gapScore, healthDistribution, ownOraclePrices, stressTest, valuePositions } from './score.js';
