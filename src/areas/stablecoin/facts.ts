@@ -199,8 +199,8 @@ export interface MakerSnapshot {
   readonly urns: readonly UrnState[];
   /**
    * The vaults the notes named that are empty at the block (ink = art = 0): with `urns`, the whole kept set, which
-   * the next snapshot carries forward (ingest.ts `readSnapshot`). Absent in snapshots taken before the vaults were
-   * read incrementally: a snapshot with such a base reads every vault its notes named, once.
+   * the next snapshot carries forward (ingest-snapshot.ts `readSnapshot`). Absent in snapshots taken before the
+   * vaults were read incrementally: a snapshot with such a base reads every vault its notes named, once.
    */
   readonly emptyUrns?: readonly UrnKey[];
   /** How the vaults were read (absent before the vaults were read incrementally: every one, each snapshot). */

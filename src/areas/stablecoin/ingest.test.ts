@@ -6,18 +6,16 @@ import { type EvmSource, STATE_CALL_BATCH } from '../../sources/evm/source.js';
 import type { Dialect, Store } from '../../store/db.js';
 import { DOG_ABI, TOKEN_ABI, TOPICS, TROVE_MANAGER_ABI, VAT_NOTE_TOPICS } from './events.js';
 import type { MakerSnapshot } from './facts.js';
+import { StableSink, stableCheckpointKey, stableTransfersKey } from './ingest.js';
 import {
   borrowersOfEvents,
   keptUrns,
   makerVaults,
   readLiquitySnapshot,
   readMakerSnapshot,
-  StableSink,
-  stableCheckpointKey,
-  stableTransfersKey,
   URN_NOTE_KINDS,
   urnsOfNotes,
-} from './ingest.js';
+} from './ingest-snapshot.js';
 import { fromJson, StablecoinRepository, toJson } from './repo.js';
 import type { StablecoinTarget } from './targets.js';
 
