@@ -117,6 +117,18 @@ describe.skipIf(!REDIS_URL)('rate limits shared through Redis', () => {
       await bumpCounter(b.store.db, 'tokens');
       await a.sync();
       await b.sync();
+      // Both replicas on the shared counters first: a replica whose Redis client is still connecting after its
+      // first-connect wait (2 s, passed on a loaded machine) counts per process by design, which is not what this
+      // test is about (the per-process fallback has its own test below).
+      for (const app of [a.app, b.app]) {
+        const by = Date.now() + 20_000;
+        for (;;) {
+          const status = await app.inject({ url: '/status', headers: { accept: 'application/json' } });
+          if (status.json().data.rate_limits?.mode === 'shared') break;
+          expect(Date.now() < by, 'a replica not connected to Redis within 20 s').toBe(true);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         const app = i % 2 === 0 ? a.app : b.app;
