@@ -185,9 +185,11 @@ describe('protoscore sandbox info', () => {
       'coingecko',
       'discord',
       'dydx',
+      'etherscan',
       'github',
       'gmx_oracle',
       'reddit',
+      'sourcify',
       'synthetix',
     ]);
     // CoinGecko's: its URL is COINGECKO_API_URL's value, and it takes the announced demo key.

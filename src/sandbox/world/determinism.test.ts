@@ -31,6 +31,9 @@ import { simulate } from './scenario.js';
  * And again for issue 28: the exchange hot wallets' labels name the CoinGecko stand-in's venues
  * (`sandbox_binance-hot-1`, was `binance-hot-1`; the manifest only: the chain and the state unchanged, and the
  * manifest with the former labels put back hashes to the value before).
+ * And again for issue 29: the manifest records each Aave market's implementations behind its proxies and its linked
+ * libraries, read from the EIP-1967 slots after the deployment (the contract-source stand-ins serve their compiler
+ * inputs): the chain and the state unchanged, and the manifest without them hashes to the value before (checked).
  */
 const GENESIS = 1_699_999_200;
 const SEED = 3;
@@ -42,7 +45,7 @@ const EXPECTED = {
     hash: '0x669745ba398cec5589ae957dd96a7eda0242cf225ccb9db9567077c2b4dc309c',
     stateRoot: '0xad9b1e89f57fb0bfc923fa99ef31978ea97290effb25601dc1e91d83baa19d02',
   },
-  manifestSha256: '33c2c8197c3852019e974a6eff04466b108d6c5c4f115d3a0cdd7f88e1f4ff30',
+  manifestSha256: 'a42bd962e3e1a2e3cc7bdaaac345efb1d23179c07b9e9b4a57a3a6eb5ccbb9bf',
   stateSha256: '27567d6ef2ad3fff7c9befcd4895a28bdc31a48ffcdbb5e708c8ada0022645bb',
 };
 
@@ -51,6 +54,17 @@ const sha256 = (value: unknown) =>
   createHash('sha256')
     .update(canonical(fromJson(toJson(value))))
     .digest('hex');
+
+/** A copy of a JSON value without the entries named `key`, at any depth. */
+function withoutKey(value: unknown, key: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutKey(v, key));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== key)
+      .map(([k, v]) => [k, withoutKey(v, key)]),
+  );
+}
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -87,5 +101,9 @@ describe('world determinism (held to the values before the plug-in refactor)', (
       stateSha256: sha256(s),
     };
     expect(got).toEqual(EXPECTED);
+    // Issue 29 added the Aave markets' implementations to the manifest and nothing else.
+    expect(sha256(withoutKey(manifest, 'implementations'))).toBe(
+      '33c2c8197c3852019e974a6eff04466b108d6c5c4f115d3a0cdd7f88e1f4ff30',
+    );
   }, 300_000);
 });
